@@ -1,0 +1,838 @@
+"""Name resolution, types and arity of every rule before anything runs.
+
+The checker annotates expression nodes (by identity) with their type and what each name
+refers to; the compiler reads those annotations. It also works out which procedures,
+triggers and events may suspend for a player's decision, so that the compiler can turn
+everything else into plain Python calls.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import attrs
+
+from dsl import ast as A
+from dsl import types as T
+from dsl.errors import Diagnostic, did_you_mean
+from dsl.model import Effect, PackModel, Site, Trigger
+from dsl.types import Type
+
+# name -> (min args, max args); the types are checked in `_builtin`
+BUILTINS: dict[str, tuple[int, int]] = {
+    "count": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "exists": (1, 1),
+    "every": (1, 1), "abs": (1, 1), "other": (1, 1), "roll": (2, 2), "lookup": (2, 3),
+    "neighbors": (2, 3), "distance": (3, 4), "path": (3, 4), "reachable": (3, 4),
+    "edge": (3, 3), "zone_of": (1, 1), "top": (1, 1), "first": (1, 1), "last": (1, 1),
+    "sort": (1, 2), "run": (1, 1), "is_revealed": (1, 1), "random_pick": (1, 1),
+    "attribute": (2, 2), "contents": (1, 1),
+}
+
+
+@attrs.define
+class Scope:
+    fn: str
+    path: str
+    vars: list[dict[str, Type]]
+    returns: Type | None = None
+    loops: int = 0
+    self_type: str | None = None
+
+    def lookup(self, name: str) -> Type | None:
+        for frame in reversed(self.vars):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def bind(self, name: str, t: Type) -> None:
+        self.vars[-1][name] = t
+
+    def names(self) -> set[str]:
+        return {n for f in self.vars for n in f}
+
+
+@attrs.define
+class CheckResult:
+    types: dict[int, Type]
+    res: dict[int, tuple]
+    suspending_fns: set[str]
+    suspending_events: set[str]
+    diagnostics: list[Diagnostic]
+
+
+class Checker:
+    def __init__(self, model: PackModel, sources: dict[str, str]):
+        self.m = model
+        self.sources = sources
+        self.diags: list[Diagnostic] = []
+        self.types: dict[int, Type] = {}
+        self.res: dict[int, tuple] = {}
+        # for the suspension analysis: function -> what it calls / emits / enqueues
+        self.calls: dict[str, set[str]] = {}
+        self.emits: dict[str, set[str]] = {}
+        self.direct_suspend: set[str] = set()
+        self.runs_effect: dict[str, set[str]] = {}
+        self._fn = ""
+
+    # ---- diagnostics ----------------------------------------------------------------
+    def error(self, code: str, message: str, path: str, at: A.Pos | Site,
+              suggestion: str | None = None) -> None:
+        line, col = at.line, at.col
+        end = at.end_col if isinstance(at, A.Pos) and at.end_line == at.line else None
+        if isinstance(at, Site):
+            end = at.end_col
+        text = self.sources.get(path, "")
+        line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        self.diags.append(Diagnostic(code, message, path, line, col, line_text, end, suggestion))
+
+    # ---- entry ----------------------------------------------------------------------
+    def run(self) -> CheckResult:
+        m = self.m
+        for name, decl in m.vars.items():
+            path = m.decl_paths[name]
+            sc = self._scope(f"var:{name}", path, decl.params)
+            t = T.from_ast(decl.type)
+            self._check_type_expr(decl.type, path)
+            if decl.default is not None:
+                self._expect(decl.default, t, sc, "the default")
+            if decl.bounds:
+                for b in decl.bounds:
+                    self._expect(b, "int", self._scope(f"var:{name}", path, ()), "a bound")
+            if decl.visibility == "private" and not self._first_param_is_side(decl.params):
+                self.error("E230", f"private var '{name}' needs a first parameter of type side "
+                           "(whose side may see it)", path, decl.at)
+        for name, z in m.zones.items():
+            path = m.decl_paths[name]
+            for p in z.params:
+                self._check_type_expr(p.type, path)
+                if T.from_ast(p.type) not in ["side", *m.types]:
+                    self.error("E231", f"zone parameter '{p.name}' must be a side or an entity "
+                               "type, so that every zone can be made at setup", path, p.at)
+            if z.of and z.of not in m.types:
+                self._unknown("E202", "type", z.of, m.types, path, z.at)
+            if "private" in z.flags and not self._first_param_is_side(z.params):
+                self.error("E230", f"private zone '{name}' needs a first parameter of type side",
+                           path, z.at)
+        for name, e in m.events.items():
+            for p in e.params:
+                self._check_type_expr(p.type, m.decl_paths[name])
+        for name, g in m.graphs.items():
+            self._check_graph(g, m.decl_paths[name])
+        for name, v in m.values.items():
+            path = m.decl_paths[name]
+            sc = self._scope(f"value:{name}", path, v.params)
+            self._expect(v.expr, T.from_ast(v.type), sc, "the value")
+        for name, p in m.procs.items():
+            path = m.decl_paths[name]
+            sc = self._scope(f"p_{name}", path, p.params)
+            sc.returns = T.from_ast(p.returns) if p.returns else None
+            self._body(p.body, sc)
+        for tr in m.triggers:
+            self._trigger(tr)
+        for eff in m.effects:
+            self._effect(eff)
+        for decl, path in m.checks:
+            sc = self._scope("check", path, ())
+            self._expect(decl.expr, "bool", sc, "a check")
+        if "setup" not in {t.decl.event for t in m.triggers if t.decl.kind == "on"}:
+            self.diags.append(Diagnostic("E250", "the pack has no 'on setup:' handler, so a game "
+                                         "cannot start", self._any_rules_path(), 1, 1))
+        fns, evs = self._suspension()
+        return CheckResult(self.types, self.res, fns, evs, self.diags)
+
+    def _any_rules_path(self) -> str:
+        return next(iter(self.m.decl_paths.values()), f"{self.m.id}/pack.yaml")
+
+    def _first_param_is_side(self, params: tuple[A.Param, ...]) -> bool:
+        return bool(params) and T.from_ast(params[0].type) == "side"
+
+    def _scope(self, fn: str, path: str, params: Iterable[A.Param]) -> Scope:
+        self._fn = fn
+        self.calls.setdefault(fn, set())
+        self.emits.setdefault(fn, set())
+        frame = {}
+        for p in params:
+            self._check_type_expr(p.type, path)
+            frame[p.name] = T.from_ast(p.type)
+        return Scope(fn, path, [frame])
+
+    def _check_type_expr(self, t: A.TypeExpr, path: str) -> None:
+        if isinstance(t, A.TList):
+            return self._check_type_expr(t.elem, path)
+        if t.name not in T.BASE and t.name not in self.m.types:
+            self._unknown("E202", "type", t.name, [*T.BASE, *self.m.types], path, t.at)
+
+    def _check_graph(self, g: A.GraphDecl, path: str) -> None:
+        m = self.m
+        for tname in (g.node_type, g.edge_type):
+            if tname not in m.types:
+                self._unknown("E202", "type", tname, m.types, path, g.at)
+                return
+        fields = m.types[g.edge_type].fields
+        for end in ("a", "b"):
+            if end not in fields or fields[end].type != g.node_type:
+                self.error("E232", f"edge type '{g.edge_type}' of graph '{g.name}' needs fields "
+                           f"'a' and 'b' of type {g.node_type}", path, g.at)
+                return
+        if "cost" in fields and fields["cost"].type != "int":
+            self.error("E232", f"field 'cost' of '{g.edge_type}' must be an int", path, g.at)
+        if "kind" in fields and fields["kind"].type != "text":
+            self.error("E232", f"field 'kind' of '{g.edge_type}' must be text", path, g.at)
+
+    def _trigger(self, tr: Trigger) -> None:
+        d, path = tr.decl, tr.path
+        ev = self.m.events.get(d.event)
+        params: list[A.Param] = []
+        if d.event == "setup":
+            ev_params: tuple = ()
+        elif ev is None:
+            self._unknown("E203", "event", d.event, self.m.events, path, d.at)
+            return
+        else:
+            ev_params = ev.params
+        names = d.names or ()
+        if d.names is not None and len(names) != len(ev_params):
+            self.error("E210", f"event '{d.event}' has {len(ev_params)} parameter(s) "
+                       f"({', '.join(p.name for p in ev_params)}), the trigger names {len(names)}",
+                       path, d.at)
+        for i, p in enumerate(ev_params):
+            params.append(A.Param(names[i] if i < len(names) else p.name, p.type))
+        sc = self._scope(tr.fn, path, params)
+        if d.cond is not None:
+            self._expect(d.cond, "bool", sc, "a trigger condition")
+        self._body(d.body, sc)
+
+    def _effect(self, eff: Effect) -> None:
+        sc = self._scope(eff.fn, eff.site.path, ())
+        sc.bind("self", eff.type)
+        self._body(eff.body, sc)
+
+    # ---- statements ---------------------------------------------------------------------
+    def _body(self, stmts: Iterable[A.Stmt], sc: Scope) -> None:
+        for s in stmts:
+            self._stmt(s, sc)
+
+    def _block(self, stmts: Iterable[A.Stmt], sc: Scope, binds: dict[str, Type] | None = None
+               ) -> None:
+        sc.vars.append(dict(binds or {}))
+        self._body(stmts, sc)
+        sc.vars.pop()
+
+    def _stmt(self, s: A.Stmt, sc: Scope) -> None:
+        p = sc.path
+        if isinstance(s, A.Let):
+            t = self._rhs(s.value, sc)
+            sc.bind(s.name, t)
+        elif isinstance(s, A.Assign):
+            want = self._target(s.target, sc)
+            got = self._rhs(s.value, sc)
+            if want is not None and not T.compatible(want, got):
+                self.error("E220", f"cannot assign {T.show(got)} to {T.show(want)}", p, s.at)
+        elif isinstance(s, A.AugAssign):
+            want = self._target(s.target, sc)
+            got = self._expr(s.value, sc)
+            if want is not None and want != "any":
+                if want == "int" and got not in ("int", "any"):
+                    self.error("E220", f"'{s.op}' needs an int, got {T.show(got)}", p, s.value.at)
+                elif want != "int" and not (isinstance(want, tuple) and want[0] == "list"):
+                    self.error("E220", f"'{s.op}' works on ints and lists, not {T.show(want)}",
+                               p, s.at)
+        elif isinstance(s, A.ExprStmt):
+            e = s.expr
+            if not isinstance(e, A.Call):
+                self.error("E221", "this expression does nothing; assign it with 'let' or call "
+                           "a procedure", p, e.at)
+            self._expr(e, sc, statement=True)
+        elif isinstance(s, A.ActionStmt):
+            self._rhs(s.action, sc)
+        elif isinstance(s, A.Emit):
+            self._emit(s, sc)
+        elif isinstance(s, A.Move):
+            what = self._expr(s.what, sc)
+            dest = self._expr(s.dest, sc)
+            if not (isinstance(dest, tuple) and dest[0] == "zone") and dest != "any":
+                self.error("E222", f"'move' needs a zone to move to, got {T.show(dest)}", p,
+                           s.dest.at)
+            self._entityish(what, p, s.what.at, "move")
+        elif isinstance(s, A.Shuffle):
+            z = self._expr(s.zone, sc)
+            if not (isinstance(z, tuple) and z[0] == "zone"):
+                self.error("E222", f"'shuffle' needs a zone, got {T.show(z)}", p, s.zone.at)
+        elif isinstance(s, A.Reveal):
+            self._entityish(self._expr(s.what, sc), p, s.what.at, "reveal")
+            if s.to is not None:
+                self._expect(s.to, "side", sc, "'reveal to'")
+        elif isinstance(s, A.Modify):
+            self._modify(s, sc)
+        elif isinstance(s, A.Win):
+            self._expect(s.side, "side", sc, "'win'")
+        elif isinstance(s, A.Return):
+            if s.value is not None:
+                t = self._expr(s.value, sc)
+                if sc.returns is None:
+                    self.error("E223", "this procedure declares no return type ('-> type')", p,
+                               s.at)
+                elif not T.compatible(sc.returns, t):
+                    self.error("E220", f"returns {T.show(t)}, declared {T.show(sc.returns)}",
+                               p, s.value.at)
+        elif isinstance(s, A.Log):
+            for a in s.args:
+                self._expr(a, sc)
+        elif isinstance(s, (A.Break, A.Continue)):
+            if sc.loops == 0:
+                self.error("E224", f"'{type(s).__name__.lower()}' outside a loop", p, s.at)
+        elif isinstance(s, A.If):
+            for cond, body in s.branches:
+                self._expect(cond, "bool", sc, "a condition")
+                self._block(body, sc)
+            if s.orelse:
+                self._block(s.orelse, sc)
+        elif isinstance(s, A.For):
+            src = self._expr(s.source, sc)
+            et = T.elem(src)
+            if et is None:
+                self.error("E225", f"cannot loop over {T.show(src)}", p, s.source.at)
+                et = "any"
+            sc.vars.append({s.var: et})
+            if s.where is not None:
+                self._expect(s.where, "bool", sc, "a filter")
+            sc.loops += 1
+            self._body(s.body, sc)
+            sc.loops -= 1
+            sc.vars.pop()
+        elif isinstance(s, A.While):
+            self._expect(s.cond, "bool", sc, "a condition")
+            sc.loops += 1
+            self._block(s.body, sc)
+            sc.loops -= 1
+        elif isinstance(s, A.Repeat):
+            self._expect(s.count, "int", sc, "'repeat'")
+            sc.loops += 1
+            self._block(s.body, sc)
+            sc.loops -= 1
+        # Pass and EndGame need nothing
+
+    def _entityish(self, t: Type, path: str, at: A.Pos, verb: str) -> None:
+        if t in ("int", "bool", "text"):
+            self.error("E222", f"'{verb}' needs cards or other records, got {T.show(t)}", path, at)
+
+    def _emit(self, s: A.Emit, sc: Scope) -> None:
+        ev = self.m.events.get(s.event)
+        if ev is None:
+            self._unknown("E203", "event", s.event, self.m.events, sc.path, s.at)
+            for a in s.args:
+                self._expr(a, sc)
+            return
+        self._args(s.args, [T.from_ast(p.type) for p in ev.params], f"event '{s.event}'", sc, s.at)
+        self.emits[sc.fn].add(("enqueue:" if s.queued else "") + s.event)
+
+    def _modify(self, s: A.Modify, sc: Scope) -> None:
+        v = self.m.values.get(s.key)
+        if v is None:
+            self._unknown("E204", "value", s.key, self.m.values, sc.path, s.at,
+                          extra="; modifiers apply to values declared with 'value'")
+        else:
+            self._args(s.args, [T.from_ast(p.type) for p in v.params], f"value '{s.key}'", sc,
+                       s.at)
+        self._expect(s.amount, "int", sc, "a modifier")
+        d = s.duration
+        if d is not None:
+            if d.kind == "while":
+                self._expect(d.cond, "bool", sc, "a 'while' duration")
+            elif d.event not in self.m.events and d.event != "setup":
+                self._unknown("E203", "event", d.event, self.m.events, sc.path, d.at)
+
+    def _target(self, t: A.Expr, sc: Scope) -> Type | None:
+        p = sc.path
+        if isinstance(t, A.Name):
+            local = sc.lookup(t.id)
+            if local is not None:
+                self.res[id(t)] = ("local", t.id)
+                return local
+            var = self.m.vars.get(t.id)
+            if var is not None:
+                if var.params:
+                    self.error("E211", f"var '{t.id}' takes {len(var.params)} index(es): "
+                               f"{t.id}[...]", p, t.at)
+                self.res[id(t)] = ("var", t.id)
+                return T.from_ast(var.type)
+            self.error("E226", f"cannot assign to '{t.id}': declare it with 'let' or 'var'", p,
+                       t.at, did_you_mean(t.id, [*sc.names(), *self.m.vars]))
+            return None
+        if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in self.m.vars:
+            self._expr(t, sc)
+            return T.from_ast(self.m.vars[t.obj.id].type)
+        if isinstance(t, A.Index):
+            lt = self._expr(t.obj, sc)
+            if isinstance(lt, tuple) and lt[0] == "list":
+                self._index_args(t, sc)
+                self.res[id(t)] = ("list_index",)
+                return lt[1]
+        if isinstance(t, A.Attr):
+            self.error("E226", f"record fields are data and cannot change during a game; keep "
+                       f"changing values in a 'var' indexed by the record (var {t.name}[x: ...])",
+                       p, t.at)
+            return None
+        self.error("E226", "cannot assign to this expression", p, t.at)
+        return None
+
+    # ---- actions ------------------------------------------------------------------------
+    def _rhs(self, r: A.Rhs, sc: Scope) -> Type:
+        if isinstance(r, A.Choose):
+            return self._choose(r, sc)
+        if isinstance(r, A.Ask):
+            self._decider(r.side, sc)
+            self.direct_suspend.add(sc.fn)
+            return "bool"
+        if isinstance(r, A.Order):
+            t = self._expr(r.items, sc)
+            self._decider(r.by, sc)
+            self.direct_suspend.add(sc.fn)
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"cannot order {T.show(t)}", sc.path, r.items.at)
+            return ("list", et or "any")
+        if isinstance(r, A.Draw):
+            self._expect(r.count, "int", sc, "'draw'")
+            src = self._expr(r.source, sc)
+            dst = self._expr(r.dest, sc)
+            for z, at in ((src, r.source.at), (dst, r.dest.at)):
+                if not (isinstance(z, tuple) and z[0] == "zone"):
+                    self.error("E222", f"'draw' needs zones, got {T.show(z)}", sc.path, at)
+            return ("list", src[1] if isinstance(src, tuple) else "any")
+        return self._expr(r, sc, statement=True)
+
+    def _decider(self, e: A.Expr | None, sc: Scope) -> None:
+        if e is not None:
+            self._expect(e, "side", sc, "the deciding side ('by')")
+
+    def _choose(self, c: A.Choose, sc: Scope) -> Type:
+        self.direct_suspend.add(sc.fn)
+        src = self._expr(c.source, sc)
+        et = T.elem(src)
+        if et is None:
+            self.error("E225", f"cannot choose from {T.show(src)}", sc.path, c.source.at)
+            et = "any"
+        if c.by is None:
+            if "active" not in self.m.vars:
+                self.error("E227", "say who decides with 'by <side>' (or declare 'var active: side')",
+                           sc.path, c.at)
+        else:
+            self._decider(c.by, sc)
+        if c.count is not None:
+            if c.count.low is not None:
+                self._expect(c.count.low, "int", sc, "a count")
+            self._expect(c.count.high, "int", sc, "a count")
+        if c.where is not None:
+            sc.vars.append({c.var: et})
+            self._expect(c.where, "bool", sc, "a 'where' filter")
+            sc.vars.pop()
+        result: Type = et if c.count is None else ("list", et)
+        if c.require is not None:
+            sc.vars.append({c.var: result})
+            self._expect(c.require, "bool", sc, "a 'require' condition")
+            sc.vars.pop()
+        return result
+
+    # ---- expressions ------------------------------------------------------------------------
+    def _expect(self, e: A.Expr, want: Type, sc: Scope, what: str) -> Type:
+        got = self._expr(e, sc)
+        if want == "bool":
+            return got  # any value is usable as a truth value; none and 0 are false
+        if not T.compatible(want, got):
+            self.error("E220", f"{what} must be {T.show(want)}, got {T.show(got)}", sc.path, e.at)
+        return got
+
+    def _set(self, e: Any, t: Type) -> Type:
+        self.types[id(e)] = t
+        return t
+
+    def _expr(self, e: A.Expr, sc: Scope, statement: bool = False) -> Type:
+        p = sc.path
+        if isinstance(e, A.Int):
+            return self._set(e, "int")
+        if isinstance(e, A.Str):
+            return self._set(e, "text")
+        if isinstance(e, A.Bool):
+            return self._set(e, "bool")
+        if isinstance(e, A.NoneLit):
+            return self._set(e, "none")
+        if isinstance(e, A.Name):
+            return self._set(e, self._name(e, sc))
+        if isinstance(e, A.Index):
+            return self._set(e, self._index(e, sc))
+        if isinstance(e, A.Attr):
+            return self._set(e, self._attr(e, sc))
+        if isinstance(e, A.Call):
+            return self._set(e, self._call(e, sc, statement))
+        if isinstance(e, A.BinOp):
+            lt, rt = self._expr(e.left, sc), self._expr(e.right, sc)
+            if e.op == "+" and isinstance(lt, tuple) and isinstance(rt, tuple):
+                return self._set(e, ("list", T.unify(lt[1], rt[1])))
+            if e.op == "+" and lt == rt == "text":
+                return self._set(e, "text")
+            for t, side in ((lt, e.left), (rt, e.right)):
+                if t not in ("int", "any"):
+                    self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", p, side.at)
+            return self._set(e, "int")
+        if isinstance(e, A.Compare):
+            lt, rt = self._expr(e.left, sc), self._expr(e.right, sc)
+            if e.op in ("in", "not in"):
+                et = T.elem(rt)
+                if et is None:
+                    self.error("E225", f"'{e.op}' needs a list or zone on the right, got "
+                               f"{T.show(rt)}", p, e.right.at)
+                elif not T.compatible(et, lt) and not T.compatible(lt, et):
+                    self.error("E220", f"{T.show(lt)} is never in {T.show(rt)}", p, e.at)
+            elif e.op in ("==", "!="):
+                if not (T.compatible(lt, rt) or T.compatible(rt, lt)):
+                    self.error("E220", f"comparing {T.show(lt)} with {T.show(rt)} is always "
+                               f"{'false' if e.op == '==' else 'true'}", p, e.at)
+            else:
+                for t, side in ((lt, e.left), (rt, e.right)):
+                    if t not in ("int", "any"):
+                        self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", p, side.at)
+            return self._set(e, "bool")
+        if isinstance(e, A.BoolOp):
+            for i in e.items:
+                self._expr(i, sc)
+            return self._set(e, "bool")
+        if isinstance(e, A.Not):
+            self._expr(e.expr, sc)
+            return self._set(e, "bool")
+        if isinstance(e, A.Neg):
+            t = self._expr(e.expr, sc)
+            if t not in ("int", "any"):
+                self.error("E220", f"'-' needs an int, got {T.show(t)}", p, e.at)
+            return self._set(e, "int")
+        if isinstance(e, A.ListLit):
+            t: Type = "none"
+            for i in e.items:
+                t = T.unify(t, self._expr(i, sc))
+            return self._set(e, ("list", "any" if t == "none" else t))
+        if isinstance(e, A.Comprehension):
+            src = self._expr(e.source, sc)
+            et = T.elem(src)
+            if et is None:
+                self.error("E225", f"cannot loop over {T.show(src)}", p, e.source.at)
+                et = "any"
+            sc.vars.append({e.var: et})
+            if e.cond is not None:
+                self._expect(e.cond, "bool", sc, "a filter")
+            out = self._expr(e.expr, sc)
+            sc.vars.pop()
+            return self._set(e, ("list", out))
+        if isinstance(e, A.Lambda):
+            self.error("E228", "'x => ...' is only allowed as an argument of a graph query or "
+                       "sort", p, e.at)
+            return self._set(e, "any")
+        raise AssertionError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def _name(self, e: A.Name, sc: Scope) -> Type:
+        m, n = self.m, e.id
+        local = sc.lookup(n)
+        if local is not None:
+            self.res[id(e)] = ("local", n)
+            return local
+        if n in m.vars:
+            v = m.vars[n]
+            if v.params:
+                self.error("E211", f"var '{n}' needs {len(v.params)} index(es): {n}[...]",
+                           sc.path, e.at)
+            self.res[id(e)] = ("var", n)
+            return T.from_ast(v.type)
+        if n in m.zones:
+            z = m.zones[n]
+            if z.params:
+                self.error("E211", f"zone '{n}' needs {len(z.params)} index(es): {n}[...]",
+                           sc.path, e.at)
+            self.res[id(e)] = ("zone", n)
+            return ("zone", z.of or "any")
+        if n in m.sides:
+            self.res[id(e)] = ("const", n)
+            return "side"
+        if n in m.records:
+            self.res[id(e)] = ("const", n)
+            return m.records[n].type
+        if n in m.types:
+            self.res[id(e)] = ("all", n)
+            return ("list", n)
+        if n in m.graphs:
+            self.res[id(e)] = ("const", n)
+            return "graph"
+        if n == "sides":
+            self.res[id(e)] = ("sides",)
+            return ("list", "side")
+        if n in m.procs or n in m.values:
+            self.error("E212", f"'{n}' is a {'procedure' if n in m.procs else 'value'}: call it "
+                       f"as {n}(...)", sc.path, e.at)
+            return "any"
+        self._unknown("E201", "name", n, [*sc.names(), *m.global_names(), "sides"], sc.path, e.at)
+        return "any"
+
+    def _index_args(self, e: A.Index, sc: Scope) -> None:
+        for a in e.args:
+            self._expr(a, sc)
+
+    def _index(self, e: A.Index, sc: Scope) -> Type:
+        m = self.m
+        if isinstance(e.obj, A.Name) and sc.lookup(e.obj.id) is None:
+            n = e.obj.id
+            if n in m.vars:
+                v = m.vars[n]
+                self._args(e.args, [T.from_ast(p.type) for p in v.params], f"var '{n}'", sc, e.at)
+                self.res[id(e)] = ("var", n)
+                return T.from_ast(v.type)
+            if n in m.zones:
+                z = m.zones[n]
+                self._args(e.args, [T.from_ast(p.type) for p in z.params], f"zone '{n}'", sc,
+                           e.at)
+                self.res[id(e)] = ("zone", n)
+                return ("zone", z.of or "any")
+        t = self._expr(e.obj, sc)
+        self._index_args(e, sc)
+        if isinstance(t, tuple) and t[0] == "list" and len(e.args) == 1:
+            if self.types.get(id(e.args[0])) not in ("int", "any"):
+                self.error("E220", "a list index must be an int", sc.path, e.args[0].at)
+            self.res[id(e)] = ("list_index",)
+            return t[1]
+        if t != "any":
+            self.error("E213", f"cannot index {T.show(t)}", sc.path, e.at)
+        self.res[id(e)] = ("list_index",)
+        return "any"
+
+    def _attr(self, e: A.Attr, sc: Scope) -> Type:
+        t = self._expr(e.obj, sc)
+        if e.name == "id" and isinstance(t, str) and t in self.m.types:
+            return "text"
+        if t == "any":
+            return "any"
+        info = self.m.types.get(t) if isinstance(t, str) else None
+        if info is None:
+            self.error("E214", f"{T.show(t)} has no fields (looking for '.{e.name}')", sc.path,
+                       e.at)
+            return "any"
+        f = info.fields.get(e.name)
+        if f is None:
+            self._unknown("E205", f"field of {t}", e.name, [*info.fields, "id"], sc.path, e.at)
+            return "any"
+        return f.type
+
+    def _args(self, args: tuple[A.Expr, ...], want: list[Type], what: str, sc: Scope,
+              at: A.Pos) -> list[Type]:
+        if len(args) != len(want):
+            self.error("E210", f"{what} takes {len(want)} argument(s), got {len(args)}",
+                       sc.path, at)
+        got = []
+        for i, a in enumerate(args):
+            if i < len(want):
+                got.append(self._expect(a, want[i], sc, f"argument {i + 1} of {what}"))
+            else:
+                got.append(self._expr(a, sc))
+        return got
+
+    def _call(self, e: A.Call, sc: Scope, statement: bool) -> Type:
+        m, n = self.m, e.func
+        if n in m.procs:
+            p = m.procs[n]
+            self._args(e.args, [T.from_ast(x.type) for x in p.params], f"procedure '{n}'", sc,
+                       e.at)
+            self.calls[sc.fn].add(f"p_{n}")
+            self.res[id(e)] = ("proc", n, statement)
+            return T.from_ast(p.returns) if p.returns else "none"
+        if n in m.values:
+            v = m.values[n]
+            self._args(e.args, [T.from_ast(x.type) for x in v.params], f"value '{n}'", sc, e.at)
+            self.res[id(e)] = ("value", n)
+            return T.from_ast(v.type)
+        if n in BUILTINS:
+            lo, hi = BUILTINS[n]
+            if not lo <= len(e.args) <= hi:
+                want = str(lo) if lo == hi else f"{lo} to {hi}"
+                self.error("E210", f"'{n}' takes {want} argument(s), got {len(e.args)}", sc.path,
+                           e.at)
+                for a in e.args:
+                    if not isinstance(a, A.Lambda):
+                        self._expr(a, sc)
+                return "any"
+            self.res[id(e)] = ("builtin", n)
+            return self._builtin(e, sc, statement)
+        self._unknown("E206", "procedure or function", n,
+                      [*m.procs, *m.values, *BUILTINS], sc.path, e.at)
+        for a in e.args:
+            if not isinstance(a, A.Lambda):
+                self._expr(a, sc)
+        return "any"
+
+    def _lambda(self, lam: A.Expr, param_t: Type, sc: Scope, want: Type) -> None:
+        if not isinstance(lam, A.Lambda):
+            self.error("E228", "expected 'x => condition' here", sc.path, lam.at)
+            self._expr(lam, sc)
+            return
+        sc.vars.append({lam.param: param_t})
+        self._expect(lam.body, want, sc, "the function")
+        sc.vars.pop()
+
+    def _builtin(self, e: A.Call, sc: Scope, statement: bool) -> Type:
+        n, args, p = e.func, e.args, sc.path
+        ex = self._expr
+        if n == "run":
+            a = args[0]
+            if not (isinstance(a, A.Attr)):
+                self.error("E229", "'run' takes an effect field: run(card.event)", p, a.at)
+                return "none"
+            rt = ex(a.obj, sc)
+            info = self.m.types.get(rt) if isinstance(rt, str) else None
+            f = info.fields.get(a.name) if info else None
+            if f is None or f.type != "effect":
+                self.error("E229", f"'{a.name}' is not an effect field of {T.show(rt)}", p, a.at)
+                return "none"
+            self.runs_effect.setdefault(sc.fn, set()).add(a.name)
+            self.res[id(e)] = ("builtin", "run", statement, a.name)
+            return "none"
+        if n in ("count", "exists", "every"):
+            t = ex(args[0], sc)
+            if T.elem(t) is None:
+                self.error("E225", f"'{n}' needs a list or zone, got {T.show(t)}", p, args[0].at)
+            return "int" if n == "count" else "bool"
+        if n == "sum":
+            t = ex(args[0], sc)
+            if T.elem(t) not in ("int", "any"):
+                self.error("E225", f"'sum' needs a list of ints, got {T.show(t)}", p, args[0].at)
+            return "int"
+        if n in ("min", "max"):
+            if len(args) == 1:
+                t = ex(args[0], sc)
+                et = T.elem(t)
+                if et is None:
+                    self.error("E225", f"'{n}' of one argument needs a list, got {T.show(t)}", p,
+                               args[0].at)
+                    return "any"
+                return et
+            for a in args:
+                self._expect(a, "int", sc, f"an argument of '{n}'")
+            return "int"
+        if n == "abs":
+            self._expect(args[0], "int", sc, "'abs'")
+            return "int"
+        if n == "other":
+            self._expect(args[0], "side", sc, "'other'")
+            if len(self.m.sides) != 2:
+                self.error("E215", "'other' needs a game of exactly two sides", p, e.at)
+            return "side"
+        if n == "roll":
+            for a in args:
+                self._expect(a, "int", sc, "'roll'")
+            return "int"
+        if n == "lookup":
+            self._expect(args[0], "table", sc, "the table of 'lookup'")
+            for a in args[1:]:
+                ex(a, sc)
+            return "any"
+        if n in ("neighbors", "distance", "path", "reachable", "edge"):
+            return self._graph_call(e, sc)
+        if n == "zone_of":
+            ex(args[0], sc)
+            return "text"
+        if n in ("top", "first", "last", "random_pick"):
+            t = ex(args[0], sc)
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'{n}' needs a list or zone, got {T.show(t)}", p, args[0].at)
+                return "any"
+            return et
+        if n == "contents":
+            t = ex(args[0], sc)
+            if not (isinstance(t, tuple) and t[0] == "zone"):
+                self.error("E222", f"'contents' needs a zone, got {T.show(t)}", p, args[0].at)
+                return ("list", "any")
+            return ("list", t[1])
+        if n == "sort":
+            t = ex(args[0], sc)
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'sort' needs a list, got {T.show(t)}", p, args[0].at)
+                et = "any"
+            if len(args) == 2:
+                self._lambda(args[1], et, sc, "int")
+            return ("list", et)
+        if n == "is_revealed":
+            ex(args[0], sc)
+            return "bool"
+        if n == "attribute":
+            ex(args[0], sc)
+            self._expect(args[1], "text", sc, "a field name")
+            return "any"
+        raise AssertionError(n)  # pragma: no cover
+
+    def _graph_call(self, e: A.Call, sc: Scope) -> Type:
+        n, args, p = e.func, e.args, sc.path
+        g = args[0]
+        gdecl = self.m.graphs.get(g.id) if isinstance(g, A.Name) else None
+        if gdecl is None:
+            if isinstance(g, A.Name):
+                self._unknown("E207", "graph", g.id, self.m.graphs, p, g.at)
+            else:
+                self.error("E207", f"'{n}' needs a graph name first", p, g.at)
+            for a in args[1:]:
+                if not isinstance(a, A.Lambda):
+                    self._expr(a, sc)
+            return "any"
+        self.res[id(g)] = ("const", g.id)
+        node = gdecl.node_type
+        if n == "neighbors":
+            self._expect(args[1], node, sc, f"a {node}")
+            if len(args) == 3:
+                self._expr(args[2], sc)  # kind or list of kinds
+            return ("list", node)
+        if n == "edge":
+            self._expect(args[1], node, sc, f"a {node}")
+            self._expect(args[2], node, sc, f"a {node}")
+            return gdecl.edge_type
+        self._expect(args[1], node, sc, f"a {node}")
+        if n == "reachable":
+            self._expect(args[2], "int", sc, "the cost limit")
+        else:
+            self._expect(args[2], node, sc, f"a {node}")
+        if len(args) == 4:
+            self._lambda(args[3], node, sc, "bool")
+        return {"distance": "int", "path": ("list", node), "reachable": ("list", node)}[n]
+
+    def _unknown(self, code: str, what: str, name: str, candidates: Iterable[str], path: str,
+                 at: A.Pos | Site, extra: str = "") -> None:
+        self.error(code, f"unknown {what} '{name}'{extra}", path, at,
+                   did_you_mean(name, list(candidates)))
+
+    # ---- which code may suspend ---------------------------------------------------------
+    def _suspension(self) -> tuple[set[str], set[str]]:
+        m = self.m
+        handlers: dict[str, list[str]] = {}
+        for tr in m.triggers:
+            handlers.setdefault(tr.decl.event, []).append(tr.fn)
+        effects: dict[str, list[str]] = {}
+        for eff in m.effects:
+            effects.setdefault(eff.field, []).append(eff.fn)
+        fns = set(self.direct_suspend)
+        evs: set[str] = set()
+        changed = True
+        while changed:
+            changed = False
+            for ev, hs in handlers.items():
+                if ev not in evs and any(h in fns for h in hs):
+                    evs.add(ev)
+                    changed = True
+            for fn in self.calls:
+                if fn in fns:
+                    continue
+                emits = self.emits.get(fn, set())
+                if (any(c in fns for c in self.calls[fn])
+                        or any(e.removeprefix("enqueue:") in evs for e in emits)
+                        or any(x in fns for f in self.runs_effect.get(fn, ())
+                               for x in effects.get(f, ()))):
+                    fns.add(fn)
+                    changed = True
+        return fns, evs
+
+
+def check(model: PackModel, sources: dict[str, str]) -> CheckResult:
+    return Checker(model, sources).run()
+

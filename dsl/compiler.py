@@ -1,0 +1,729 @@
+"""Checked rules into Python source: one function per procedure, trigger, effect and value.
+
+Code that can never wait for a player compiles to a plain function with Python locals.
+Code that may wait (a choice, or a call of something that chooses) compiles to a resumable
+state machine, the way compilers lower async functions: its locals live in the frame's `L`
+dict and its resume point in `F["pc"]`, so a suspended game is plain data. Such a function
+returns DONE (0), SUSPEND (1) or PUSHED (2) to the engine's run loop.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from dsl import ast as A
+from dsl.checker import CheckResult
+from dsl.model import PackModel
+from dsl.types import elem
+
+DONE, SUSPEND, PUSHED = 0, 1, 2
+LOOP_GUARD = 100_000  # iterations before a `while` is reported as an engine fault
+
+
+def _q(v: Any) -> str:
+    return repr(v)
+
+
+class _Ctx:
+    """What the expression compiler needs to know about where it is."""
+
+    def __init__(self, susp: bool, pylocals: Iterable[str] = ()):
+        self.susp = susp
+        self.pylocals = set(pylocals)
+
+    def local(self, name: str) -> str:
+        if not self.susp or name in self.pylocals:
+            return f"l_{name}"
+        return f"L[{name!r}]"
+
+
+class Compiler:
+    def __init__(self, model: PackModel, check: CheckResult):
+        self.m = model
+        self.c = check
+        self.out: list[str] = []
+        self.uid = 0
+        self.extra: list[str] = []  # helper functions made while compiling (require, while)
+
+    def fresh(self, stem: str) -> str:
+        self.uid += 1
+        return f"{stem}{self.uid}"
+
+    # ---- module -------------------------------------------------------------------------
+    def compile(self) -> str:
+        m, out = self.m, self.out
+        out.append(f"# generated from pack {m.id!r}; do not edit")
+        out.append("from engine.rt import *  # noqa: F401,F403")
+        out.append("")
+        for name, v in m.values.items():
+            self._value(name, v)
+        for name, v in m.vars.items():
+            self._var_helpers(name, v)
+        for name, p in m.procs.items():
+            self._function(f"p_{name}", [x.name for x in p.params], p.body)
+        for tr in m.triggers:
+            d = tr.decl
+            params = self._trigger_params(tr)
+            self._function(tr.fn, params, d.body)
+            if d.cond is not None:
+                ctx = _Ctx(False, params)
+                out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):")
+                out.append("    V, Z, R = G.v, G.z, G.R")
+                out.append(f"    return {self.expr(d.cond, ctx)}")
+                out.append("")
+        for eff in m.effects:
+            self._function(eff.fn, ["self"], eff.body)
+        for i, (decl, _path) in enumerate(m.checks):
+            out.append(f"def check_{i}(G):")
+            out.append("    V, Z, R = G.v, G.z, G.R")
+            out.append(f"    return {self.expr(decl.expr, _Ctx(False))}")
+            out.append("")
+        out.extend(self.extra)
+        self._registry()
+        return "\n".join(out) + "\n"
+
+    def _trigger_params(self, tr) -> list[str]:
+        d = tr.decl
+        ev = self.m.events.get(d.event)
+        names = list(d.names or ())
+        params = [p.name for p in ev.params] if ev else []
+        return [names[i] if i < len(names) else p for i, p in enumerate(params)]
+
+    def _registry(self) -> None:
+        m, c, out = self.m, self.c, self.out
+        susp = c.suspending_fns
+        out.append("PROCS = {")
+        for name, p in m.procs.items():
+            out.append(f"    {name!r}: p_{name},")
+        out.append("}")
+        out.append("SUSPENDING = frozenset({" + ", ".join(repr(f) for f in sorted(susp)) + "})")
+        out.append("SUSPENDING_EVENTS = frozenset({" +
+                   ", ".join(repr(e) for e in sorted(c.suspending_events)) + "})")
+        out.append("PARAMS = {")
+        for name, p in m.procs.items():
+            out.append(f"    'p_{name}': {[x.name for x in p.params]!r},")
+        for tr in m.triggers:
+            out.append(f"    {tr.fn!r}: {self._trigger_params(tr)!r},")
+        for eff in m.effects:
+            out.append(f"    {eff.fn!r}: ['self'],")
+        out.append("}")
+        out.append("FUNCS = {name: globals()[name] for name in PARAMS}")
+        out.append("TRIGGERS = {}")
+        for tr in m.triggers:
+            d = tr.decl
+            cond = f"c_{tr.fn}" if d.cond is not None else "None"
+            out.append(f"TRIGGERS.setdefault({d.event!r}, {{}}).setdefault({d.kind!r}, [])"
+                       f".append(({tr.fn!r}, {tr.fn}, {cond}, {tr.fn in susp!r}))")
+        out.append("EFFECTS = {")
+        for eff in m.effects:
+            out.append(f"    ({eff.record!r}, {eff.field!r}): ({eff.fn!r}, {eff.fn}, "
+                       f"{eff.fn in susp!r}),")
+        out.append("}")
+        out.append("CHECKS = [" + ", ".join(f"check_{i}" for i in range(len(m.checks))) + "]")
+        out.append("VALUES = {" + ", ".join(f"{n!r}: v_{n}" for n in m.values) + "}")
+        out.append("BOUNDS = {" + ", ".join(f"{n!r}: bounds_{n}" for n, v in m.vars.items()
+                                            if v.bounds) + "}")
+        out.append("DEFAULTS = {" + ", ".join(f"{n!r}: default_{n}" for n in m.vars) + "}")
+
+    def _value(self, name: str, v: A.ValueDecl) -> None:
+        params = [p.name for p in v.params]
+        ctx = _Ctx(False, params)
+        key = self._key([f"l_{p}" for p in params])
+        self.out += [
+            f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
+            "    V, Z, R = G.v, G.z, G.R",
+            f"    base = {self.expr(v.expr, ctx)}",
+            f"    return base + G.modsum({name!r}, {key}) if G.mods else base",
+            "",
+        ]
+
+    def _var_helpers(self, name: str, v: A.VarDecl) -> None:
+        params = [p.name for p in v.params]
+        ctx = _Ctx(False, params)
+        default = self.expr(v.default, ctx) if v.default is not None else "None"
+        if v.default is None and isinstance(v.type, A.TList):
+            default = "[]"
+        if v.default is None and isinstance(v.type, A.TName) and v.type.name == "int":
+            default = "0"
+        if v.default is None and isinstance(v.type, A.TName) and v.type.name == "bool":
+            default = "False"
+        self.out += [f"def default_{name}(G{''.join(', l_' + p for p in params)}):",
+                     "    V, Z, R = G.v, G.z, G.R", f"    return {default}", ""]
+        if v.bounds:
+            lo, hi = (self.expr(b, _Ctx(False)) for b in v.bounds)
+            self.out += [f"def bounds_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+                         f"    return ({lo}, {hi})", ""]
+
+    @staticmethod
+    def _key(parts: list[str]) -> str:
+        if not parts:
+            return "''"
+        if len(parts) == 1:
+            return f"str({parts[0]})"
+        return " + '|' + ".join(f"str({p})" for p in parts)
+
+    # ---- functions ----------------------------------------------------------------------
+    def _function(self, fn: str, params: list[str], body: tuple[A.Stmt, ...]) -> None:
+        if fn in self.c.suspending_fns:
+            _Machine(self, fn, params).build(body)
+        else:
+            ctx = _Ctx(False, params)
+            self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
+            self.out.append("    V, Z, R = G.v, G.z, G.R")
+            lines: list[str] = []
+            self.stmts(body, ctx, lines, 1, loops=0)
+            self.out.extend(lines or ["    pass"])
+            self.out.append("")
+
+    # ---- structured statements (no suspension inside) ---------------------------------------
+    def stmts(self, body: Iterable[A.Stmt], ctx: _Ctx, lines: list[str], ind: int,
+              loops: int, goto: tuple[int, int] | None = None) -> None:
+        """Compile statements that never suspend. `loops` counts enclosing Python loops;
+        `goto` is (continue pc, break pc) of an enclosing lowered loop, used when loops == 0."""
+        for s in body:
+            self.stmt(s, ctx, lines, ind, loops, goto)
+
+    def stmt(self, s: A.Stmt, ctx: _Ctx, lines: list[str], ind: int, loops: int,
+             goto: tuple[int, int] | None) -> None:
+        pad = "    " * ind
+        emit = lines.append
+        if isinstance(s, A.Let):
+            emit(f"{pad}{ctx.local(s.name)} = {self.rhs(s.value, ctx)}")
+        elif isinstance(s, A.Assign):
+            self._assign(s.target, self.rhs(s.value, ctx), ctx, lines, pad)
+        elif isinstance(s, A.AugAssign):
+            cur = self.expr(s.target, ctx)
+            val = self.expr(s.value, ctx)
+            self._assign(s.target, f"{cur} {s.op[0]} {val}", ctx, lines, pad)
+        elif isinstance(s, A.ExprStmt):
+            emit(f"{pad}{self.expr(s.expr, ctx)}")
+        elif isinstance(s, A.ActionStmt):
+            emit(f"{pad}{self.rhs(s.action, ctx)}")
+        elif isinstance(s, A.Emit):
+            args = self._tuple([self.expr(a, ctx) for a in s.args])
+            if s.queued:
+                emit(f"{pad}G.enqueue({s.event!r}, {args})")
+            else:
+                emit(f"{pad}G.emit_now({s.event!r}, {args})")
+        elif isinstance(s, A.Move):
+            what = self.expr(s.what, ctx)
+            many = elem(self.c.types.get(id(s.what), "any")) is not None
+            fn = "move_all" if many else "move"
+            emit(f"{pad}G.{fn}({what}, {self.zone_key(s.dest, ctx)}, {s.place!r})")
+        elif isinstance(s, A.Shuffle):
+            emit(f"{pad}G.shuffle({self.zone_key(s.zone, ctx)})")
+        elif isinstance(s, A.Reveal):
+            what = self.expr(s.what, ctx)
+            many = elem(self.c.types.get(id(s.what), "any")) is not None
+            to = self.expr(s.to, ctx) if s.to is not None else "None"
+            emit(f"{pad}G.reveal({what if many else '[' + what + ']'}, {to})")
+        elif isinstance(s, A.Modify):
+            self._modify(s, ctx, lines, pad)
+        elif isinstance(s, A.Win):
+            emit(f"{pad}G.win({self.expr(s.side, ctx)})")
+        elif isinstance(s, A.EndGame):
+            emit(f"{pad}G.win(None)")
+        elif isinstance(s, A.Return):
+            value = self.expr(s.value, ctx) if s.value is not None else "None"
+            if ctx.susp:
+                emit(f"{pad}F['rv'] = {value}")
+                emit(f"{pad}return 0")
+            else:
+                emit(f"{pad}return {value}")
+        elif isinstance(s, A.Log):
+            args = ", ".join(self.expr(a, ctx) for a in s.args)
+            emit(f"{pad}G.say({s.message!r}, [{args}])")
+        elif isinstance(s, A.Pass):
+            emit(f"{pad}pass")
+        elif isinstance(s, (A.Break, A.Continue)):
+            if loops == 0 and goto is not None:
+                target = goto[0] if isinstance(s, A.Continue) else goto[1]
+                emit(f"{pad}pc = {target}")
+                emit(f"{pad}continue")
+            else:
+                emit(f"{pad}{'break' if isinstance(s, A.Break) else 'continue'}")
+        elif isinstance(s, A.If):
+            for i, (cond, body) in enumerate(s.branches):
+                emit(f"{pad}{'if' if i == 0 else 'elif'} {self.expr(cond, ctx)}:")
+                self._sub(body, ctx, lines, ind + 1, loops, goto)
+            if s.orelse:
+                emit(f"{pad}else:")
+                self._sub(s.orelse, ctx, lines, ind + 1, loops, goto)
+        elif isinstance(s, A.For):
+            var = ctx.local(s.var)
+            emit(f"{pad}for {var} in list({self.expr(s.source, ctx)}):")
+            if s.where is not None:
+                emit(f"{pad}    if not ({self.expr(s.where, ctx)}):")
+                emit(f"{pad}        continue")
+            self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
+        elif isinstance(s, A.While):
+            guard = self.fresh("_guard")
+            emit(f"{pad}{guard} = 0")
+            emit(f"{pad}while {self.expr(s.cond, ctx)}:")
+            emit(f"{pad}    {guard} += 1")
+            emit(f"{pad}    if {guard} > {LOOP_GUARD}:")
+            emit(f"{pad}        G.fault('a while loop ran {LOOP_GUARD} times')")
+            self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
+        elif isinstance(s, A.Repeat):
+            emit(f"{pad}for _ in range({self.expr(s.count, ctx)}):")
+            self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
+        else:  # pragma: no cover
+            raise AssertionError(s)
+
+    def _sub(self, body, ctx, lines, ind, loops, goto) -> None:
+        n = len(lines)
+        self.stmts(body, ctx, lines, ind, loops, goto)
+        if len(lines) == n:
+            lines.append("    " * ind + "pass")
+
+    def _assign(self, target: A.Expr, value: str, ctx: _Ctx, lines: list[str], pad: str) -> None:
+        res = self.c.res.get(id(target))
+        if res is None:
+            raise AssertionError(f"unresolved target {target!r}")
+        if res[0] == "local":
+            lines.append(f"{pad}{ctx.local(res[1])} = {value}")
+            return
+        if res[0] == "list_index":
+            lines.append(f"{pad}{self.expr(target.obj, ctx)}[{self.expr(target.args[0], ctx)}] "
+                         f"= {value}")
+            return
+        name = res[1]
+        decl = self.m.vars[name]
+        key = self._key([self.expr(a, ctx) for a in target.args]) if isinstance(
+            target, A.Index) else "''"
+        if decl.bounds:
+            value = f"G.clamp({name!r}, {value})"
+        lines.append(f"{pad}G.set({name!r}, {key}, {value})")
+
+    def _modify(self, s: A.Modify, ctx: _Ctx, lines: list[str], pad: str) -> None:
+        key = self._key([self.expr(a, ctx) for a in s.args])
+        amount = self.expr(s.amount, ctx)
+        d = s.duration
+        if d is None:
+            dur = "None"
+        elif d.kind == "end_of":
+            dur = f"('end', {d.event!r})"
+        elif d.kind == "start_of":
+            dur = f"('start', {d.event!r})"
+        else:
+            # the condition is a named function over the locals captured now (data, not code)
+            fn = self.fresh("while_")
+            names = sorted(self._free_locals(d.cond, ctx))
+            wctx = _Ctx(False, names)
+            self.extra += [f"def {fn}(G, C):", "    V, Z, R = G.v, G.z, G.R"]
+            self.extra += [f"    l_{n} = C[{n!r}]" for n in names]
+            self.extra += [f"    return {self.expr(d.cond, wctx)}", ""]
+            captured = "{" + ", ".join(f"{n!r}: {ctx.local(n)}" for n in names) + "}"
+            dur = f"('while', {fn!r}, {captured})"
+        lines.append(f"{pad}G.modify({s.key!r}, {key}, {amount}, {dur})")
+
+    def _free_locals(self, e: Any, ctx: _Ctx) -> set[str]:
+        out: set[str] = set()
+
+        def walk(n: Any) -> None:
+            if isinstance(n, A.Name) and self.c.res.get(id(n), ("",))[0] == "local":
+                out.add(n.id)
+            if hasattr(n, "__attrs_attrs__"):
+                for f in n.__attrs_attrs__:
+                    walk(getattr(n, f.name))
+            elif isinstance(n, tuple):
+                for x in n:
+                    walk(x)
+        walk(e)
+        return out
+
+    # ---- right-hand sides ---------------------------------------------------------------
+    def rhs(self, r: A.Rhs, ctx: _Ctx) -> str:
+        if isinstance(r, A.Draw):
+            return (f"G.draw({self.expr(r.count, ctx)}, {self.zone_key(r.source, ctx)}, "
+                    f"{self.zone_key(r.dest, ctx)})")
+        if isinstance(r, (A.Choose, A.Ask, A.Order)):  # pragma: no cover - checker prevents
+            raise AssertionError("a decision outside a suspending function")
+        return self.expr(r, ctx)
+
+    # ---- expressions ----------------------------------------------------------------------
+    @staticmethod
+    def _tuple(items: list[str]) -> str:
+        if not items:
+            return "()"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    def zone_key(self, e: A.Expr, ctx: _Ctx) -> str:
+        res = self.c.res.get(id(e))
+        if res and res[0] == "zone":
+            if isinstance(e, A.Index):
+                parts = [self.expr(a, ctx) for a in e.args]
+                return f"{res[1]!r} + '|' + " + " + '|' + ".join(f"str({p})" for p in parts)
+            return repr(res[1])
+        # a zone key held in a local or returned by zone_of()
+        return self.expr(e, ctx)
+
+    def expr(self, e: A.Expr, ctx: _Ctx) -> str:
+        c = self.c
+        if isinstance(e, (A.Int, A.Str, A.Bool)):
+            return repr(e.value)
+        if isinstance(e, A.NoneLit):
+            return "None"
+        if isinstance(e, A.Name):
+            res = c.res[id(e)]
+            kind = res[0]
+            if kind == "local":
+                return ctx.local(res[1])
+            if kind == "var":
+                return f"V[{res[1]!r}]['']"
+            if kind == "zone":
+                return f"Z[{res[1]!r}]"
+            if kind == "const":
+                return repr(res[1])
+            if kind == "all":
+                return f"G.all({res[1]!r})"
+            if kind == "sides":
+                return "G.sides"
+            raise AssertionError(res)
+        if isinstance(e, A.Index):
+            res = c.res[id(e)]
+            if res[0] == "var":
+                key = self._key([self.expr(a, ctx) for a in e.args])
+                return f"V[{res[1]!r}][{key}]"
+            if res[0] == "zone":
+                return f"Z[{self.zone_key(e, ctx)}]"
+            return f"{self.expr(e.obj, ctx)}[{self.expr(e.args[0], ctx)}]"
+        if isinstance(e, A.Attr):
+            obj = self.expr(e.obj, ctx)
+            if e.name == "id":
+                return obj
+            return f"R[{obj}][{e.name!r}]"
+        if isinstance(e, A.BinOp):
+            op = "//" if e.op == "/" else e.op
+            return f"({self.expr(e.left, ctx)} {op} {self.expr(e.right, ctx)})"
+        if isinstance(e, A.Compare):
+            return f"({self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)})"
+        if isinstance(e, A.BoolOp):
+            return "(" + f" {e.op} ".join(self.expr(i, ctx) for i in e.items) + ")"
+        if isinstance(e, A.Not):
+            return f"(not {self.expr(e.expr, ctx)})"
+        if isinstance(e, A.Neg):
+            return f"(-{self.expr(e.expr, ctx)})"
+        if isinstance(e, A.ListLit):
+            return "[" + ", ".join(self.expr(i, ctx) for i in e.items) + "]"
+        if isinstance(e, A.Comprehension):
+            return "[" + self._gen(e, ctx) + "]"
+        if isinstance(e, A.Call):
+            return self._call(e, ctx)
+        raise AssertionError(e)  # pragma: no cover
+
+    def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
+        inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
+        src = self.expr(e.source, ctx)
+        out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
+        if e.cond is not None:
+            out += f" if {self.expr(e.cond, inner)}"
+        return out
+
+    def _lambda(self, lam: A.Lambda, ctx: _Ctx) -> str:
+        inner = _Ctx(ctx.susp, ctx.pylocals | {lam.param})
+        return f"(lambda l_{lam.param}: {self.expr(lam.body, inner)})"
+
+    def _call(self, e: A.Call, ctx: _Ctx) -> str:
+        res = self.c.res.get(id(e))
+        args = e.args
+        if res is None:  # pragma: no cover - the checker resolved every call
+            raise AssertionError(e)
+        if res[0] == "proc":
+            return f"p_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+        if res[0] == "value":
+            return f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+        n = e.func
+        x = lambda i: self.expr(args[i], ctx)  # noqa: E731
+        a0 = args[0] if args else None
+        if n == "count":
+            if isinstance(a0, A.Comprehension) and a0.cond is not None:
+                return f"sum({self._gen(a0, ctx, '1')})"
+            return f"len({x(0)})"
+        if n == "sum":
+            if isinstance(a0, A.Comprehension):
+                return f"sum({self._gen(a0, ctx)})"
+            return f"sum({x(0)})"
+        if n in ("min", "max"):
+            if len(args) == 1:
+                inner = self._gen(a0, ctx) if isinstance(a0, A.Comprehension) else x(0)
+                return f"{n}({inner}, default=None)"
+            return f"{n}({', '.join(x(i) for i in range(len(args)))})"
+        if n == "exists":
+            if isinstance(a0, A.Comprehension):
+                return f"any({self._gen(a0, ctx, 'True')})"
+            return f"bool({x(0)})"
+        if n == "every":
+            if isinstance(a0, A.Comprehension) and a0.cond is not None:
+                inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
+                return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
+                        f"{self.expr(a0.source, ctx)})")
+            return f"all({x(0)})"
+        if n == "abs":
+            return f"abs({x(0)})"
+        if n == "other":
+            return f"G.other[{x(0)}]"
+        if n == "roll":
+            return f"G.roll({x(0)}, {x(1)})"
+        if n == "lookup":
+            col = x(2) if len(args) == 3 else "None"
+            return f"G.lookup({x(0)}, {x(1)}, {col})"
+        if n in ("neighbors", "distance", "path", "reachable", "edge"):
+            g = f"G.graphs[{args[0].id!r}]"
+            rest = []
+            for a in args[1:]:
+                rest.append(self._lambda(a, ctx) if isinstance(a, A.Lambda) else
+                            self.expr(a, ctx))
+            return f"{g}.{n}({', '.join(rest)})"
+        if n == "zone_of":
+            return f"G.loc.get({x(0)})"
+        if n in ("top", "first"):
+            return f"first({x(0)})"
+        if n == "last":
+            return f"last({x(0)})"
+        if n == "random_pick":
+            return f"G.pick({x(0)})"
+        if n == "contents":
+            return f"list({x(0)})"
+        if n == "sort":
+            if len(args) == 2:
+                return f"sorted({x(0)}, key={self._lambda(args[1], ctx)})"
+            return f"sorted({x(0)})"
+        if n == "is_revealed":
+            return f"({x(0)} in G.revealed)"
+        if n == "attribute":
+            return f"R[{x(0)}].get({x(1)})"
+        if n == "run":
+            return f"G.run_effect_now({self.expr(a0.obj, ctx)}, {a0.name!r})"
+        raise AssertionError(n)  # pragma: no cover
+
+
+def _contains_suspension(node: Any, c: CheckResult) -> bool:
+    """Does this statement (or anything inside it) possibly wait for a player?"""
+    if isinstance(node, (A.Choose, A.Ask, A.Order)):
+        return True
+    if isinstance(node, A.Call):
+        res = c.res.get(id(node), ("",))
+        if res[0] == "proc" and f"p_{node.func}" in c.suspending_fns:
+            return True
+        if res[0] == "builtin" and res[1] == "run":
+            return True  # an effect may suspend; decided per record at run time
+    if isinstance(node, A.Emit) and not node.queued and node.event in c.suspending_events:
+        return True
+    if isinstance(node, tuple):
+        return any(_contains_suspension(x, c) for x in node)
+    if hasattr(node, "__attrs_attrs__"):
+        return any(_contains_suspension(getattr(node, f.name), c)
+                   for f in node.__attrs_attrs__ if f.name != "at")
+    return False
+
+
+class _Machine:
+    """Lower one suspending function into numbered blocks dispatched on `pc`."""
+
+    def __init__(self, comp: Compiler, fn: str, params: list[str]):
+        self.comp = comp
+        self.fn = fn
+        self.params = params
+        self.blocks: list[list[str]] = [[]]
+        self.cur = 0
+        self.ctx = _Ctx(True)
+
+    def new(self) -> int:
+        self.blocks.append([])
+        return len(self.blocks) - 1
+
+    def line(self, text: str) -> None:
+        self.blocks[self.cur].append(text)
+
+    def jump(self, target: int) -> None:
+        self.line(f"pc = {target}")
+        self.line("continue")
+
+    def build(self, body: tuple[A.Stmt, ...]) -> None:
+        self.lower(body, None)
+        self.line("return 0")
+        out = self.comp.out
+        out.append(f"def {self.fn}(G, F):")
+        out.append("    V, Z, R = G.v, G.z, G.R")
+        out.append("    L = F['L']")
+        out.append("    pc = F['pc']")
+        out.append("    while True:")
+        for i, blk in enumerate(self.blocks):
+            out.append(f"        {'if' if i == 0 else 'elif'} pc == {i}:")
+            for ln in blk or ["pass"]:
+                out.append("            " + ln)
+        out.append("        else:")
+        out.append("            raise AssertionError(pc)")
+        out.append("")
+
+    def lower(self, body: Iterable[A.Stmt], loop: tuple[int, int] | None) -> None:
+        c = self.comp.c
+        for s in body:
+            if not _contains_suspension(s, c):
+                lines: list[str] = []
+                self.comp.stmt(s, self.ctx, lines, 0, 0, loop)
+                self.blocks[self.cur].extend(lines)
+            else:
+                self.lower_stmt(s, loop)
+
+    def _target(self, target: A.Expr | str | None, value: str) -> None:
+        if target is None:
+            return
+        if isinstance(target, str):
+            self.line(f"{self.ctx.local(target)} = {value}")
+            return
+        lines: list[str] = []
+        self.comp._assign(target, value, self.ctx, lines, "")
+        self.blocks[self.cur].extend(lines)
+
+    def lower_stmt(self, s: A.Stmt, loop: tuple[int, int] | None) -> None:
+        comp, ctx = self.comp, self.ctx
+        if isinstance(s, (A.Let, A.Assign, A.ActionStmt, A.ExprStmt)):
+            value = s.action if isinstance(s, A.ActionStmt) else (
+                s.expr if isinstance(s, A.ExprStmt) else s.value)
+            target: A.Expr | str | None = (s.name if isinstance(s, A.Let) else
+                                           s.target if isinstance(s, A.Assign) else None)
+            if isinstance(value, (A.Choose, A.Ask, A.Order)):
+                self.decision(value)
+                nxt = self.new()
+                self.line(f"F['pc'] = {nxt}")
+                self.line("return 1")
+                self.cur = nxt
+                self._target(target, "F.pop('in')")
+                return
+            if isinstance(value, A.Call):
+                res = comp.c.res[id(value)]
+                if res[0] == "proc":
+                    p = comp.m.procs[value.func]
+                    args = "{" + ", ".join(f"{prm.name!r}: {comp.expr(a, ctx)}"
+                                           for prm, a in zip(p.params, value.args)) + "}"
+                    nxt = self.new()
+                    self.line(f"F['pc'] = {nxt}")
+                    self.line(f"G.push_call('p_{value.func}', {args})")
+                    self.line("return 2")
+                    self.cur = nxt
+                    self._target(target, "F.pop('rv', None)")
+                    return
+                if res[0] == "builtin" and res[1] == "run":
+                    nxt = self.new()
+                    self.line(f"F['pc'] = {nxt}")
+                    self.line(f"if G.push_effect({comp.expr(value.args[0].obj, ctx)}, "
+                              f"{value.args[0].name!r}):")
+                    self.line("    return 2")
+                    self.jump(nxt)
+                    self.cur = nxt
+                    self._target(target, "None")
+                    return
+            raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
+        if isinstance(s, A.Emit):
+            args = comp._tuple([comp.expr(a, ctx) for a in s.args])
+            nxt = self.new()
+            self.line(f"F['pc'] = {nxt}")
+            self.line(f"G.push_event({s.event!r}, {args})")
+            self.line("return 2")
+            self.cur = nxt
+            return
+        if isinstance(s, A.If):
+            end = self.new()
+            starts = []
+            for i, (cond, body) in enumerate(s.branches):
+                b = self.new()
+                starts.append((b, body))
+                self.line(f"{'if' if i == 0 else 'elif'} {comp.expr(cond, ctx)}:")
+                self.line(f"    pc = {b}")
+                self.line("    continue")
+            orelse = None
+            if s.orelse:
+                orelse = self.new()
+            self.jump(orelse if orelse is not None else end)
+            for b, body in starts + ([(orelse, s.orelse)] if orelse is not None else []):
+                self.cur = b
+                self.lower(body, loop)
+                self.jump(end)
+            self.cur = end
+            return
+        if isinstance(s, (A.For, A.Repeat)):
+            it, ix = comp.fresh("_it"), comp.fresh("_ix")
+            if isinstance(s, A.For):
+                self.line(f"L[{it!r}] = list({comp.expr(s.source, ctx)})")
+            else:
+                self.line(f"L[{it!r}] = list(range({comp.expr(s.count, ctx)}))")
+            self.line(f"L[{ix!r}] = 0")
+            head, end = self.new(), self.new()
+            self.jump(head)
+            self.cur = head
+            self.line(f"if L[{ix!r}] >= len(L[{it!r}]):")
+            self.line(f"    pc = {end}")
+            self.line("    continue")
+            if isinstance(s, A.For):
+                self.line(f"{ctx.local(s.var)} = L[{it!r}][L[{ix!r}]]")
+            self.line(f"L[{ix!r}] += 1")
+            if isinstance(s, A.For) and s.where is not None:
+                self.line(f"if not ({comp.expr(s.where, ctx)}):")
+                self.line(f"    pc = {head}")
+                self.line("    continue")
+            self.lower(s.body, (head, end))
+            self.jump(head)
+            self.cur = end
+            self.line(f"L.pop({it!r}, None)")
+            self.line(f"L.pop({ix!r}, None)")
+            return
+        if isinstance(s, A.While):
+            guard = comp.fresh("_guard")
+            self.line(f"L[{guard!r}] = 0")
+            head, end = self.new(), self.new()
+            self.jump(head)
+            self.cur = head
+            self.line(f"if not ({comp.expr(s.cond, ctx)}):")
+            self.line(f"    pc = {end}")
+            self.line("    continue")
+            self.line(f"L[{guard!r}] += 1")
+            self.line(f"if L[{guard!r}] > {LOOP_GUARD}:")
+            self.line(f"    G.fault('a while loop ran {LOOP_GUARD} times')")
+            self.lower(s.body, (head, end))
+            self.jump(head)
+            self.cur = end
+            return
+        raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
+
+    def decision(self, d: A.Choose | A.Ask | A.Order) -> None:
+        comp, ctx = self.comp, self.ctx
+        if isinstance(d, A.Ask):
+            self.line(f"G.decide(F, 'ask', {comp.expr(d.side, ctx)}, [True, False], 1, 1, "
+                      f"False, {d.prompt!r}, None)")
+            return
+        if isinstance(d, A.Order):
+            self.line(f"G.decide(F, 'order', {comp.expr(d.by, ctx)}, list({comp.expr(d.items, ctx)}),"
+                      f" 0, 0, False, None, None)")
+            return
+        by = comp.expr(d.by, ctx) if d.by is not None else "V['active']['']"
+        src = comp.expr(d.source, ctx)
+        if d.where is not None:
+            inner = _Ctx(True, ctx.pylocals | {d.var})
+            src = f"[l_{d.var} for l_{d.var} in {src} if {comp.expr(d.where, inner)}]"
+        else:
+            src = f"list({src})"
+        if d.count is None:
+            lo, hi, kind = "1", "1", "one"
+        elif d.count.kind == "exact":
+            lo = hi = comp.expr(d.count.high, ctx)
+            kind = "many"
+        elif d.count.kind == "up_to":
+            lo, hi, kind = "0", comp.expr(d.count.high, ctx), "many"
+        else:
+            lo, hi, kind = comp.expr(d.count.low, ctx), comp.expr(d.count.high, ctx), "many"
+        require = "None"
+        if d.require is not None:
+            fn = comp.fresh("require_")
+            names = sorted(comp._free_locals(d.require, ctx) - {d.var})
+            rctx = _Ctx(False, names + [d.var])
+            comp.extra += [f"def {fn}(G, C, l_{d.var}):", "    V, Z, R = G.v, G.z, G.R"]
+            comp.extra += [f"    l_{n} = C[{n!r}]" for n in names]
+            comp.extra += [f"    return {comp.expr(d.require, rctx)}", ""]
+            require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
+        self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
+                  f"{d.prompt!r}, {require})")
+
+
+def compile_pack(model: PackModel, check: CheckResult) -> str:
+    return Compiler(model, check).compile()

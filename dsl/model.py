@@ -1,0 +1,108 @@
+"""The pack's symbol table: declarations from `.rules` files and records from YAML files.
+
+Built once per pack by `dsl.pack`, then read by the checker and the compiler.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from dsl import ast as A
+from dsl.types import Type
+
+
+@attrs.define
+class Site:
+    """Where something was written, for diagnostics."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+    end_col: int | None = None
+
+
+@attrs.define
+class FieldInfo:
+    name: str
+    type: Type
+    optional: bool
+    default: Any
+    site: Site
+
+
+@attrs.define
+class TypeInfo:
+    name: str
+    fields: dict[str, FieldInfo]
+    site: Site
+
+
+@attrs.define
+class Record:
+    id: str
+    type: str
+    data: dict[str, Any]
+    site: Site
+    field_sites: dict[str, Site] = attrs.Factory(dict)
+
+
+@attrs.define
+class Effect:
+    """A statement block written in a record field (type `effect`)."""
+
+    record: str
+    field: str
+    type: str
+    body: tuple[A.Stmt, ...]
+    site: Site
+
+    @property
+    def fn(self) -> str:
+        return f"x_{self.field}__{self.record}"
+
+
+@attrs.define
+class Trigger:
+    decl: A.TriggerDecl
+    path: str
+    index: int  # order of declaration across the pack
+
+    @property
+    def fn(self) -> str:
+        return f"t{self.index}_{self.decl.kind}_{self.decl.event}"
+
+
+@attrs.define
+class PackModel:
+    id: str
+    sides: list[str]
+    types: dict[str, TypeInfo] = attrs.Factory(dict)
+    records: dict[str, Record] = attrs.Factory(dict)
+    by_type: dict[str, list[str]] = attrs.Factory(dict)
+    vars: dict[str, A.VarDecl] = attrs.Factory(dict)
+    zones: dict[str, A.ZoneDecl] = attrs.Factory(dict)
+    events: dict[str, A.EventDecl] = attrs.Factory(dict)
+    procs: dict[str, A.ProcDecl] = attrs.Factory(dict)
+    values: dict[str, A.ValueDecl] = attrs.Factory(dict)
+    graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
+    checks: list[tuple[A.CheckDecl, str]] = attrs.Factory(list)
+    triggers: list[Trigger] = attrs.Factory(list)
+    effects: list[Effect] = attrs.Factory(list)
+    decl_paths: dict[str, str] = attrs.Factory(dict)  # global name -> file declaring it
+
+    def global_names(self) -> dict[str, str]:
+        """Every name a rule may use, with what it is (for lookups and did-you-mean)."""
+        names: dict[str, str] = {}
+        for kind, table in (("side", self.sides), ("record", self.records),
+                            ("type", self.types), ("var", self.vars), ("zone", self.zones),
+                            ("procedure", self.procs), ("value", self.values),
+                            ("graph", self.graphs)):
+            for n in table:
+                names.setdefault(n, kind)
+        return names
+
+
+# Built-in record types every pack has.
+TABLE_TYPE = "table"
+BUILTIN_EVENTS = {"setup": ()}  # emitted once when a game starts

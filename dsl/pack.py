@@ -1,0 +1,419 @@
+"""Read a pack directory into a `PackModel`: pack.yaml, record files and rule files.
+
+Every problem becomes a located diagnostic; loading goes on after an error so that one run
+reports all of them.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from dsl import ast as A
+from dsl import types as T
+from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
+from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Effect, FieldInfo, PackModel, Record, Site,
+                       Trigger, TypeInfo)
+from dsl.parser import parse_effect, parse_module
+from dsl.yamlload import YList, YMap, load_yaml
+
+SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
+PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
+             "sources": False, "description": False, "options": False}
+# Keys every record may carry besides its type's fields.
+RECORD_META = ("id", "name", "source", "reconstructed", "note")
+RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
+
+
+@attrs.define
+class PackSource:
+    """What was read from disk, before checking."""
+
+    root: Path
+    meta: dict[str, Any]
+    model: PackModel
+    sources: dict[str, str]  # path -> text, for diagnostics and hashing
+    diagnostics: list[Diagnostic]
+    hash: str
+    modules: list[A.Module] = attrs.Factory(list)
+
+
+def pack_hash(files: dict[str, str]) -> str:
+    h = hashlib.sha256()
+    for rel in sorted(files):
+        h.update(rel.encode() + b"\0" + files[rel].encode() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def read_pack(root: Path) -> PackSource:
+    """Load a pack directory. Never raises for bad content: see `.diagnostics`."""
+    loader = _Loader(root)
+    return loader.load()
+
+
+class _Loader:
+    def __init__(self, root: Path):
+        self.root = root
+        self.diags: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}
+        self.rel_sources: dict[str, str] = {}
+
+    def error(self, code: str, message: str, site: Site, suggestion: str | None = None) -> None:
+        text = self.sources.get(site.path, "")
+        self.diags.append(Diagnostic(code, message, site.path, site.line, site.col,
+                                     source_line(text, site.line) if site.line else "",
+                                     site.end_col, suggestion))
+
+    def _read(self, p: Path) -> str:
+        text = p.read_text(encoding="utf-8")
+        self.sources[str(p)] = text
+        self.rel_sources[p.relative_to(self.root).as_posix()] = text
+        return text
+
+    def load(self) -> PackSource:
+        root = self.root
+        meta_path = root / "pack.yaml"
+        meta: dict[str, Any] = {}
+        if not meta_path.is_file():
+            self.diags.append(Diagnostic("E300", "not a pack: no pack.yaml here", str(root), 0, 0))
+        else:
+            meta = self._meta(meta_path)
+        sides = [s for s in meta.get("sides", []) if isinstance(s, str)]
+        model = PackModel(id=str(meta.get("id", root.name)), sides=sides)
+        model.types[TABLE_TYPE] = TypeInfo(TABLE_TYPE, {}, Site(str(meta_path)))
+        rule_files = sorted(p for p in root.rglob("*.rules") if p.is_file())
+        record_files = sorted(p for p in root.rglob("*.yaml")
+                              if p.is_file() and p != meta_path)
+        modules = []
+        for p in rule_files:
+            text = self._read(p)
+            try:
+                modules.append(parse_module(text, str(p)))
+            except DslError as err:
+                self.diags.extend(err.diagnostics)
+        for mod in modules:
+            self._declare(model, mod)
+        raw_records = []
+        for p in record_files:
+            text = self._read(p)
+            data, diags = load_yaml(str(p), text)
+            self.diags.extend(diags)
+            if data is not None:
+                raw_records.extend(self._collect_records(model, p, data))
+        for rtype, rec, site in raw_records:
+            self._add_record(model, rtype, rec, site)
+        for rtype, rec, site in raw_records:
+            self._fill_record(model, rtype, rec)
+        return PackSource(root, meta, model, self.sources, self.diags,
+                          pack_hash(self.rel_sources), modules)
+
+    # ---- pack.yaml ----------------------------------------------------------------------
+    def _meta(self, path: Path) -> dict[str, Any]:
+        text = self._read(path)
+        data, diags = load_yaml(str(path), text)
+        self.diags.extend(diags)
+        if data is None:
+            return {}
+        if not isinstance(data, YMap):
+            self.error("E301", "pack.yaml must be a mapping (id, name, version, sides, ...)",
+                       Site(str(path), 1, 1))
+            return {}
+        for key in data:
+            if key not in PACK_KEYS:
+                loc = data.key_loc[key]
+                self.error("E302", f"unknown pack.yaml key '{key}'", Site(str(path), loc.line,
+                           loc.col), did_you_mean(str(key), PACK_KEYS))
+        for key, required in PACK_KEYS.items():
+            if required and key not in data:
+                self.error("E303", f"pack.yaml needs '{key}'", Site(str(path), 1, 1))
+        sides = data.get("sides")
+        if "sides" in data:
+            if not isinstance(sides, list) or not sides:
+                self._at(data, "sides", "E304", "'sides' must be a list of side ids")
+            else:
+                for i, s in enumerate(sides):
+                    if not isinstance(s, str) or not SLUG.match(s):
+                        loc = sides.item_loc[i]
+                        self.error("E304", f"side id {s!r} must be a lowercase slug",
+                                   Site(str(path), loc.line, loc.col))
+        if "id" in data and not (isinstance(data["id"], str) and SLUG.match(data["id"])):
+            self._at(data, "id", "E304", "pack id must be a lowercase slug like 'my_game'")
+        return dict(data)
+
+    def _at(self, m: YMap, key: str, code: str, message: str) -> None:
+        loc = m.val_loc.get(key) or m.key_loc.get(key)
+        self.error(code, message, Site(loc.path, loc.line, loc.col) if loc else
+                   Site(m.path, m.line, m.col))
+
+    # ---- rule files ---------------------------------------------------------------------
+    def _declare(self, model: PackModel, mod: A.Module) -> None:
+        path = mod.path
+        for d in mod.decls:
+            if isinstance(d, A.TriggerDecl):
+                model.triggers.append(Trigger(d, path, len(model.triggers)))
+                continue
+            if isinstance(d, A.CheckDecl):
+                model.checks.append((d, path))
+                continue
+            name = d.name
+            table = {A.TypeDecl: model.types, A.VarDecl: model.vars, A.ZoneDecl: model.zones,
+                     A.EventDecl: model.events, A.ProcDecl: model.procs,
+                     A.ValueDecl: model.values, A.GraphDecl: model.graphs}[type(d)]
+            site = Site(path, d.at.line, d.at.col)
+            if name in RESERVED or name in BUILTIN_EVENTS or name in model.sides:
+                self.error("E305", f"'{name}' is reserved", site)
+                continue
+            if name in model.decl_paths:
+                self.error("E306", f"'{name}' is declared twice (first in "
+                           f"{model.decl_paths[name]})", site)
+                continue
+            model.decl_paths[name] = path
+            if isinstance(d, A.TypeDecl):
+                table[name] = self._type_info(d, path)
+            else:
+                table[name] = d
+
+    def _type_info(self, d: A.TypeDecl, path: str) -> TypeInfo:
+        fields: dict[str, FieldInfo] = {}
+        for f in d.fields:
+            site = Site(path, f.at.line, f.at.col)
+            if f.name in RECORD_META:
+                self.error("E307", f"'{f.name}' is a field every record has already", site)
+                continue
+            default = None
+            if f.default is not None:
+                default = _literal(f.default)
+                if default is _NOT_LITERAL:
+                    self.error("E308", "a field default must be a literal", site)
+                    default = None
+            fields[f.name] = FieldInfo(f.name, T.from_ast(f.type), isinstance(f.type, A.TOptional)
+                                       or f.default is not None, default, site)
+        return TypeInfo(d.name, fields, Site(path, d.at.line, d.at.col))
+
+    # ---- record files -------------------------------------------------------------------
+    def _collect_records(self, model: PackModel, p: Path, data: Any) -> list[tuple]:
+        path = str(p)
+        if not isinstance(data, YMap):
+            self.error("E310", "a record file maps type names to lists of records "
+                       "(e.g. 'card:' followed by '- id: ...')", Site(path, 1, 1))
+            return []
+        out = []
+        for tname, items in data.items():
+            kloc = data.key_loc[tname]
+            if tname not in model.types:
+                self.error("E311", f"unknown record type '{tname}'", Site(path, kloc.line,
+                           kloc.col, kloc.col + len(str(tname))),
+                           did_you_mean(str(tname), model.types))
+                continue
+            if not isinstance(items, YList):
+                self.error("E310", f"'{tname}' must be a list of records", Site(path, kloc.line,
+                           kloc.col))
+                continue
+            for i, rec in enumerate(items):
+                loc = items.item_loc[i]
+                site = Site(path, loc.line, loc.col)
+                if not isinstance(rec, YMap):
+                    self.error("E310", "a record is a mapping with an 'id'", site)
+                    continue
+                out.append((tname, rec, site))
+        return out
+
+    def _add_record(self, model: PackModel, tname: str, rec: YMap, site: Site) -> None:
+        rid = rec.get("id")
+        if not isinstance(rid, str) or not SLUG.match(rid):
+            loc = rec.val_loc.get("id")
+            self.error("E312", "a record needs an 'id' that is a lowercase slug like 'capua'"
+                       if rid is None else f"record id {rid!r} must be a lowercase slug",
+                       Site(site.path, loc.line, loc.col) if loc else site)
+            return
+        loc = rec.val_loc["id"]
+        idsite = Site(site.path, loc.line, loc.col, loc.col + len(rid))
+        clash = model.records.get(rid)
+        if clash is not None:
+            self.error("E313", f"id '{rid}' is used twice (also a {clash.type} at "
+                       f"{clash.site.path}:{clash.site.line})", idsite)
+            return
+        if rid in model.decl_paths or rid in model.sides or rid in RESERVED:
+            self.error("E313", f"id '{rid}' is already the name of a declaration or side", idsite)
+            return
+        model.records[rid] = Record(rid, tname, {}, idsite)
+        model.by_type.setdefault(tname, []).append(rid)
+
+    def _fill_record(self, model: PackModel, tname: str, rec: YMap) -> None:
+        rid = rec.get("id")
+        record = model.records.get(rid) if isinstance(rid, str) else None
+        if record is None or record.type != tname or record.data:
+            return
+        path = record.site.path
+        if tname == TABLE_TYPE:
+            return self._fill_table(record, rec)
+        info = model.types[tname]
+        data: dict[str, Any] = {"id": rid}
+        for key, value in rec.items():
+            kloc = rec.key_loc[key]
+            if key in RECORD_META:
+                if key != "id":
+                    data[key] = value
+                continue
+            f = info.fields.get(key)
+            if f is None:
+                self.error("E314", f"{tname} has no field '{key}'",
+                           Site(path, kloc.line, kloc.col, kloc.col + len(str(key))),
+                           did_you_mean(str(key), [*info.fields, *RECORD_META]))
+                continue
+            vloc = rec.val_loc[key]
+            record.field_sites[key] = Site(path, vloc.line, vloc.col)
+            data[key] = self._value(model, f.type, value, rec, key, record, f.optional)
+        for f in info.fields.values():
+            if f.name not in data:
+                if not f.optional:
+                    self.error("E315", f"{tname} '{rid}' needs field '{f.name}'", record.site)
+                data[f.name] = f.default
+        record.data = data
+
+    def _value(self, model: PackModel, t: T.Type, value: Any, container: Any, key: Any,
+               record: Record, optional: bool) -> Any:
+        loc = (container.val_loc.get(key) if isinstance(container, YMap)
+               else container.item_loc[key])
+        site = Site(loc.path, loc.line, loc.col)
+        if value is None:
+            if not optional:
+                self.error("E316", f"'{key}' needs a value", site)
+            return None
+        if isinstance(t, tuple):  # list of X
+            if not isinstance(value, YList):
+                self.error("E316", f"expected a list of {T.show(t[1])}", site)
+                return []
+            return [self._value(model, t[1], v, value, i, record, False)
+                    for i, v in enumerate(value)]
+        if t == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                self.error("E316", f"expected a whole number, got {value!r}", site)
+            return value
+        if t == "bool":
+            if not isinstance(value, bool):
+                self.error("E316", f"expected true or false, got {value!r}", site)
+            return value
+        if t == "text":
+            if not isinstance(value, str):
+                self.error("E316", f"expected text, got {value!r} (quote it)", site)
+            return value
+        if t == "any":
+            return value
+        if t == "effect":
+            return self._effect(model, value, loc, record, str(key))
+        if t == "side":
+            if value not in model.sides:
+                self.error("E317", f"unknown side {value!r}", Site(site.path, site.line, site.col,
+                           site.col + len(str(value))), did_you_mean(str(value), model.sides))
+            return value
+        # a reference to a record of type t
+        target = model.records.get(value) if isinstance(value, str) else None
+        if target is None or target.type != t:
+            end = site.col + len(str(value))
+            if target is not None:
+                self.error("E318", f"'{value}' is a {target.type}, not a {t}",
+                           Site(site.path, site.line, site.col, end))
+            else:
+                self.error("E318", f"unknown {t} '{value}'", Site(site.path, site.line, site.col,
+                           end), did_you_mean(str(value), model.by_type.get(t, [])))
+        return value
+
+    def _effect(self, model: PackModel, text: Any, loc: Any, record: Record, field: str) -> Any:
+        if not isinstance(text, str):
+            self.error("E316", "an effect is text in the rules language (use '|')",
+                       Site(loc.path, loc.line, loc.col))
+            return None
+        src = self.sources.get(loc.path, "")
+        line, col = loc.line, loc.col
+        if loc.style in ("|", ">"):
+            lines = src.splitlines()
+            line = loc.line + 1
+            while line <= len(lines) and not lines[line - 1].strip():
+                line += 1
+            body = lines[line - 1] if line <= len(lines) else ""
+            col = len(body) - len(body.lstrip()) + 1
+        elif loc.style in ("'", '"'):
+            col += 1
+        try:
+            body = parse_effect(text, loc.path, line, col)
+        except DslError as err:
+            for d in err.diagnostics:  # show the line as it is in the file
+                self.diags.append(attrs.evolve(d, line_text=source_line(src, d.line)))
+            return None
+        model.effects.append(Effect(record.id, field, record.type, body,
+                                    Site(loc.path, line, col)))
+        return field  # the record holds the field name; the compiled effect is looked up by id
+
+    def _fill_table(self, record: Record, rec: YMap) -> None:
+        path = record.site.path
+        data: dict[str, Any] = {"id": record.id}
+        for key, value in rec.items():
+            if key in RECORD_META:
+                if key != "id":
+                    data[key] = value
+            elif key not in ("rows", "columns"):
+                kloc = rec.key_loc[key]
+                self.error("E314", f"a table has 'rows' and optional 'columns', not '{key}'",
+                           Site(path, kloc.line, kloc.col), did_you_mean(str(key),
+                           ["rows", "columns", *RECORD_META]))
+        rows = rec.get("rows")
+        if not isinstance(rows, YMap):
+            self.error("E319", "a table needs 'rows': a mapping from row key to a value or a "
+                       "list (one per column)", record.site)
+            record.data = data
+            return
+        columns = rec.get("columns")
+        ncols = len(columns) if isinstance(columns, list) else None
+        for rkey, row in rows.items():
+            loc = rows.val_loc[rkey]
+            if isinstance(row, list) and ncols is not None and len(row) != ncols:
+                self.error("E319", f"row {rkey!r} has {len(row)} entries, the table has {ncols} "
+                           "columns", Site(path, loc.line, loc.col))
+            for spec in ([rkey] + (list(columns) if isinstance(columns, list) else [])):
+                if key_matcher(spec) is None:
+                    self.error("E319", f"table key {spec!r} is not a number, a range like '2-4', "
+                               "'5+' or '-1' or a name", Site(path, loc.line, loc.col))
+        data["rows"] = {k: (list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict)
+                            else v) for k, v in rows.items()}
+        data["columns"] = list(columns) if isinstance(columns, list) else None
+        record.data = data
+
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)|(\+))?\s*$")
+
+
+def key_matcher(spec: Any) -> tuple | None:
+    """A table key: 3 -> (3, 3); '2-4' -> (2, 4); '5+' -> (5, None); 'name' -> ('=', name)."""
+    if isinstance(spec, bool):
+        return None
+    if isinstance(spec, int):
+        return (spec, spec)
+    if isinstance(spec, str):
+        m = _RANGE.match(spec)
+        if m:
+            lo = int(m.group(1))
+            hi = int(m.group(2)) if m.group(2) else (None if m.group(3) else lo)
+            return (lo, hi)
+        if SLUG.match(spec):
+            return ("=", spec)
+    return None
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(e: A.Expr) -> Any:
+    if isinstance(e, (A.Int, A.Str, A.Bool)):
+        return e.value
+    if isinstance(e, A.NoneLit):
+        return None
+    if isinstance(e, A.Name):  # a side or record id; checked with the other names
+        return e.id
+    if isinstance(e, A.ListLit):
+        items = [_literal(i) for i in e.items]
+        return _NOT_LITERAL if _NOT_LITERAL in items else items
+    return _NOT_LITERAL

@@ -1,0 +1,32 @@
+"""A declarative rules engine for card and board games.
+
+The library API for front-ends (imported lazily so that `engine --help` stays fast):
+
+    from engine import load_pack
+    pack = load_pack("my_game")           # a shipped pack's name or a directory
+    game = pack.new_game(seed=1)
+    while not game.over:
+        d = game.decision                 # who decides what, with which options
+        game.apply(game.legal_actions()[0])
+    print(game.result.winner)
+"""
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
+           "EngineFault", "PackError", "SaveError", "validate_paths"]
+
+_WHERE = {
+    "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
+    "Result": "engine.game", "replay": "engine.game", "IllegalAction": "engine.errors",
+    "EngineFault": "engine.errors", "PackError": "engine.errors", "SaveError": "engine.errors",
+    "validate_paths": "engine.validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        import importlib
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

@@ -1,0 +1,53 @@
+"""Exceptions a front-end may see. None of them means the game state was changed."""
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.errors import DslError
+
+__all__ = ["EngineError", "IllegalAction", "EngineFault", "PackError", "SaveError", "DslError"]
+
+
+class EngineError(Exception):
+    """Base of the engine's own errors."""
+
+
+class IllegalAction(EngineError):
+    """A front-end offered an action the current decision does not allow.
+
+    The game is left exactly as it was. `rule` names what forbids the action."""
+
+    def __init__(self, message: str, rule: str = "decision"):
+        super().__init__(message)
+        self.rule = rule
+
+
+class EngineFault(EngineError):
+    """A rule failed while running: a bug in a pack or in the engine.
+
+    Carries what is needed to replay the fault: pack hash, seed and actions."""
+
+    def __init__(self, message: str, pack: str | None = None, pack_hash: str | None = None,
+                 seed: int | None = None, actions: list[Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.pack, self.pack_hash, self.seed = pack, pack_hash, seed
+        self.actions = actions
+
+    def replay_info(self) -> dict[str, Any]:
+        return {"message": self.message, "pack": self.pack, "pack_hash": self.pack_hash,
+                "seed": self.seed, "actions": self.actions}
+
+    def __str__(self) -> str:
+        if self.seed is None:
+            return self.message
+        return (f"{self.message} (pack {self.pack} {self.pack_hash}, seed {self.seed}, "
+                f"after {len(self.actions or [])} actions)")
+
+
+class PackError(DslError, EngineError):
+    """A pack could not be loaded; `.diagnostics` lists every problem."""
+
+
+class SaveError(EngineError):
+    """A saved game cannot be loaded (wrong pack, bad format)."""

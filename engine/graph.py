@@ -1,0 +1,79 @@
+"""Map queries over a graph built from a pack's edge records.
+
+An edge record has `a` and `b` (nodes), and optionally `cost` (default 1), `kind` (text)
+and `directed` (bool). Blocking predicates say which nodes may not be entered.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any, Callable, Iterable
+
+Blocked = Callable[[str], Any] | None
+
+
+class Graph:
+    def __init__(self, edges: Iterable[dict[str, Any]]):
+        self.adj: dict[str, list[tuple[str, int, str | None, str]]] = {}
+        self.by_pair: dict[tuple[str, str], str] = {}
+        for e in edges:
+            a, b = e["a"], e["b"]
+            cost = e.get("cost")
+            cost = 1 if cost is None else cost
+            kind = e.get("kind")
+            self.adj.setdefault(a, []).append((b, cost, kind, e["id"]))
+            self.by_pair.setdefault((a, b), e["id"])
+            if not e.get("directed"):
+                self.adj.setdefault(b, []).append((a, cost, kind, e["id"]))
+                self.by_pair.setdefault((b, a), e["id"])
+
+    def neighbors(self, node: str, kinds: Any = None) -> list[str]:
+        if kinds is not None and not isinstance(kinds, (list, tuple)):
+            kinds = (kinds,)
+        out: list[str] = []
+        for other, _cost, kind, _eid in self.adj.get(node, ()):
+            if (kinds is None or kind in kinds) and other not in out:
+                out.append(other)
+        return out
+
+    def edge(self, a: str, b: str) -> str | None:
+        return self.by_pair.get((a, b))
+
+    def _dijkstra(self, start: str, blocked: Blocked, limit: int | None = None,
+                  goal: str | None = None) -> tuple[dict[str, int], dict[str, str]]:
+        dist = {start: 0}
+        prev: dict[str, str] = {}
+        heap = [(0, start)]
+        while heap:
+            d, node = heapq.heappop(heap)
+            if d > dist.get(node, d):
+                continue
+            if node == goal:
+                break
+            for other, cost, _kind, _eid in self.adj.get(node, ()):
+                nd = d + cost
+                if limit is not None and nd > limit:
+                    continue
+                if nd < dist.get(other, nd + 1) and not (blocked and blocked(other)):
+                    dist[other] = nd
+                    prev[other] = node
+                    heapq.heappush(heap, (nd, other))
+        return dist, prev
+
+    def distance(self, a: str, b: str, blocked: Blocked = None) -> int | None:
+        dist, _ = self._dijkstra(a, blocked, goal=b)
+        return dist.get(b)
+
+    def path(self, a: str, b: str, blocked: Blocked = None) -> list[str]:
+        """The cheapest path from a to b, both ends included; [] when there is none."""
+        dist, prev = self._dijkstra(a, blocked, goal=b)
+        if b not in dist:
+            return []
+        out = [b]
+        while out[-1] != a:
+            out.append(prev[out[-1]])
+        return out[::-1]
+
+    def reachable(self, a: str, limit: int, blocked: Blocked = None) -> list[str]:
+        """Nodes within `limit` cost of a (a excluded), in order of cost then name."""
+        dist, _ = self._dijkstra(a, blocked, limit=limit)
+        return sorted((n for n in dist if n != a), key=lambda n: (dist[n], n))

@@ -1,0 +1,181 @@
+"""Find a pack by name or path, build it, and hold what a running game needs from it."""
+from __future__ import annotations
+
+import itertools
+import linecache
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from dsl.build import Build, build_pack
+from dsl.model import PackModel
+from engine.errors import PackError
+from engine.graph import Graph
+from engine.tables import Table
+
+
+def content_root() -> Path:
+    """The packs shipped with the engine (inside the installed `content` package)."""
+    import content
+    return Path(content.__file__).parent
+
+
+def resolve_pack(name_or_path: str | Path) -> Path:
+    """A pack directory from a path, or from the name of a shipped pack."""
+    p = Path(name_or_path)
+    if (p / "pack.yaml").is_file() or p.is_dir() and p.name != str(name_or_path):
+        return p
+    shipped = content_root() / str(name_or_path)
+    if (shipped / "pack.yaml").is_file():
+        return shipped
+    if p.is_dir():
+        return p
+    known = ", ".join(sorted(x.name for x in find_packs(content_root()))) or "none"
+    raise FileNotFoundError(f"no pack '{name_or_path}' (not a directory; shipped packs: {known})")
+
+
+def find_packs(root: Path) -> list[Path]:
+    """Pack directories at or below `root` (a directory holding pack.yaml)."""
+    root = Path(root)
+    if (root / "pack.yaml").is_file():
+        return [root]
+    return sorted(p.parent for p in root.rglob("pack.yaml"))
+
+
+@attrs.define(eq=False)
+class CompiledPack:
+    id: str
+    name: str
+    version: str
+    sides: list[str]
+    meta: dict[str, Any]
+    hash: str
+    root: Path
+    model: PackModel
+    code: str
+    ns: dict[str, Any]
+    records: dict[str, dict[str, Any]]
+    by_type: dict[str, list[str]]
+    zone_keys: list[str]
+    var_keys: dict[str, list[tuple[str, tuple]]]
+    graphs: dict[str, Graph]
+    tables: dict[str, Table]
+    other: dict[str, str]
+    side_set: frozenset[str]
+    _zone_vis: dict[str, bool] = attrs.Factory(dict)
+
+    # ---- games ------------------------------------------------------------------------------
+    def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True) -> Any:
+        from engine.game import Game
+        return Game.new(self, seed, log=log, undo=undo)
+
+    # ---- visibility -------------------------------------------------------------------------
+    def can_see_zone(self, side: str | None, key: str) -> bool:
+        """May `side` see the contents of zone `key`? (None = an observer.)"""
+        cache_key = f"{side}\0{key}"
+        seen = self._zone_vis.get(cache_key)
+        if seen is None:
+            name, _, rest = key.partition("|")
+            decl = self.model.zones[name]
+            if "hidden" in decl.flags:
+                seen = False
+            elif "private" in decl.flags:
+                seen = side is not None and rest.split("|")[0] == side
+            else:
+                seen = True
+            self._zone_vis[cache_key] = seen
+        return seen
+
+    def var_visible(self, side: str | None, name: str, key: str) -> bool:
+        vis = self.model.vars[name].visibility
+        if vis == "hidden":
+            return False
+        if vis == "private":
+            return side is not None and key.split("|")[0] == side
+        return True
+
+    def run_checks(self) -> list[tuple[str, Any, str, int]]:
+        """Evaluate the pack's `check` declarations; returns the failing ones."""
+        from engine.runtime import Runtime
+        rt = Runtime(self, Runtime.initial_state(self, 0), log=False)
+        for key in self.zone_keys:
+            rt.z[key] = []
+        for name, combos in self.var_keys.items():
+            fn = self.ns["DEFAULTS"][name]
+            rt.v[name] = {key: fn(rt, *args) for key, args in combos}
+        failed = []
+        for (decl, path), fn in zip(self.model.checks, self.ns["CHECKS"]):
+            if decl.invariant:
+                continue  # invariants hold during play; tests and simulate check them
+            try:
+                ok = fn(rt)
+            except Exception as err:  # a check that crashes is a failed check, located
+                ok = f"{type(err).__name__}: {err}"
+            if ok is not True and not (ok and not isinstance(ok, str)):
+                failed.append((decl.message, ok, path, decl.at.line))
+        return failed
+
+
+def _domain(model: PackModel, by_type: dict[str, list[str]], t: Any) -> list[str]:
+    if t == "side":
+        return list(model.sides)
+    return list(by_type.get(t, []))
+
+
+def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> list[tuple]:
+    from dsl.types import from_ast
+    domains = [_domain(model, by_type, from_ast(p.type)) for p in params]
+    return list(itertools.product(*domains))
+
+
+def instantiate(build: Build) -> CompiledPack:
+    src, model = build.source, build.source.model
+    filename = f"<pack {model.id} {src.hash}>"
+    linecache.cache[filename] = (len(build.code), None, build.code.splitlines(True), filename)
+    ns: dict[str, Any] = {"__name__": f"engine_pack_{model.id}"}
+    exec(compile(build.code, filename, "exec"), ns)
+    records = {rid: r.data for rid, r in model.records.items()}
+    by_type = {t: list(ids) for t, ids in model.by_type.items()}
+    for t in model.types:
+        by_type.setdefault(t, [])
+    zone_keys = []
+    for name, z in model.zones.items():
+        if not z.params:
+            zone_keys.append(name)
+        for combo in _keys(model, by_type, z.params) if z.params else ():
+            zone_keys.append(name + "|" + "|".join(combo))
+    var_keys = {}
+    for name, v in model.vars.items():
+        if not v.params:
+            var_keys[name] = [("", ())]
+        else:
+            var_keys[name] = [("|".join(str(c) for c in combo), combo)
+                              for combo in _keys(model, by_type, v.params)]
+    graphs = {name: Graph(records[e] for e in by_type.get(g.edge_type, []))
+              for name, g in model.graphs.items()}
+    tables = {tid: Table(records[tid]) for tid in by_type.get("table", [])}
+    sides = list(model.sides)
+    other = {sides[0]: sides[1], sides[1]: sides[0]} if len(sides) == 2 else {}
+    meta = src.meta
+    return CompiledPack(
+        id=model.id, name=str(meta.get("name", model.id)), version=str(meta.get("version", "")),
+        sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
+        ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
+        graphs=graphs, tables=tables, other=other, side_set=frozenset(sides))
+
+
+_LOADED: dict[tuple[str, str], CompiledPack] = {}
+
+
+def load_pack(name_or_path: str | Path) -> CompiledPack:
+    """Load, check and compile a pack; raise PackError listing every problem."""
+    root = resolve_pack(name_or_path).resolve()
+    build = build_pack(root)
+    if not build.ok:
+        raise PackError(build.diagnostics)
+    key = (str(root), build.source.hash)
+    pack = _LOADED.get(key)
+    if pack is None:
+        pack = _LOADED[key] = instantiate(build)
+    return pack

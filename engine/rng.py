@@ -1,0 +1,26 @@
+"""The game's random numbers: SplitMix64, whose whole state is one integer.
+
+A single int saves, loads and copies for free, so replays and clones are exact.
+"""
+from __future__ import annotations
+
+_MASK = (1 << 64) - 1
+
+
+def seed_state(seed: int) -> int:
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """(new state, 64 random bits)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """(new state, uniform int in [0, n)); the bias of 64-bit multiply-shift is < 2**-50."""
+    state, z = next_u64(state)
+    return state, (z * n) >> 64

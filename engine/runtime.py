@@ -1,0 +1,456 @@
+"""The game runtime: state as plain data, the frame stack, events, triggers and decisions.
+
+Generated pack code calls this object as `G`. Everything in `G.s` is JSON-ready data:
+frames hold a function name, a resume point and locals, never Python closures.
+
+Order of execution (pinned by golden-trace tests; see README "Order of events"):
+ 1. `emit e(...)` runs e at once, nested: its `before` triggers in declaration order,
+    then the first `instead of` trigger whose condition holds, or else its `on` handlers,
+    then its `after` triggers.
+ 2. `enqueue e(...)` appends e to the queue of the innermost running event; the queue runs
+    in order after that event's `after` triggers, each queued event nested in turn.
+ 3. When an event finishes, modifiers lasting `until end of` it expire; modifiers lasting
+    `until e` expire when e starts. A trigger's `if` condition is read just before it runs.
+"""
+from __future__ import annotations
+
+import itertools
+import pickle
+from typing import Any, Iterable
+
+from engine import rng as _rng
+from engine.errors import EngineFault, IllegalAction
+
+MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
+
+
+class GameOver(Exception):
+    """Unwinds the Python stack when a rule ends the game."""
+
+
+class Runtime:
+    def __init__(self, pack: Any, state: dict[str, Any], log: bool = True):
+        self.P = pack
+        self.R = pack.records
+        self.sides = pack.sides
+        self.other = pack.other
+        self.graphs = pack.graphs
+        self.FUNCS = pack.ns["FUNCS"]
+        self.PARAMS = pack.ns["PARAMS"]
+        self.TR = pack.ns["TRIGGERS"]
+        self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
+        self.logging = log
+        self.undo_side: str | None = None  # whose decisions may be undone
+        self.barrier_hit = False
+        self.attach(state)
+
+    def attach(self, state: dict[str, Any]) -> None:
+        """Point the hot-path aliases at a (new) state dict."""
+        self.s = state
+        self.v = state["v"]
+        self.z = state["z"]
+        self.loc = state["loc"]
+        self.mods = state["mods"]
+        self.revealed = state["revealed"]
+        self.stack = state["stack"]
+        self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
+
+    # ---- state at the start ---------------------------------------------------------------
+    @staticmethod
+    def initial_state(pack: Any, seed: int) -> dict[str, Any]:
+        return {
+            "v": {}, "z": {}, "loc": {}, "mods": [], "revealed": {}, "stack": [],
+            "decision": None, "log": [], "result": None, "rng": _rng.seed_state(seed),
+            "steps": 0, "decisions": 0,
+        }
+
+    def setup(self) -> None:
+        P = self.P
+        for key in P.zone_keys:
+            self.z[key] = []
+        for name, combos in P.var_keys.items():
+            fn = P.ns["DEFAULTS"][name]
+            table = self.v[name] = {}
+            for key, args in combos:
+                table[key] = fn(self, *args)
+        self.push_event("setup", ())
+
+    # ---- the run loop ---------------------------------------------------------------------
+    def run(self) -> None:
+        """Run until a decision is needed or the game ends."""
+        stack = self.stack
+        funcs = self.FUNCS
+        try:
+            while stack:
+                fr = stack[-1]
+                if fr["k"] == "p":
+                    code = funcs[fr["f"]](self, fr)
+                    if code == 0:
+                        stack.pop()
+                        if stack and stack[-1]["k"] == "p":
+                            stack[-1]["rv"] = fr.get("rv")
+                    elif code == 1:
+                        if not self._auto_answer():
+                            return
+                else:
+                    self._step_event(fr)
+        except GameOver:
+            stack.clear()
+            self.qstack.clear()
+            self.s["decision"] = None
+            return
+        except (EngineFault, IllegalAction):
+            raise
+        except Exception as err:  # a rule broke at run time: report it replayably
+            raise EngineFault(f"{type(err).__name__}: {err}") from err
+        if self.s["result"] is None:
+            self.s["result"] = {"winner": None, "reason": "no rule left to run"}
+            self._log({"t": "end", "winner": None})
+
+    def _step_event(self, fr: dict[str, Any]) -> None:
+        T = self.TR.get(fr["n"])
+        args = fr["a"]
+        while True:
+            st = fr["st"]
+            if st == 3:
+                q = fr["q"]
+                if q:
+                    name, qargs = q.pop(0)
+                    self.start_event(name, qargs)
+                    return
+                self._finish_event(fr)
+                return
+            if T is None:
+                fr["st"] = 3
+                continue
+            if st == 0:
+                lst = T.get("before", ())
+            elif st == 1:
+                lst = self._main_handlers(T, args)
+            else:
+                lst = T.get("after", ())
+            i = fr["i"]
+            if i >= len(lst):
+                fr["st"] = st + 1
+                fr["i"] = 0
+                continue
+            fr["i"] = i + 1
+            fname, fn, cond, susp = lst[i]
+            if st != 1 and cond is not None and not cond(self, *args):
+                continue
+            self._trace(fname, fr["n"])
+            if susp:
+                self.stack.append({"k": "p", "f": fname, "pc": 0,
+                                   "L": dict(zip(self.PARAMS[fname], args))})
+                return
+            fn(self, *args)
+
+    def _main_handlers(self, T: dict, args: tuple) -> list:
+        for entry in T.get("instead", ()):
+            cond = entry[2]
+            if cond is None or cond(self, *args):
+                return [entry]
+        return [e for e in T.get("on", ()) if e[2] is None or e[2](self, *args)]
+
+    def _finish_event(self, fr: dict[str, Any]) -> None:
+        self.stack.pop()
+        self.qstack.pop()
+        if self.mods:
+            self._expire("end", fr["n"])
+        if self.logging:
+            self._log({"t": "done", "n": fr["n"]})
+
+    # ---- events ---------------------------------------------------------------------------
+    def start_event(self, name: str, args: Iterable[Any]) -> None:
+        """Start an event from the run loop: as a frame if it may suspend, else at once."""
+        if name in self.SUSP_EVENTS:
+            self.push_event(name, args)
+        else:
+            self.emit_now(name, tuple(args))
+
+    def push_event(self, name: str, args: Iterable[Any]) -> None:
+        args = list(args)
+        self._event_starts(name, args)
+        fr = {"k": "e", "n": name, "a": args, "st": 0, "i": 0, "q": []}
+        self.stack.append(fr)
+        self.qstack.append(fr["q"])
+
+    def _event_starts(self, name: str, args: list[Any]) -> None:
+        if self.mods:
+            self._expire("start", name)
+        if self.logging:
+            self._log({"t": "event", "n": name, "a": list(args),
+                       "at": [self.loc.get(a) if isinstance(a, str) else None for a in args]})
+
+    def emit_now(self, name: str, args: tuple) -> None:
+        """Run an event that cannot suspend, nested in the current Python call."""
+        self._event_starts(name, list(args))
+        T = self.TR.get(name)
+        q: list = []
+        self.qstack.append(q)
+        if T is not None:
+            for fname, fn, cond, _s in T.get("before", ()):
+                if cond is None or cond(self, *args):
+                    self._trace(fname, name)
+                    fn(self, *args)
+            for fname, fn, _c, _s in self._main_handlers(T, args):
+                self._trace(fname, name)
+                fn(self, *args)
+            for fname, fn, cond, _s in T.get("after", ()):
+                if cond is None or cond(self, *args):
+                    self._trace(fname, name)
+                    fn(self, *args)
+        while q:
+            qn, qa = q.pop(0)
+            self.emit_now(qn, tuple(qa))
+        self.qstack.pop()
+        if self.mods:
+            self._expire("end", name)
+        if self.logging:
+            self._log({"t": "done", "n": name})
+
+    def enqueue(self, name: str, args: tuple) -> None:
+        if not self.qstack:
+            raise EngineFault(f"'enqueue {name}' outside any event")
+        self.qstack[-1].append([name, list(args)])
+
+    def push_call(self, fname: str, args: dict[str, Any]) -> None:
+        self.stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
+
+    def push_effect(self, rid: str, field: str) -> bool:
+        """Run a record's effect; True when it was pushed as a frame (it may suspend)."""
+        entry = self.P.ns["EFFECTS"].get((rid, field))
+        if entry is None:
+            return False
+        fname, fn, susp = entry
+        if susp:
+            self.stack.append({"k": "p", "f": fname, "pc": 0, "L": {"self": rid}})
+            return True
+        fn(self, rid)
+        return False
+
+    def run_effect_now(self, rid: str, field: str) -> None:
+        entry = self.P.ns["EFFECTS"].get((rid, field))
+        if entry is not None:
+            entry[1](self, rid)
+
+    def _trace(self, fname: str, event: str) -> None:
+        if self.logging:
+            self._log({"t": "trigger", "f": fname, "n": event})
+
+    # ---- decisions ------------------------------------------------------------------------
+    def decide(self, F: dict, kind: str, side: str, options: list, lo: int, hi: int,
+               optional: bool, prompt: str | None, require: Any) -> None:
+        if side not in self.P.side_set:
+            raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
+        if kind == "order":
+            lo = hi = len(options)
+        elif kind == "many":
+            hi = min(hi, len(options))
+            lo = min(max(lo, 0), hi)
+        self.s["decision"] = {"kind": kind, "side": side, "options": options, "min": lo,
+                              "max": hi, "optional": optional, "prompt": prompt,
+                              "require": list(require) if require else None,
+                              "fn": F["f"]}
+
+    def _auto_answer(self) -> bool:
+        """Answer a decision that has exactly one legal answer, without asking anyone."""
+        d = self.s["decision"]
+        opts = d["options"]
+        kind = d["kind"]
+        if kind == "one":
+            if not opts:
+                answer: Any = None
+            elif len(opts) == 1 and not d["optional"]:
+                answer = opts[0]
+            else:
+                return False
+        elif kind == "many":
+            if d["max"] == 0:
+                answer = []
+            elif d["min"] == len(opts) and d["require"] is None:
+                answer = list(opts)
+            else:
+                return False
+        elif kind == "order":
+            if len(opts) > 1:
+                return False
+            answer = list(opts)
+        else:
+            return False
+        self.s["decision"] = None
+        self.stack[-1]["in"] = answer
+        return True
+
+    def answer(self, value: Any) -> None:
+        """Resume the suspended frame with a validated answer."""
+        d = self.s["decision"]
+        self.s["decision"] = None
+        self.s["decisions"] += 1
+        if self.logging:
+            self._log({"t": "choice", "side": d["side"], "v": value})
+        self.stack[-1]["in"] = value
+        self.run()
+
+    def check_require(self, d: dict, chosen: list) -> bool:
+        if d["require"] is None:
+            return True
+        fname, captured = d["require"]
+        return bool(self.P.ns[fname](self, captured, chosen))
+
+    # ---- variables and modifiers ------------------------------------------------------------
+    def set(self, name: str, key: str, value: Any) -> None:
+        self.v[name][key] = value
+        if self.logging:
+            self._log({"t": "set", "n": name, "k": key, "v": value})
+
+    def clamp(self, name: str, value: int) -> int:
+        lo, hi = self.P.ns["BOUNDS"][name](self)
+        return lo if value < lo else hi if value > hi else value
+
+    def modify(self, value: str, key: str, amount: int, dur: Any) -> None:
+        self.mods.append({"value": value, "key": key, "amount": amount,
+                          "dur": list(dur) if dur is not None else None})
+
+    def modsum(self, value: str, key: str) -> int:
+        total = 0
+        for m in self.mods:
+            if m["value"] == value and m["key"] == key:
+                dur = m["dur"]
+                if dur is not None and dur[0] == "while" and not self.P.ns[dur[1]](self, dur[2]):
+                    continue
+                total += m["amount"]
+        return total
+
+    def _expire(self, when: str, event: str) -> None:
+        self.mods[:] = [m for m in self.mods
+                        if not (m["dur"] and m["dur"][0] == when and m["dur"][1] == event)]
+
+    # ---- zones ------------------------------------------------------------------------------
+    def _zone(self, key: str) -> list:
+        z = self.z.get(key)
+        if z is None:
+            raise EngineFault(f"no zone {key!r}")
+        return z
+
+    def move(self, ent: Any, key: str, place: str | None = None) -> None:
+        if ent is None:
+            return
+        dest = self._zone(key)
+        src_key = self.loc.get(ent)
+        if src_key is not None:
+            self.z[src_key].remove(ent)
+            if self.undo_side is not None and not self.P.can_see_zone(self.undo_side, src_key):
+                self.barrier()
+        if place == "top":
+            dest.insert(0, ent)
+        else:
+            dest.append(ent)
+        self.loc[ent] = key
+        if ent in self.revealed:
+            del self.revealed[ent]  # a moved card is hidden again unless its zone shows it
+        if self.logging:
+            self._log({"t": "move", "e": ent, "from": src_key, "to": key})
+
+    def move_all(self, ents: Iterable[Any], key: str, place: str | None = None) -> None:
+        ents = list(ents)
+        if place == "top":
+            ents.reverse()  # keep their order on top of the pile
+        for e in ents:
+            self.move(e, key, place)
+
+    def draw(self, n: int, src: str, dst: str) -> list:
+        pile = self._zone(src)
+        got = pile[:max(n, 0)]
+        for e in got:
+            self.move(e, dst)
+        return got
+
+    def shuffle(self, key: str) -> None:
+        pile = self._zone(key)
+        for i in range(len(pile) - 1, 0, -1):
+            j = self._below(i + 1)
+            pile[i], pile[j] = pile[j], pile[i]
+        self.barrier()
+        if self.logging:
+            self._log({"t": "shuffle", "z": key})
+
+    def reveal(self, ents: Iterable[Any], to: str | None) -> None:
+        for e in ents:
+            if e is None:
+                continue
+            seen = self.revealed.setdefault(e, [])
+            for side in ([to] if to else self.sides):
+                if side not in seen:
+                    seen.append(side)
+            if self.logging:
+                self._log({"t": "reveal", "e": e, "to": to})
+        self.barrier()
+
+    # ---- randomness -------------------------------------------------------------------------
+    def _below(self, n: int) -> int:
+        self.s["rng"], value = _rng.below(self.s["rng"], n)
+        return value
+
+    def roll(self, n: int, faces: int) -> int:
+        dice = [self._below(faces) + 1 for _ in range(n)]
+        self.barrier()
+        if self.logging:
+            self._log({"t": "roll", "dice": dice})
+        return sum(dice)
+
+    def pick(self, items: list) -> Any:
+        if not items:
+            return None
+        self.barrier()
+        return items[self._below(len(items))]
+
+    def lookup(self, table: str, row: Any, col: Any) -> Any:
+        return self.P.tables[table].lookup(row, col)
+
+    def all(self, type_name: str) -> list:
+        return self.P.by_type[type_name]
+
+    # ---- ending, logging, faults ----------------------------------------------------------------
+    def win(self, side: str | None) -> None:
+        self.s["result"] = {"winner": side, "reason": "rule"}
+        self._log({"t": "end", "winner": side})
+        raise GameOver()
+
+    def say(self, message: str, args: list) -> None:
+        if self.logging:
+            self._log({"t": "say", "m": message, "a": args,
+                       "at": [self.loc.get(a) if isinstance(a, str) else None for a in args]})
+
+    def fault(self, message: str) -> None:
+        raise EngineFault(message)
+
+    def _log(self, entry: dict) -> None:
+        self.s["log"].append(entry)
+
+    def barrier(self) -> None:
+        """Something random or hidden happened: undo may not go back past this point."""
+        self.barrier_hit = True
+
+
+def enumerate_many(d: dict, check: Any) -> list[list]:
+    """Every legal answer of a multi-choice, up to MAX_ENUMERATION of them."""
+    opts = d["options"]
+    out: list[list] = []
+    seen: set = set()
+    for k in range(d["min"], d["max"] + 1):
+        for combo in itertools.combinations(range(len(opts)), k):
+            values = [opts[i] for i in combo]
+            key = tuple(values)
+            if key in seen:
+                continue
+            seen.add(key)
+            if check(values):
+                out.append(values)
+                if len(out) >= MAX_ENUMERATION:
+                    return out
+    return out
+
+
+def copy_state(state: dict) -> dict:
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))

@@ -1,0 +1,91 @@
+"""Per-player views: the state and log with everything that player may not see removed.
+
+A card is shown to a side when it lies in a zone that side may see, or has been revealed
+to it. Choices are shown to the side that made them only; a move out of and into zones a
+side cannot see shows that side no card.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import cattrs
+
+_conv = cattrs.Converter()
+
+
+def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
+    if zone is None or not isinstance(ent, str):
+        return True
+    if game.pack.can_see_zone(side, zone):
+        return True
+    return side is not None and side in game.rt.revealed.get(ent, ())
+
+
+def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
+    t = e["t"]
+    pack = game.pack
+    if t == "move":
+        ent = e["e"]
+        visible = (pack.can_see_zone(side, e["to"]) or
+                   (e["from"] is not None and pack.can_see_zone(side, e["from"])))
+        return e if visible else {**e, "e": None}
+    if t == "choice":
+        return e if e["side"] == side else {"t": "choice", "side": e["side"]}
+    if t == "set":
+        return e if pack.var_visible(side, e["n"], e["k"]) else None
+    if t in ("event", "say"):
+        args = [a if _sees(game, side, a, z) else None for a, z in zip(e["a"], e["at"])]
+        out = {k: v for k, v in e.items() if k != "at"}
+        out["a"] = args
+        return out
+    if t == "reveal":
+        return e if e["to"] in (None, side) else {**e, "e": None}
+    return e
+
+
+def player_view(game: Any, side: str | None) -> dict[str, Any]:
+    rt, pack = game.rt, game.pack
+    if side is not None and side not in pack.side_set:
+        raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
+    zones: dict[str, Any] = {}
+    for key, items in rt.z.items():
+        if pack.can_see_zone(side, key):
+            zones[key] = list(items)
+        else:
+            known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
+            zones[key] = {"count": len(items), "revealed": known}
+    variables: dict[str, Any] = {}
+    for name, table in rt.v.items():
+        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)}
+        if shown:
+            variables[name] = shown[""] if list(shown) == [""] else shown
+    d = game.decision
+    decision = None
+    legal: list[Any] = []
+    if d is not None:
+        if d.side == side:
+            decision = _conv.unstructure(d)
+            legal = game.legal_actions()
+        else:
+            decision = {"side": d.side, "kind": d.kind}
+    log = []
+    for e in rt.s["log"]:
+        shown_e = _log_entry(game, side, e)
+        if shown_e is not None:
+            log.append(shown_e)
+    result = game.result
+    return {
+        "pack": pack.id, "side": side, "vars": variables, "zones": zones,
+        "decision": decision, "legal_actions": legal, "log": log,
+        "result": None if result is None else _conv.unstructure(result),
+        "decisions": rt.s["decisions"],
+    }
+
+
+def failed_invariants(game: Any) -> list[str]:
+    rt = game.rt
+    out = []
+    for (decl, _path), fn in zip(game.pack.model.checks, game.pack.ns["CHECKS"]):
+        if decl.invariant and not fn(rt):
+            out.append(decl.message)
+    return out
