@@ -12,8 +12,6 @@ from dsl.compiler import compile_pack
 from dsl.errors import Diagnostic, sort_key
 from dsl.pack import PackSource, read_pack
 
-# Bump when generated code changes shape, so stale cache files are not reused.
-COMPILER_VERSION = "1"
 
 
 @attrs.define
@@ -38,9 +36,13 @@ def _cache_dir() -> Path | None:
     return d
 
 
-def _grammar_hash() -> str:
-    text = (Path(__file__).parent / "grammar.lark").read_bytes()
-    return hashlib.sha256(text + COMPILER_VERSION.encode()).hexdigest()[:12]
+def _compiler_hash() -> str:
+    """Generated code depends on the language's own sources: any change there is a new key."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for name in ("grammar.lark", "parser.py", "checker.py", "compiler.py", "pack.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:12]
 
 
 def build_pack(root: Path) -> Build:
@@ -59,7 +61,7 @@ def build_pack(root: Path) -> Build:
 def _cached_code(src: PackSource, result: CheckResult) -> str:
     """The generated module, reused from the cache when the pack's files are unchanged."""
     cache = _cache_dir()
-    name = f"{src.model.id}-{src.hash}-{_grammar_hash()}.py"
+    name = f"{src.model.id}-{src.hash}-{_compiler_hash()}.py"
     if cache is not None and (cache / name).is_file():
         return (cache / name).read_text(encoding="utf-8")
     code = compile_pack(src.model, result)

@@ -127,7 +127,7 @@ class Compiler:
     def _value(self, name: str, v: A.ValueDecl) -> None:
         params = [p.name for p in v.params]
         ctx = _Ctx(False, params)
-        key = self._key([f"l_{p}" for p in params])
+        key = self._key([f"str(l_{p})" for p in params])
         self.out += [
             f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
             "    V, Z, R = G.v, G.z, G.R",
@@ -155,11 +155,30 @@ class Compiler:
 
     @staticmethod
     def _key(parts: list[str]) -> str:
+        """Code for the state key of an indexed var or zone: parts (code of text values)
+        joined with '|'; neighbouring string literals fold into one: 'hand|red'."""
         if not parts:
             return "''"
-        if len(parts) == 1:
-            return f"str({parts[0]})"
-        return " + '|' + ".join(f"str({p})" for p in parts)
+        pieces: list[str] = []
+        for p in parts:
+            if pieces:
+                pieces.append("'|'")
+            pieces.append(p)
+        folded: list[str] = []
+        for p in pieces:
+            if folded and _is_str_literal(folded[-1]) and _is_str_literal(p):
+                folded[-1] = repr(eval(folded[-1]) + eval(p))  # both are plain literals
+            else:
+                folded.append(p)
+        return " + ".join(folded)
+
+    def keypart(self, e: A.Expr, ctx: _Ctx) -> str:
+        """Code for one key part as text: sides and record ids already are text."""
+        code = self.expr(e, ctx)
+        t = self.c.types.get(id(e))
+        if t in ("side", "text") or (isinstance(t, str) and t in self.m.types):
+            return code if _is_str_literal(code) else f"({code})"
+        return f"str({code})"
 
     # ---- functions ----------------------------------------------------------------------
     def _function(self, fn: str, params: list[str], body: tuple[A.Stmt, ...]) -> None:
@@ -288,14 +307,14 @@ class Compiler:
             return
         name = res[1]
         decl = self.m.vars[name]
-        key = self._key([self.expr(a, ctx) for a in target.args]) if isinstance(
+        key = self._key([self.keypart(a, ctx) for a in target.args]) if isinstance(
             target, A.Index) else "''"
         if decl.bounds:
             value = f"G.clamp({name!r}, {value})"
         lines.append(f"{pad}G.set({name!r}, {key}, {value})")
 
     def _modify(self, s: A.Modify, ctx: _Ctx, lines: list[str], pad: str) -> None:
-        key = self._key([self.expr(a, ctx) for a in s.args])
+        key = self._key([self.keypart(a, ctx) for a in s.args])
         amount = self.expr(s.amount, ctx)
         d = s.duration
         if d is None:
@@ -351,8 +370,7 @@ class Compiler:
         res = self.c.res.get(id(e))
         if res and res[0] == "zone":
             if isinstance(e, A.Index):
-                parts = [self.expr(a, ctx) for a in e.args]
-                return f"{res[1]!r} + '|' + " + " + '|' + ".join(f"str({p})" for p in parts)
+                return self._key([repr(res[1])] + [self.keypart(a, ctx) for a in e.args])
             return repr(res[1])
         # a zone key held in a local or returned by zone_of()
         return self.expr(e, ctx)
@@ -382,7 +400,7 @@ class Compiler:
         if isinstance(e, A.Index):
             res = c.res[id(e)]
             if res[0] == "var":
-                key = self._key([self.expr(a, ctx) for a in e.args])
+                key = self._key([self.keypart(a, ctx) for a in e.args])
                 return f"V[{res[1]!r}][{key}]"
             if res[0] == "zone":
                 return f"Z[{self.zone_key(e, ctx)}]"
@@ -495,6 +513,11 @@ class Compiler:
         if n == "run":
             return f"G.run_effect_now({self.expr(a0.obj, ctx)}, {a0.name!r})"
         raise AssertionError(n)  # pragma: no cover
+
+
+def _is_str_literal(code: str) -> bool:
+    return len(code) >= 2 and code[0] == code[-1] == "'" and "\\" not in code \
+        and "'" not in code[1:-1]
 
 
 def _contains_suspension(node: Any, c: CheckResult) -> bool:

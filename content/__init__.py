@@ -1,0 +1,1 @@
+"""Content packs shipped with the engine (YAML records and .rules files)."""

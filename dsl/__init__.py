@@ -1,0 +1,1 @@
+"""The pack language: parse, check, compile."""
