@@ -17,7 +17,7 @@ from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
 from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Effect, FieldInfo, PackModel, Record, Site,
                        Trigger, TypeInfo)
-from dsl.parser import parse_effect, parse_module
+from dsl.parser import parse_effect, parse_module_partial
 from dsl.yamlload import YList, YMap, load_yaml
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -62,13 +62,24 @@ class _Loader:
         self.rel_sources: dict[str, str] = {}
 
     def error(self, code: str, message: str, site: Site, suggestion: str | None = None) -> None:
+        if any(d.path == site.path and d.line == site.line and d.col == site.col and site.line
+               for d in self.diags):
+            return  # one report per spot: the YAML loader may have flagged this value already
         text = self.sources.get(site.path, "")
         self.diags.append(Diagnostic(code, message, site.path, site.line, site.col,
                                      source_line(text, site.line) if site.line else "",
                                      site.end_col, suggestion))
 
-    def _read(self, p: Path) -> str:
-        text = p.read_text(encoding="utf-8")
+    def _read(self, p: Path) -> str | None:
+        try:
+            text = p.read_text(encoding="utf-8")
+        except UnicodeDecodeError as err:
+            self.diags.append(Diagnostic("E300", f"not UTF-8 text (byte {err.start}): save the "
+                                         "file as UTF-8", str(p), 0, 0))
+            return None
+        except OSError as err:
+            self.diags.append(Diagnostic("E300", f"cannot read: {err.strerror}", str(p), 0, 0))
+            return None
         self.sources[str(p)] = text
         self.rel_sources[p.relative_to(self.root).as_posix()] = text
         return text
@@ -90,15 +101,18 @@ class _Loader:
         modules = []
         for p in rule_files:
             text = self._read(p)
-            try:
-                modules.append(parse_module(text, str(p)))
-            except DslError as err:
-                self.diags.extend(err.diagnostics)
+            if text is None:
+                continue
+            module, diags = parse_module_partial(text, str(p))
+            modules.append(module)
+            self.diags.extend(diags)
         for mod in modules:
             self._declare(model, mod)
         raw_records = []
         for p in record_files:
             text = self._read(p)
+            if text is None:
+                continue
             data, diags = load_yaml(str(p), text)
             self.diags.extend(diags)
             if data is not None:
@@ -113,6 +127,8 @@ class _Loader:
     # ---- pack.yaml ----------------------------------------------------------------------
     def _meta(self, path: Path) -> dict[str, Any]:
         text = self._read(path)
+        if text is None:
+            return {}
         data, diags = load_yaml(str(path), text)
         self.diags.extend(diags)
         if data is None:

@@ -434,10 +434,18 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
 # ---- entry points -----------------------------------------------------------------------
 def parse_module(text: str, path: str = "<rules>") -> A.Module:
     """Parse a whole `.rules` file; raise DslError listing every syntax error."""
-    decls, diags = _parse_with_recovery(text, path)
+    module, diags = parse_module_partial(text, path)
     if diags:
         raise DslError(diags)
-    return A.Module(path, tuple(decls), extract_comments(text))
+    return module
+
+
+def parse_module_partial(text: str, path: str = "<rules>"
+                         ) -> tuple[A.Module, list[Diagnostic]]:
+    """The declarations that parse, and a diagnostic for each one that does not: so that
+    one broken declaration does not hide the rest of the file from the checker."""
+    decls, diags = _parse_with_recovery(text, path)
+    return A.Module(path, tuple(decls), extract_comments(text)), diags
 
 
 def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
@@ -449,7 +457,11 @@ def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
     except UnexpectedInput as err:
         d = _syntax_diag(err, path, text, line - 1)
         raise DslError([_shift_diag(d, col - 1, text, err.line or 1)]) from None
+    except RecursionError:
+        raise DslError([_too_deep(path, line, col, text, 1)]) from None
     except VisitError as err:
+        if isinstance(err.orig_exc, RecursionError):
+            raise DslError([_too_deep(path, line, col, text, 1)]) from None
         raise DslError([_visit_diag(err, path, text, line - 1, col - 1)]) from None
     except _indent_errors() as err:
         raise DslError([Diagnostic("E101", f"inconsistent indentation ({err})", path, line, col,
@@ -472,11 +484,21 @@ def _parse_chunk(text: str, path: str, line_offset: int, full: str
         return _shift(_ToAst().transform(tree), line_offset, 0), None
     except UnexpectedInput as err:
         return [], _syntax_diag(err, path, text, line_offset)
+    except RecursionError:
+        return [], _too_deep(path, line_offset + 1, 1, full, line_offset + 1)
     except VisitError as err:
+        if isinstance(err.orig_exc, RecursionError):
+            return [], _too_deep(path, line_offset + 1, 1, full, line_offset + 1)
         return [], _visit_diag(err, path, text, line_offset, 0)
     except _indent_errors() as err:
         return [], Diagnostic("E101", f"inconsistent indentation ({err})", path,
                               line_offset + 1, 1, source_line(full, line_offset + 1))
+
+
+def _too_deep(path: str, line: int, col: int, text: str, text_line: int) -> Diagnostic:
+    # The tree is built recursively: absurdly deep nesting is a syntax error, not a crash.
+    return Diagnostic("E100", "expression or block nested too deeply", path, line, col,
+                      source_line(text, text_line))
 
 
 def _visit_diag(err: VisitError, path: str, text: str, line_offset: int, col_offset: int
@@ -506,7 +528,8 @@ def _parse_with_recovery(text: str, path: str) -> tuple[list[A.Decl], list[Diagn
 
 def _top_level_chunks(text: str) -> list[tuple[int, str]]:
     """Split a file at lines that start in column 1 (declarations), keeping line numbers."""
-    lines = text.splitlines(keepends=True)
+    # only "\n" ends a line, as for the lexer (str.splitlines also splits at \f, \x1c, ...)
+    lines = re.findall(r"[^\n]*\n|[^\n]+\Z", text)
     starts = [i for i, ln in enumerate(lines)
               if ln[:1] not in ("", " ", "\t", "\n", "\r", "#")]
     if not starts or starts[0] != 0:
@@ -544,10 +567,10 @@ _COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|(#[^\n]*)')
 def extract_comments(text: str) -> tuple[tuple[int, int, str], ...]:
     """(line, col, text) of every comment; strings are skipped so '#' inside them is kept."""
     out = []
-    for no, line in enumerate(text.splitlines(), 1):
+    for no, line in enumerate(text.split("\n"), 1):  # line numbers as the lexer counts them
         for m in _COMMENT.finditer(line):
             if m.group(1):
-                out.append((no, m.start(1) + 1, m.group(1)))
+                out.append((no, m.start(1) + 1, m.group(1).rstrip("\r")))
                 break
     return tuple(out)
 

@@ -1,0 +1,184 @@
+"""Computer players for any pack.
+
+A seat is an object with `choose(game, side) -> action`. Bots read only what the public
+`Game` API offers a player: `game.view(side)`, `game.decision`, `game.legal_actions()` and
+`game.random_action(rnd)` (never `game.state`), and every bot draws its randomness from
+its own `random.Random`, never from the game's dice, so bots do not change the game's
+random sequence.
+
+`sees_hidden` tells a front-end whether a bot looks at more than its side may know.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+BOT_KINDS = ("random", "greedy")
+SEAT_KINDS = (*BOT_KINDS, "human")
+
+
+class UndoneType:
+    """Returned by a seat instead of an action when it took a decision back."""
+
+    def __repr__(self) -> str:
+        return "UNDONE"
+
+
+UNDONE = UndoneType()
+
+
+class Bot:
+    name = "bot"
+    sees_hidden = False  # True: decides with information its side does not have
+    interactive = False
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rnd = random.Random(seed)
+
+    def choose(self, game: Any, side: str) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(Bot):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, game: Any, side: str) -> Any:
+        d = game.decision
+        if d is None or d.side != side:
+            raise ValueError(f"{side} has no decision to make")
+        # Cheaper than listing every legal answer of a multi-choice; same distribution.
+        return game.random_action(self.rnd)
+
+
+class GreedyBot(Bot):
+    """One-ply look-ahead with random play-outs: tries each legal action (at most
+    `max_actions`, sampled), plays the rest of the game out `rollouts` times with random
+    moves (each capped at `max_decisions`) and keeps the action with the best score
+    (win 1, draw or unfinished 1/2, loss or fault 0).
+
+    Sees hidden information: for benchmarking only. The play-outs run on `game.clone()`,
+    which copies the whole state, hidden cards and the dice included.
+    """
+
+    name = "greedy"
+    sees_hidden = True
+
+    def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
+                 max_decisions: int = 2000):
+        super().__init__(seed)
+        self.rollouts = rollouts
+        self.max_actions = max_actions
+        self.max_decisions = max_decisions
+
+    def candidates(self, game: Any) -> list[Any]:
+        d = game.decision
+        if d.kind in ("one", "ask"):
+            legal = game.legal_actions()
+            if len(legal) > self.max_actions:
+                legal = self.rnd.sample(legal, self.max_actions)
+            return legal
+        # multi-choices and orders can have thousands of answers: sample distinct ones
+        out: list[Any] = []
+        seen: set[str] = set()
+        for _ in range(self.max_actions * 3):
+            a = game.random_action(self.rnd)
+            key = repr(a)
+            if key not in seen:
+                seen.add(key)
+                out.append(a)
+                if len(out) >= self.max_actions:
+                    break
+        return out
+
+    def choose(self, game: Any, side: str) -> Any:
+        d = game.decision
+        if d is None or d.side != side:
+            raise ValueError(f"{side} has no decision to make")
+        cands = self.candidates(game)
+        if len(cands) == 1:
+            return cands[0]
+        best: list[Any] = []
+        best_score = -1.0
+        for action in cands:
+            score = self.evaluate(game, side, action)
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self.rnd.choice(best)
+
+    def evaluate(self, game: Any, side: str, action: Any) -> float:
+        from engine.errors import EngineError
+        try:
+            after = game.clone()
+            after.apply(action)
+        except EngineError:
+            return 0.0
+        if after.over:
+            return self._score(after, side)
+        total = 0.0
+        for i in range(self.rollouts):
+            g = after if i == self.rollouts - 1 else after.clone()
+            total += self._rollout(g, side)
+        return total / self.rollouts
+
+    def _rollout(self, g: Any, side: str) -> float:
+        from engine.errors import EngineError
+        n = 0
+        try:
+            while not g.over and n < self.max_decisions:
+                g.apply(g.random_action(self.rnd))
+                n += 1
+        except EngineError:
+            return 0.0
+        return self._score(g, side) if g.over else 0.5
+
+    @staticmethod
+    def _score(g: Any, side: str) -> float:
+        w = g.result.winner
+        return 0.5 if w is None else 1.0 if w == side else 0.0
+
+
+def make_bot(spec: str, seed: int = 0, **options: Any) -> Any:
+    """A seat from its name: 'random', 'greedy' or 'human' (a terminal player)."""
+    kind = spec.strip().lower()
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        return GreedyBot(seed, **options)
+    if kind == "human":
+        from engine.terminal import HumanPlayer
+        return HumanPlayer(**options)
+    from dsl.errors import did_you_mean
+    hint = did_you_mean(kind, SEAT_KINDS)
+    raise ValueError(f"unknown player '{spec}' (use {', '.join(SEAT_KINDS)})"
+                     + (f"; {hint}" if hint else ""))
+
+
+def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
+    """The seat kinds for each side, in `sides` order, from 'random,greedy' (one entry per
+    side; a single entry stands for every side). Raises ValueError on a bad spec."""
+    parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
+    if len(parts) == 1 and len(sides) > 1:
+        parts = parts * len(sides)
+    if len(parts) != len(sides):
+        raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), "
+                         f"got {len(parts)}: {','.join(parts)}")
+    for p in parts:
+        if p not in SEAT_KINDS:
+            from dsl.errors import did_you_mean
+            hint = did_you_mean(p, SEAT_KINDS)
+            raise ValueError(f"unknown player '{p}' (use {', '.join(SEAT_KINDS)})"
+                             + (f"; {hint}" if hint else ""))
+    return parts
+
+
+def bot_seed(game_seed: int, index: int) -> int:
+    """The seed of the bot in seat `index` of the game with `game_seed`."""
+    return (game_seed * 1_000_003 + 7_919 * (index + 1)) & ((1 << 63) - 1)

@@ -1,0 +1,441 @@
+"""The `engine` command: validate, format, play and simulate packs; list names and terms.
+
+Written against the library API only. Heavy modules (the parser, YAML, the compiler) are
+imported inside the subcommands so that `engine --help` stays fast.
+
+Exit codes: 0 ok, 1 problems found (or a game fault), 2 usage errors.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A bad argument: reported on one line, exit code 2."""
+
+
+def _out(text: str = "") -> None:
+    print(text)
+
+
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _lang(value: str) -> str:
+    import re
+    if not re.fullmatch(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?", value):
+        raise argparse.ArgumentTypeError(f"'{value}' is not a language code like 'en' or 'hu'")
+    return value
+
+
+def _positive(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1, not {n}")
+    return n
+
+
+def _count(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative: {n}")
+    return n
+
+
+def _load(ref: str):
+    """A loaded pack; a missing pack is a usage error, a broken one prints diagnostics."""
+    from engine.errors import PackError
+    from engine.loader import load_pack
+    try:
+        return load_pack(ref)
+    except FileNotFoundError as err:
+        raise UsageError(str(err).strip("'\"")) from None
+    except PackError as err:
+        from dsl.errors import render_text
+        _err(render_text(err.diagnostics))
+        n = sum(d.is_error for d in err.diagnostics)
+        _err(f"\npack '{ref}' has {n} error{'s' * (n != 1)}; see `engine validate {ref}`")
+        raise _Exit(EXIT_PROBLEMS) from None
+    except (OSError, UnicodeError) as err:  # e.g. a file that is not UTF-8
+        _err(f"engine: cannot read pack '{ref}': {err}; see `engine validate {ref}`")
+        raise _Exit(EXIT_PROBLEMS) from None
+
+
+class _Exit(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+def _dump(obj, pretty: bool = True) -> str:
+    import json
+    return json.dumps(obj, indent=2 if pretty else None, ensure_ascii=False, default=str)
+
+
+# ---- validate ------------------------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    from dsl.errors import render_json
+    from engine.validate import validate
+    try:
+        report = validate(args.paths or None)
+    except FileNotFoundError as err:
+        raise UsageError(str(err)) from None
+    if args.format == "json":
+        _out(render_json(report.diagnostics))
+        return EXIT_PROBLEMS if report.errors else EXIT_OK
+    blocks = [d.render() for d in report.diagnostics]
+    if blocks:
+        _out("\n\n".join(blocks))
+        _out()
+    for m in report.messages:
+        _out(m)
+    _out(report.summary())
+    return EXIT_PROBLEMS if report.errors else EXIT_OK
+
+
+# ---- fmt -----------------------------------------------------------------------------------------
+def _rules_files(paths: list[str]) -> list:
+    from pathlib import Path
+    files = []
+    for arg in paths:
+        p = Path(arg)
+        if p.is_dir():
+            files.extend(sorted(x for x in p.rglob("*.rules") if x.is_file()))
+        elif p.is_file():
+            if p.suffix != ".rules":
+                raise UsageError(f"'{arg}' is not a .rules file")
+            files.append(p)
+        else:
+            raise UsageError(f"no such file or directory: '{arg}'")
+    seen, out = set(), []
+    for f in files:
+        if f.resolve() not in seen:
+            seen.add(f.resolve())
+            out.append(f)
+    return out
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    files = _rules_files(args.paths)
+    try:
+        from dsl.formatter import format_source
+    except ImportError as err:
+        _err(f"engine fmt: the formatter is not available ({err})")
+        return EXIT_PROBLEMS
+    from dsl.errors import DslError, render_text
+    changed = failed = 0
+    for path in files:
+        try:
+            with open(path, encoding="utf-8", newline="") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError) as err:
+            _err(f"{path}: cannot read: {err}")
+            failed += 1
+            continue
+        try:
+            new = format_source(text, str(path))
+        except DslError as err:
+            _err(render_text(err.diagnostics))
+            _err("")
+            failed += 1
+            continue
+        if new == text:
+            continue
+        changed += 1
+        if args.check:
+            _out(str(path))
+        else:
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                fh.write(new)
+            _out(f"reformatted {path}")
+    unchanged = len(files) - changed - failed
+    verb = "would be reformatted" if args.check else "reformatted"
+    summary = f"{changed} file{'s' * (changed != 1)} {verb}, {unchanged} unchanged"
+    if failed:
+        summary += f", {failed} with errors"
+    _err(summary)
+    if failed or (args.check and changed):
+        return EXIT_PROBLEMS
+    return EXIT_OK
+
+
+# ---- play ----------------------------------------------------------------------------------------
+def _seats_spec(pack, spec: str) -> list[str]:
+    from engine.bots import parse_seats
+    try:
+        return parse_seats(spec, pack.sides)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from engine.errors import EngineFault, SaveError
+    from engine.game import Game
+    from engine.simulate import count_turns, make_seats, play_out
+    from engine.terminal import QuitGame, render_log, render_view
+    from engine.translations import Catalog
+
+    pack = _load(args.pack)
+    specs = _seats_spec(pack, args.bots)
+    humans = [side for side, s in zip(pack.sides, specs) if s == "human"]
+    if args.load:
+        try:
+            with open(args.load, encoding="utf-8") as fh:
+                game = Game.load(pack, fh.read(), log=True, undo=bool(humans))
+        except OSError as err:
+            raise UsageError(f"cannot read {args.load}: {err.strerror or err}") from None
+        except SaveError as err:
+            raise UsageError(str(err)) from None
+        seed = game.seed
+    else:
+        seed = args.seed
+        if seed is None:
+            import random
+            seed = random.SystemRandom().randrange(1 << 31)
+        game = None
+    # with --json, stdout holds only the JSON: the person plays on stderr
+    seats_lang = {"lang": args.lang, "stream": sys.stderr if args.json else None}
+    cat = Catalog(pack, args.lang)
+    status, fault = "over", None
+    try:
+        if game is None:
+            game = pack.new_game(seed, log=True, undo=bool(humans))
+        seats = make_seats(pack, specs, seed, **seats_lang)
+        if humans and any(getattr(s, "sees_hidden", False) for s in seats.values()):
+            _err("note: greedy bots look at hidden information (they are for benchmarking)")
+        if not play_out(game, seats, args.max_decisions):
+            status = "unfinished"
+    except QuitGame:
+        status = "quit"
+    except EngineFault as err:
+        status, fault = "fault", err
+    decisions = len(game.actions) if game is not None else 0
+    result = game.result if game is not None else None
+    log = game.log if game is not None else []
+    if args.json:
+        out = {
+            "pack": pack.id, "pack_hash": pack.hash, "seed": seed, "bots": ",".join(specs),
+            "status": status, "over": bool(game is not None and game.over),
+            "winner": result.winner if result else None,
+            "reason": result.reason if result else None,
+            "turns": count_turns(pack, log, decisions), "decisions": decisions,
+            "actions": list(game.actions) if game is not None else [],
+        }
+        if fault is not None:
+            out["error"] = fault.replay_info()
+        _out(_dump(out))
+        return EXIT_PROBLEMS if fault is not None else EXIT_OK
+    if humans:
+        if game is not None and game.over:
+            for side in humans[:1]:
+                _out(render_view(game.view(side), cat))
+    else:
+        for line in render_log(log, cat, trace=args.trace):
+            _out(line)
+        _out()
+    turns = count_turns(pack, log, decisions)
+    facts = f"{decisions} decision{'s' * (decisions != 1)}, {turns} turn{'s' * (turns != 1)}, " \
+            f"seed {seed}"
+    if fault is not None:
+        _err(f"engine play: game fault: {fault}")
+        _err("replay with: " + _dump(fault.replay_info(), pretty=False))
+        return EXIT_PROBLEMS
+    if status == "quit":
+        _out(f"stopped ({facts})")
+    elif status == "unfinished":
+        _out(f"stopped after {decisions} decisions (--max-decisions), seed {seed}")
+    else:
+        who = f"{cat.value(result.winner)} wins" if result.winner else "no winner"
+        _out(f"result: {who} ({result.reason}); {facts}")
+    return EXIT_OK
+
+
+# ---- simulate ------------------------------------------------------------------------------------
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.errors import PackError
+    from engine.simulate import simulate
+    pack = _load(args.pack)  # report a broken pack once, here, not in every worker
+    try:
+        out = simulate(pack, args.games, args.seed, args.bots, args.workers,
+                       max_decisions=args.max_decisions, invariants=args.invariants)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    except PackError as err:  # pragma: no cover - loaded above
+        from dsl.errors import render_text
+        _err(render_text(err.diagnostics))
+        return EXIT_PROBLEMS
+    _out(_dump(out, pretty=not args.json))
+    return EXIT_PROBLEMS if out["errors"] else EXIT_OK
+
+
+# ---- cards and terms ------------------------------------------------------------------------------
+def _catalog(pack, lang: str):
+    from engine.translations import Catalog
+    cat = Catalog(pack, lang)
+    if lang != "en" and not cat.has_language():
+        _err(f"note: no {lang} translation of {pack.id} (looked in "
+             f"{', '.join(str(d) for d in cat.dirs)}); showing English")
+    return cat
+
+
+def _table(rows: list[list[str]], header: list[str]) -> list[str]:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    fmt = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()  # noqa: E731
+    return [fmt(header), fmt(["-" * w for w in widths]), *map(fmt, rows)]
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    pack = _load(args.pack)
+    cat = _catalog(pack, args.lang)
+    types = [t for t in pack.by_type if pack.by_type[t]]
+    if args.type:
+        if args.type not in pack.by_type:
+            from dsl.errors import did_you_mean
+            hint = did_you_mean(args.type, pack.by_type)
+            raise UsageError(f"pack {pack.id} has no record type '{args.type}'"
+                             + (f" ({hint})" if hint else ""))
+        types = [args.type]
+    records = []
+    for t in types:
+        for rid in pack.by_type[t]:
+            data = pack.records[rid]
+            number = data.get("number")
+            records.append({"type": t, "id": rid, "number": number, "name": cat.name(rid),
+                            "translated": cat.translated_name(rid) is not None
+                            or (args.lang == "en" and bool(data.get("name")))})
+    if args.json:
+        _out(_dump({"pack": pack.id, "lang": args.lang, "records": records}))
+        return EXIT_OK
+    rows = [[r["type"], r["id"], "" if r["number"] is None else r["number"], r["name"]]
+            for r in records]
+    for line in _table(rows, ["TYPE", "ID", "NUMBER", "NAME"]):
+        _out(line)
+    _out(f"\n{len(records)} record{'s' * (len(records) != 1)}")
+    return EXIT_OK
+
+
+def cmd_terms(args: argparse.Namespace) -> int:
+    pack = _load(args.pack)
+    cat = _catalog(pack, args.lang)
+    ids = cat.term_ids()
+    terms = [{"id": t, "name": cat.term(t)} for t in ids]
+    if args.json:
+        _out(_dump({"pack": pack.id, "lang": args.lang, "terms": terms}))
+        return EXIT_OK
+    if not terms:
+        _out(f"{pack.id} has no glossary yet: add 'terms:' to a translation file "
+             f"({pack.id}.<lang>.yaml)")
+        return EXIT_OK
+    for line in _table([[t["id"], t["name"]] for t in terms], ["TERM", f"NAME ({args.lang})"]):
+        _out(line)
+    return EXIT_OK
+
+
+# ---- the parser ----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="engine", description="A rules engine for card and board games: check, format, "
+        "play and simulate content packs.",
+        epilog="Exit codes: 0 ok, 1 problems found or a game fault, 2 usage errors.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check packs, their self-checks and translations",
+                       description="Build packs (all YAML and rules files in one run), run their "
+                       "`check`s and check translation files. Default: the shipped packs.")
+    v.add_argument("paths", nargs="*", metavar="PACK|PATH",
+                   help="a shipped pack's name, a pack directory or a directory of packs")
+    v.add_argument("--format", choices=("text", "json"), default="text")
+    v.set_defaults(func=cmd_validate)
+
+    f = sub.add_parser("fmt", help="format .rules files",
+                       description="Rewrite .rules files in the canonical layout.")
+    f.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or directories")
+    f.add_argument("--check", action="store_true",
+                   help="change nothing; list files that would change and exit 1 if any")
+    f.set_defaults(func=cmd_fmt)
+
+    pl = sub.add_parser("play", help="play a game with bots and/or people",
+                        description="Play a game. SPEC gives one seat per side, in the pack's "
+                        "side order: random, greedy or human (e.g. human,random).")
+    pl.add_argument("pack", metavar="PACK")
+    pl.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
+    pl.add_argument("--bots", default="random", metavar="SPEC",
+                    help="seats, comma-separated (default: random for every side)")
+    pl.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    pl.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N")
+    pl.add_argument("--lang", type=_lang, default="en", metavar="CODE")
+    pl.add_argument("--trace", action="store_true", help="show which rules ran in the log")
+    pl.add_argument("--load", metavar="FILE", help="continue a game saved with `s FILE`")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("simulate", help="play many bot games and print statistics (JSON)",
+                       description="Play N games (game i with seed S+i) and print one JSON "
+                       "object: wins, draws, errors (replayable), speed.")
+    s.add_argument("pack", metavar="PACK")
+    s.add_argument("--games", type=_count, default=100, metavar="N")
+    s.add_argument("--seed", type=int, default=0, metavar="S")
+    s.add_argument("--bots", default="random", metavar="SPEC")
+    s.add_argument("--workers", type=_positive, default=1, metavar="W")
+    s.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N")
+    s.add_argument("--invariants", action="store_true",
+                   help="check the pack's invariants after every decision")
+    s.add_argument("--json", action="store_true", help="compact JSON on one line")
+    s.set_defaults(func=cmd_simulate)
+
+    c = sub.add_parser("cards", help="list a pack's records with their names",
+                       description="List records (type, id, number, name in a language).")
+    c.add_argument("pack", metavar="PACK")
+    c.add_argument("--lang", type=_lang, default="en", metavar="CODE")
+    c.add_argument("--type", metavar="TYPE", help="only records of this type")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_cards)
+
+    t = sub.add_parser("terms", help="print a pack's glossary of rules terms",
+                       description="The rules terms of a pack, in a language.")
+    t.add_argument("pack", metavar="PACK")
+    t.add_argument("--lang", type=_lang, default="en", metavar="CODE")
+    t.add_argument("--json", action="store_true")
+    t.set_defaults(func=cmd_terms)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    try:
+        return args.func(args)
+    except UsageError as err:
+        _err(f"engine {args.command}: error: {err}")
+        return EXIT_USAGE
+    except _Exit as ex:
+        return ex.code
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        import os
+        try:  # keep Python from complaining when stdout is closed early (`| head`)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return EXIT_PROBLEMS
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

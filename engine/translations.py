@@ -1,0 +1,518 @@
+"""Translations of a pack's names, rules terms and log messages, kept outside the pack.
+
+A translation file is `<pack_id>.<lang>.yaml` in a `translations/` directory next to the
+packs (the shipped ones live in `content/translations/`):
+
+    pack: my_game
+    lang: nl
+    names:            # record id -> name
+      war_elephants: {name: "Oorlogsolifanten", source: "seed 002 §13"}
+    terms:            # rules term id -> name
+      combat_unit: {name: "GE", source: "seed 002 §3"}
+    messages:         # event name or `log` text -> template with {0} {1} placeholders
+      battle: {text: "Veldslag in {0}", source: "..."}
+
+An entry may also be a plain string (`war_elephants: "Oorlogsolifanten"`); every entry
+should say where the translation comes from (`source`), or validation warns.
+
+English names fall back to a record's `name:` field, then to its id; other languages fall
+back to English. Nothing here knows any particular game.
+
+Codes reported by `check_translations` (used by `engine validate`):
+  E500  the file names a pack that is not known
+  E501  a name is given for a record id the pack does not have
+  W502  an entry without `source`
+  E503  the file's shape: not a mapping, missing/mismatched `pack`/`lang`, bad entries
+  W504  a term that is no name in the pack's rules (likely a typo)
+  E505  a message for an event or log text the pack does not have
+  E506  a message template whose placeholders do not fit the event's arguments
+  W507  a language the pack's pack.yaml does not list
+  N510  (note) coverage of the pack's records per language
+"""
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+from typing import Any, Iterable
+
+from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
+from dsl.yamlload import Loc, YMap, load_yaml
+
+FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.yaml$")
+LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?$")
+SECTIONS = {"names": "name", "terms": "name", "messages": "text"}
+TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
+DEFAULT_LANG = "en"
+
+
+# ---- files --------------------------------------------------------------------------------
+class Entry:
+    """One translated string, with where it was written."""
+
+    __slots__ = ("key", "text", "source", "key_loc", "text_loc")
+
+    def __init__(self, key: str, text: str, source: str | None, key_loc: Loc, text_loc: Loc):
+        self.key, self.text, self.source = key, text, source
+        self.key_loc, self.text_loc = key_loc, text_loc
+
+
+class TranslationFile:
+    """A parsed translation file. `ok` is False when it could not be read at all."""
+
+    def __init__(self, path: Path, text: str):
+        self.path = path
+        self.text = text
+        self.pack: str | None = None
+        self.lang: str | None = None
+        self.pack_loc: Loc | None = None
+        self.lang_loc: Loc | None = None
+        self.sections: dict[str, dict[str, Entry]] = {s: {} for s in SECTIONS}
+        self.diagnostics: list[Diagnostic] = []
+        self.ok = False
+
+    @property
+    def names(self) -> dict[str, Entry]:
+        return self.sections["names"]
+
+    @property
+    def terms(self) -> dict[str, Entry]:
+        return self.sections["terms"]
+
+    @property
+    def messages(self) -> dict[str, Entry]:
+        return self.sections["messages"]
+
+    def diag(self, code: str, message: str, loc: Loc | None, suggestion: str | None = None,
+             end: int | None = None) -> None:
+        line, col = (loc.line, loc.col) if loc is not None else (1, 1)
+        severity = {"W": "warning", "N": "note"}.get(code[0], "error")
+        self.diagnostics.append(Diagnostic(code, message, str(self.path), line, col,
+                                           source_line(self.text, line), end, suggestion,
+                                           severity))
+
+
+def name_parts(path: Path) -> tuple[str, str] | None:
+    """(pack id, lang) from a file name like `my_game.nl.yaml`, or None."""
+    m = FILE_NAME.match(path.name)
+    return (m["pack"], m["lang"]) if m else None
+
+
+def read_translation(path: Path) -> TranslationFile:
+    """Parse one translation file; problems of its own shape become its diagnostics."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        tf = TranslationFile(path, "")
+        tf.diag("E503", f"cannot read translation file: {err}", None)
+        return tf
+    tf = TranslationFile(path, text)
+    data, diags = load_yaml(str(path), text)
+    tf.diagnostics.extend(diags)
+    if data is None:
+        if not diags:
+            tf.diag("E503", "empty translation file: it needs 'pack' and 'lang'", None)
+        return tf
+    if not isinstance(data, YMap):
+        tf.diag("E503", "a translation file is a mapping with 'pack', 'lang', 'names', "
+                "'terms' and 'messages'", Loc(str(path), 1, 1))
+        return tf
+    tf.ok = True
+    for key in data:
+        if key not in TOP_KEYS:
+            tf.diag("E503", f"unknown key '{key}' in a translation file", data.key_loc[key],
+                    did_you_mean(str(key), TOP_KEYS))
+    parts = name_parts(path)
+    for key in ("pack", "lang"):
+        value = data.get(key)
+        loc = data.val_loc.get(key)
+        if key not in data:
+            tf.diag("E503", f"a translation file needs '{key}'", data.loc)
+        elif not isinstance(value, str) or not value:
+            tf.diag("E503", f"'{key}' must be text", loc)
+        else:
+            setattr(tf, key, value)
+            setattr(tf, key + "_loc", loc)
+            if key == "lang" and not LANG.match(value):
+                tf.diag("E503", f"'{value}' is not a language code like 'en' or 'pt-BR'", loc)
+    if parts is None:
+        tf.diag("E503", f"name translation files '<pack>.<lang>.yaml', not '{path.name}'",
+                Loc(str(path), 1, 1))
+    else:
+        for key, want in zip(("pack", "lang"), parts):
+            got = getattr(tf, key)
+            if got is not None and got != want:
+                tf.diag("E503", f"'{key}: {got}' does not match the file name '{path.name}'",
+                        getattr(tf, key + "_loc"), f"rename the file or write '{key}: {want}'")
+    for section, field in SECTIONS.items():
+        if section in data:
+            _read_section(tf, data, section, field)
+    return tf
+
+
+def _read_section(tf: TranslationFile, data: YMap, section: str, field: str) -> None:
+    table = data[section]
+    if table is None:
+        return
+    if not isinstance(table, YMap):
+        tf.diag("E503", f"'{section}' maps ids to {{{field}: ..., source: ...}}",
+                data.val_loc.get(section))
+        return
+    out = tf.sections[section]
+    for key, value in table.items():
+        kloc = table.key_loc[key]
+        vloc = table.val_loc[key]
+        if not isinstance(key, str):
+            tf.diag("E503", f"ids are text, not {key!r}", kloc)
+            continue
+        source = None
+        if isinstance(value, str):
+            text, tloc = value, vloc
+        elif isinstance(value, YMap):
+            for k in value:
+                if k not in (field, "source", "note"):
+                    tf.diag("E503", f"unknown key '{k}' in a {section} entry", value.key_loc[k],
+                            did_you_mean(str(k), (field, "source", "note")))
+            text, tloc = value.get(field), value.val_loc.get(field, vloc)
+            if not isinstance(text, str):
+                tf.diag("E503", f"'{key}' needs '{field}:' with text", vloc)
+                continue
+            src = value.get("source")
+            if src is not None and not isinstance(src, str):
+                tf.diag("E503", "'source' must be text", value.val_loc.get("source"))
+            source = str(src) if src is not None and str(src).strip() else None
+        else:
+            tf.diag("E503", f"'{key}' must be text or {{{field}: ..., source: ...}}", vloc)
+            continue
+        out[key] = Entry(key, text, source, kloc, tloc)
+
+
+def translation_files(directory: Path, pack_id: str | None = None) -> list[Path]:
+    """Translation files in `directory` (optionally only those of one pack), sorted."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return []
+    out = []
+    for p in sorted(directory.glob("*.yaml")):
+        if not p.is_file():
+            continue
+        parts = name_parts(p)
+        if pack_id is not None and (parts is None or parts[0] != pack_id):
+            continue
+        out.append(p)
+    return out
+
+
+def translation_dirs(pack_root: Path | None) -> list[Path]:
+    """Where translations of the pack at `pack_root` are looked for, in order."""
+    dirs = []
+    if pack_root is not None:
+        dirs.append(Path(pack_root).resolve().parent / "translations")
+    try:
+        from engine.loader import content_root
+        dirs.append(content_root().resolve() / "translations")
+    except Exception:  # pragma: no cover - content not installed
+        pass
+    out: list[Path] = []
+    for d in dirs:
+        if d not in out:
+            out.append(d)
+    return out
+
+
+# ---- what a pack offers to translate ----------------------------------------------------------
+class PackInfo:
+    """The parts of a pack model that translations refer to."""
+
+    def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None):
+        self.id: str = model.id
+        self.root = root
+        self.records: dict[str, tuple[str, dict[str, Any]]] = {
+            rid: (r.type, r.data) for rid, r in model.records.items()}
+        self.languages = [x for x in (meta.get("languages") or []) if isinstance(x, str)]
+        self.events = {name: len(e.params) for name, e in model.events.items()}
+        self.events.setdefault("setup", 0)
+        self.logs: dict[str, int] = {}
+        bodies = [t.decl.body for t in model.triggers] + [p.body for p in model.procs.values()]
+        bodies += [e.body for e in model.effects]
+        _collect_logs(bodies, self.logs)
+        self.terms = set(model.global_names()) - set(model.records)
+        self.terms |= set(self.events) | set(model.sides)
+
+    @classmethod
+    def of(cls, pack: Any) -> "PackInfo":
+        """From a compiled pack (engine.loader.CompiledPack)."""
+        return cls(pack.model, pack.meta, pack.root)
+
+
+def _collect_logs(node: Any, out: dict[str, int]) -> None:
+    import attrs
+
+    from dsl import ast as A
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Log):
+            out.setdefault(n.message, len(n.args))
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            for f in attrs.fields(type(n)):
+                if f.name != "at":
+                    stack.append(getattr(n, f.name))
+
+
+# ---- checking ---------------------------------------------------------------------------------
+def _placeholders(template: str) -> list[Any]:
+    return [field for _lit, field, _spec, _conv in string.Formatter().parse(template)
+            if field is not None]
+
+
+def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackInfo]
+                       ) -> list[Diagnostic]:
+    """Diagnostics for translation files against the packs they name (by id)."""
+    out: list[Diagnostic] = []
+    for tf in files:
+        out.extend(tf.diagnostics)
+        tf.diagnostics = []
+        if not tf.ok or tf.pack is None:
+            continue
+        info = packs.get(tf.pack)
+        if info is None:
+            end = tf.pack_loc.col + len(tf.pack) if tf.pack_loc and tf.pack_loc.style is None \
+                else None
+            tf.diag("E500", f"unknown pack '{tf.pack}'", tf.pack_loc,
+                    did_you_mean(tf.pack, packs), end)
+            out.extend(tf.diagnostics)
+            tf.diagnostics = []
+            continue
+        if tf.lang and info.languages and tf.lang not in info.languages:
+            tf.diag("W507", f"pack '{info.id}' does not list language '{tf.lang}' in pack.yaml "
+                    f"(languages: {', '.join(info.languages)})", tf.lang_loc)
+        for key, e in tf.names.items():
+            if key not in info.records:
+                tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,
+                        did_you_mean(key, info.records), e.key_loc.col + len(key))
+        for key, e in tf.terms.items():
+            if key not in info.terms:
+                hint = did_you_mean(key, info.terms)
+                if hint is not None:
+                    tf.diag("W504", f"'{key}' is no name in the rules of '{info.id}'", e.key_loc,
+                            hint, e.key_loc.col + len(key))
+        for key, e in tf.messages.items():
+            arity = info.events.get(key, info.logs.get(key))
+            if arity is None:
+                tf.diag("E505", f"pack '{info.id}' has no event or log message '{key}'",
+                        e.key_loc, did_you_mean(key, [*info.events, *info.logs]),
+                        e.key_loc.col + len(key) if e.key_loc.style is None else None)
+                continue
+            try:
+                fields = _placeholders(e.text)
+                for f in fields:
+                    if f == "" or not f.isdigit():
+                        raise ValueError(f"use numbered placeholders like {{0}}, not {{{f}}}")
+                    if int(f) >= arity:
+                        raise ValueError(f"placeholder {{{f}}} but '{key}' has {arity} "
+                                         f"argument(s)")
+            except ValueError as err:
+                tf.diag("E506", f"bad message template: {err}", e.text_loc)
+        for section in SECTIONS:
+            for key, e in tf.sections[section].items():
+                if e.source is None:
+                    tf.diag("W502", f"'{key}' has no source: say where this translation comes "
+                            "from", e.key_loc, None, e.key_loc.col + len(key))
+        out.extend(tf.diagnostics)
+        tf.diagnostics = []
+    return sorted(out, key=sort_key)
+
+
+def coverage(info: PackInfo, files: Iterable[TranslationFile]) -> dict[str, int]:
+    """Percent of the pack's records that have a name, per language (en counts `name:`)."""
+    total = len(info.records)
+    named: dict[str, set[str]] = {DEFAULT_LANG: {rid for rid, (_t, data) in info.records.items()
+                                                 if data.get("name")}}
+    for tf in files:
+        if tf.pack == info.id and tf.lang:
+            named.setdefault(tf.lang, set()).update(k for k in tf.names if k in info.records)
+    langs = [DEFAULT_LANG] + sorted(x for x in named if x != DEFAULT_LANG)
+    return {lang: (100 * len(named[lang]) // total if total else 100) for lang in langs}
+
+
+def coverage_line(pack_id: str, cov: dict[str, int]) -> str:
+    return f"{pack_id}: " + ", ".join(f"{lang} {pct}%" for lang, pct in cov.items())
+
+
+# ---- lookups at play time -------------------------------------------------------------------
+class Catalog:
+    """Names, terms and message templates of one pack in one language, with fallbacks."""
+
+    def __init__(self, pack: Any, lang: str, dirs: list[Path] | None = None):
+        self.pack = pack
+        self.lang = lang
+        self.dirs = translation_dirs(getattr(pack, "root", None)) if dirs is None else dirs
+        self._tables: dict[str, dict[str, dict[str, str]]] = {}
+
+    def _table(self, lang: str) -> dict[str, dict[str, str]]:
+        table = self._tables.get(lang)
+        if table is None:
+            table = {s: {} for s in SECTIONS}
+            for d in self.dirs:
+                p = Path(d) / f"{self.pack.id}.{lang}.yaml"
+                if p.is_file():
+                    tf = read_translation(p)
+                    for section in SECTIONS:
+                        for key, e in tf.sections[section].items():
+                            table[section].setdefault(key, e.text)
+            self._tables[lang] = table
+        return table
+
+    def has_language(self, lang: str | None = None) -> bool:
+        return any((Path(d) / f"{self.pack.id}.{lang or self.lang}.yaml").is_file()
+                   for d in self.dirs)
+
+    def _chain(self) -> list[str]:
+        return [self.lang] if self.lang == DEFAULT_LANG else [self.lang, DEFAULT_LANG]
+
+    def translated_name(self, rid: str) -> str | None:
+        """The record's name in this language itself, without falling back."""
+        return self._table(self.lang)["names"].get(rid)
+
+    def name(self, rid: str) -> str:
+        for lang in self._chain():
+            got = self._table(lang)["names"].get(rid)
+            if got is not None:
+                return got
+        data = self.pack.records.get(rid)
+        if data and data.get("name"):
+            return str(data["name"])
+        return rid
+
+    def term(self, tid: str) -> str:
+        for lang in self._chain():
+            got = self._table(lang)["terms"].get(tid)
+            if got is not None:
+                return got
+        return tid
+
+    def message(self, key: str) -> str | None:
+        for lang in self._chain():
+            got = self._table(lang)["messages"].get(key)
+            if got is not None:
+                return got
+        return None
+
+    def term_ids(self) -> list[str]:
+        """Every term id any language file of the pack gives."""
+        ids: set[str] = set()
+        for d in self.dirs:
+            for p in translation_files(Path(d), self.pack.id):
+                ids.update(read_translation(p).terms)
+        return sorted(ids)
+
+    # ---- rendering values and log entries ------------------------------------------------------
+    def value(self, v: Any) -> str:
+        if v is None:
+            return "?"
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, str):
+            if v in self.pack.records:
+                return self.name(v)
+            if v in self.pack.side_set:
+                return self.term(v)
+            return v
+        if isinstance(v, (list, tuple)):
+            return ", ".join(self.value(x) for x in v) if v else "nothing"
+        return str(v)
+
+    def zone(self, key: str | None) -> str:
+        if key is None:
+            return "nowhere"
+        name, *args = key.split("|")
+        shown = self.term(name)
+        return f"{shown} ({', '.join(self.value(a) for a in args)})" if args else shown
+
+    def var(self, name: str, key: str) -> str:
+        shown = self.term(name)
+        return f"{shown} ({', '.join(self.value(a) for a in key.split('|'))})" if key else shown
+
+    def render(self, entry: dict[str, Any]) -> str:
+        t = entry.get("t")
+        if t in ("event", "say"):
+            key = entry["n"] if t == "event" else entry["m"]
+            args = [self.value(a) for a in entry.get("a", [])]
+            template = self.message(key)
+            if template is not None:
+                try:
+                    return template.format(*args)
+                except (IndexError, KeyError, ValueError):
+                    pass
+            if t == "say":
+                if "{" in key:
+                    try:
+                        return key.format(*args)
+                    except (IndexError, KeyError, ValueError):
+                        pass
+                return f"{key}: {', '.join(args)}" if args else key
+            return f"{self.term(key)}: {', '.join(args)}" if args else self.term(key)
+        if t == "move":
+            what = "a hidden card" if entry.get("e") is None else self.value(entry["e"])
+            if entry.get("from") is None:
+                return f"{what} -> {self.zone(entry['to'])}"
+            return f"{what}: {self.zone(entry['from'])} -> {self.zone(entry['to'])}"
+        if t == "choice":
+            who = self.value(entry["side"])
+            if "v" not in entry:
+                return f"{who} decided"
+            v = entry["v"]
+            if v is None:
+                return f"{who} passed"
+            return f"{who} chose {self.value(v)}"
+        if t == "set":
+            return f"{self.var(entry['n'], entry['k'])} = {self.value(entry['v'])}"
+        if t == "shuffle":
+            return f"{self.zone(entry['z'])} shuffled"
+        if t == "reveal":
+            what = "a card" if entry.get("e") is None else self.value(entry["e"])
+            to = entry.get("to")
+            return f"{what} revealed" + (f" to {self.value(to)}" if to else "")
+        if t == "roll":
+            dice = entry.get("dice", [])
+            if len(dice) == 1:
+                return f"rolled {dice[0]}"
+            return f"rolled {' + '.join(map(str, dice))} = {sum(dice)}"
+        if t == "end":
+            w = entry.get("winner")
+            return f"game over: {self.value(w)} wins" if w else "game over: no winner"
+        if t == "trigger":
+            return f"(rule {entry.get('f')} for {self.term(entry.get('n', ''))})"
+        if t == "done":
+            return f"(end of {self.term(entry.get('n', ''))})"
+        import json
+        return json.dumps(entry, sort_keys=True, default=str)
+
+
+_CATALOGS: dict[tuple[int, str], Catalog] = {}
+
+
+def catalog(pack: Any, lang: str = DEFAULT_LANG) -> Catalog:
+    """The (cached) catalog of a loaded pack in `lang`."""
+    key = (id(pack), lang)
+    cat = _CATALOGS.get(key)
+    if cat is None or cat.pack is not pack:
+        cat = _CATALOGS[key] = Catalog(pack, lang)
+    return cat
+
+
+def clear_cache() -> None:
+    _CATALOGS.clear()
+
+
+def record_name(pack: Any, rid: str, lang: str = DEFAULT_LANG) -> str:
+    return catalog(pack, lang).name(rid)
+
+
+def render_log_entry(entry: dict[str, Any], pack: Any, lang: str = DEFAULT_LANG) -> str:
+    """One log entry as a line of text in `lang` (generic English where untranslated)."""
+    return catalog(pack, lang).render(entry)

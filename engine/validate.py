@@ -1,0 +1,229 @@
+"""`engine validate`: build packs, run their checks and check their translation files.
+
+Every problem comes back as a located `Diagnostic`; bad content never raises. A path that
+is neither a pack, a directory nor a shipped pack's name raises `FileNotFoundError` (a
+usage error for the command line).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from dsl.errors import Diagnostic, did_you_mean, source_line
+
+
+class Report:
+    """What one validation run found."""
+
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+        self.packs = 0
+        self.files = 0
+        self.messages: list[str] = []  # e.g. "no packs found under X"
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    def summary(self) -> str:
+        n, f = self.packs, self.files
+        head = f"checked {n} pack{'s' * (n != 1)}, {f} file{'s' * (f != 1)}: "
+        parts = []
+        if self.errors:
+            parts.append(f"{self.errors} error{'s' * (self.errors != 1)}")
+        if self.warnings:
+            parts.append(f"{self.warnings} warning{'s' * (self.warnings != 1)}")
+        if not self.errors:
+            parts.insert(0, "ok")
+        return head + ", ".join(parts)
+
+
+def validate_paths(paths: Iterable[str | Path] | None = None) -> list[Diagnostic]:
+    """Every diagnostic for the given packs, pack directories or shipped pack names
+    (default: all shipped packs and their translations)."""
+    return validate(paths).diagnostics
+
+
+# ---- targets ---------------------------------------------------------------------------------
+class _Target:
+    """What one argument asks for: packs to build, translation files to check, and the
+    packs those files may refer to (`lookup_roots`, read but not reported)."""
+
+    def __init__(self, arg: str) -> None:
+        self.arg = arg
+        self.packs: list[Path] = []
+        self.translations: list[Path] = []
+        self.lookup_roots: list[Path] = []
+        self.wants_packs = True  # False when the argument names translations only
+
+
+def _shipped() -> Path:
+    from engine.loader import content_root
+    return content_root()
+
+
+def _resolve(arg: str | Path) -> _Target:
+    from engine.loader import find_packs
+    from engine.translations import name_parts, translation_files
+    t = _Target(str(arg))
+    p = Path(arg)
+    if p.is_file():
+        if p.name == "pack.yaml":
+            t.packs = [p.parent]
+            t.translations = _own_translations(p.parent)
+            return t
+        if p.suffix == ".yaml" and name_parts(p) is not None or p.parent.name == "translations":
+            t.translations = [p]
+            t.wants_packs = False
+            t.lookup_roots = find_packs(p.parent.parent)
+            return t
+        raise FileNotFoundError(f"'{arg}' is not a pack, a pack directory or a translation file")
+    if p.is_dir():
+        if (p / "pack.yaml").is_file():
+            t.packs = [p]
+            t.translations = _own_translations(p)
+            return t
+        if p.name == "translations" and not find_packs(p):
+            t.translations = translation_files(p)
+            t.wants_packs = False
+            t.lookup_roots = find_packs(p.parent)
+            return t
+        t.packs = find_packs(p)
+        t.translations = translation_files(p / "translations")
+        return t
+    if isinstance(arg, str) and "/" not in arg and "\\" not in arg:
+        root = _shipped()
+        if (root / arg / "pack.yaml").is_file():
+            t.packs = [root / arg]
+            t.translations = _own_translations(root / arg)
+            return t
+        known = sorted(x.name for x in find_packs(root))
+        hint = did_you_mean(arg, known)
+        raise FileNotFoundError(f"no pack or path '{arg}'" + (f" ({hint})" if hint else "")
+                                + f"; shipped packs: {', '.join(known) or 'none'}")
+    raise FileNotFoundError(f"no such file or directory: '{arg}'")
+
+
+def _own_translations(pack_root: Path) -> list[Path]:
+    from engine.translations import translation_files
+    pid = _pack_id(pack_root)
+    return translation_files(pack_root.parent / "translations", pid) if pid else []
+
+
+def _pack_id(pack_root: Path) -> str | None:
+    """The id written in pack.yaml (or the directory name), read cheaply."""
+    from dsl.yamlload import load_yaml
+    try:
+        data, _ = load_yaml(str(pack_root / "pack.yaml"),
+                            (pack_root / "pack.yaml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return pack_root.name
+    if isinstance(data, dict) and isinstance(data.get("id"), str):
+        return data["id"]
+    return pack_root.name
+
+
+# ---- running -------------------------------------------------------------------------------------
+def validate(paths: Iterable[str | Path] | None = None) -> Report:
+    """Validate packs and translations; see `validate_paths`."""
+    from engine.translations import PackInfo, check_translations, coverage, coverage_line
+    from engine.translations import read_translation
+
+    args = list(paths) if paths else [_shipped()]
+    targets = [_resolve(a) for a in args]  # raises before doing any work
+    report = Report()
+    infos: dict[str, PackInfo] = {}
+    done: set[Path] = set()
+    for t in targets:
+        if not t.packs and t.wants_packs:
+            report.messages.append(f"no packs found under {t.arg}")
+        for root in t.packs:
+            key = root.resolve()
+            if key in done:
+                continue
+            done.add(key)
+            info, files, diags = _validate_pack(root)
+            report.packs += 1
+            report.files += files
+            report.diagnostics.extend(diags)
+            if info is not None:
+                infos.setdefault(info.id, info)
+    # Packs that translation files may refer to without being validated themselves.
+    for t in targets:
+        for root in t.lookup_roots:
+            if root.resolve() not in done:
+                info = _read_info(root)
+                if info is not None:
+                    infos.setdefault(info.id, info)
+    seen: set[Path] = set()
+    tfiles = []
+    for t in targets:
+        for p in t.translations:
+            if p.resolve() not in seen:
+                seen.add(p.resolve())
+                tfiles.append(read_translation(p))
+    report.files += len(tfiles)
+    report.diagnostics.extend(check_translations(tfiles, infos))
+    by_pack: dict[str, list] = {}
+    for tf in tfiles:
+        if tf.ok and tf.pack in infos:
+            by_pack.setdefault(tf.pack, []).append(tf)
+    for pid, files in sorted(by_pack.items()):
+        where = str(files[0].path.parent)
+        report.diagnostics.append(Diagnostic(
+            "N510", "translation coverage " + coverage_line(pid, coverage(infos[pid], files)),
+            where, 0, 0, severity="note"))
+    return report
+
+
+def _read_info(root: Path) -> Any:
+    from dsl.pack import read_pack
+    from engine.translations import PackInfo
+    try:
+        src = read_pack(root)
+    except Exception:  # only used to look names up; the pack's own run reports problems
+        return None
+    return PackInfo(src.model, src.meta, root)
+
+
+def _internal(code: str, message: str, path: Path) -> Diagnostic:
+    return Diagnostic(code, message, str(path), 0, 0)
+
+
+def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic]]:
+    """(PackInfo or None, number of files read, diagnostics) for one pack directory."""
+    from dsl.build import build_pack
+    from engine.loader import instantiate
+    from engine.translations import PackInfo
+
+    try:
+        build = build_pack(root)
+    except Exception as err:  # a crash on bad content is a bug, but report it located
+        return None, 0, [_internal("E300", f"cannot read pack: {type(err).__name__}: {err}",
+                                   root / "pack.yaml")]
+    src = build.source
+    diags = list(build.diagnostics)
+    info = None
+    try:
+        info = PackInfo(src.model, src.meta, root)
+    except Exception:
+        info = None
+    if build.ok:
+        try:
+            pack = instantiate(build)
+            failed = pack.run_checks()
+        except Exception as err:
+            diags.append(_internal("E400", f"pack checks could not run: "
+                                   f"{type(err).__name__}: {err}", root / "pack.yaml"))
+            failed = []
+        for message, got, path, line in failed:
+            text = source_line(src.sources.get(path, ""), line)
+            col = len(text) - len(text.lstrip()) + 1 if text else 0
+            detail = f" ({got})" if isinstance(got, str) else ""
+            diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
+                                    text))
+    return info, len(src.sources), diags
