@@ -48,8 +48,8 @@ def _compiler_hash() -> str:
 def build_pack(root: Path) -> Build:
     src = read_pack(root)
     diags = list(src.diagnostics)
-    if any(d.severity == "error" for d in diags):
-        return Build(src, None, None, sorted(diags, key=sort_key))
+    # The rules are checked even when some files are broken, so that one run reports every
+    # problem; names defined in the broken parts are "poisoned" and their uses not reported.
     result = check(src.model, src.sources)
     diags.extend(result.diagnostics)
     if any(d.severity == "error" for d in diags):

@@ -358,7 +358,8 @@ class Checker:
             self.error("E226", f"cannot assign to '{t.id}': declare it with 'let' or 'var'", p,
                        t.at, did_you_mean(t.id, [*sc.names(), *self.m.vars]))
             return None
-        if isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in self.m.vars:
+        if (isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in self.m.vars
+                and sc.lookup(t.obj.id) is None and self._indexed_var(t.obj.id)):
             self._expr(t, sc)
             return T.from_ast(self.m.vars[t.obj.id].type)
         if isinstance(t, A.Index):
@@ -569,6 +570,11 @@ class Checker:
         self._unknown("E201", "name", n, [*sc.names(), *m.global_names(), "sides"], sc.path, e.at)
         return "any"
 
+    def _indexed_var(self, name: str) -> bool:
+        """Is `name[...]` an index into the var (not an item of a list held in it)?"""
+        v = self.m.vars[name]
+        return bool(v.params) or not isinstance(T.from_ast(v.type), tuple)
+
     def _index_args(self, e: A.Index, sc: Scope) -> None:
         for a in e.args:
             self._expr(a, sc)
@@ -577,7 +583,7 @@ class Checker:
         m = self.m
         if isinstance(e.obj, A.Name) and sc.lookup(e.obj.id) is None:
             n = e.obj.id
-            if n in m.vars:
+            if n in m.vars and self._indexed_var(n):
                 v = m.vars[n]
                 self._args(e.args, [T.from_ast(p.type) for p in v.params], f"var '{n}'", sc, e.at)
                 self.res[id(e)] = ("var", n)
@@ -799,6 +805,8 @@ class Checker:
 
     def _unknown(self, code: str, what: str, name: str, candidates: Iterable[str], path: str,
                  at: A.Pos | Site, extra: str = "") -> None:
+        if name in self.m.poisoned:
+            return  # declared in a part of the pack already reported as broken
         self.error(code, f"unknown {what} '{name}'{extra}", path, at,
                    did_you_mean(name, list(candidates)))
 

@@ -218,7 +218,7 @@ class Compiler:
         elif isinstance(s, A.ActionStmt):
             emit(f"{pad}{self.rhs(s.action, ctx)}")
         elif isinstance(s, A.Emit):
-            args = self._tuple([self.expr(a, ctx) for a in s.args])
+            args = self._tuple([self.value(a, ctx) for a in s.args])
             if s.queued:
                 emit(f"{pad}G.enqueue({s.event!r}, {args})")
             else:
@@ -242,14 +242,14 @@ class Compiler:
         elif isinstance(s, A.EndGame):
             emit(f"{pad}G.win(None)")
         elif isinstance(s, A.Return):
-            value = self.expr(s.value, ctx) if s.value is not None else "None"
+            value = self.value(s.value, ctx) if s.value is not None else "None"
             if ctx.susp:
                 emit(f"{pad}F['rv'] = {value}")
                 emit(f"{pad}return 0")
             else:
                 emit(f"{pad}return {value}")
         elif isinstance(s, A.Log):
-            args = ", ".join(self.expr(a, ctx) for a in s.args)
+            args = ", ".join(self.value(a, ctx) for a in s.args)
             emit(f"{pad}G.say({s.message!r}, [{args}])")
         elif isinstance(s, A.Pass):
             emit(f"{pad}pass")
@@ -302,8 +302,14 @@ class Compiler:
             lines.append(f"{pad}{ctx.local(res[1])} = {value}")
             return
         if res[0] == "list_index":
-            lines.append(f"{pad}{self.expr(target.obj, ctx)}[{self.expr(target.args[0], ctx)}] "
-                         f"= {value}")
+            # Lists are values: `xs[i] = v` makes a new list and stores it back, so a list
+            # shared by two locals (or by a local and the log) never changes behind one.
+            obj = self.expr(target.obj, ctx)
+            new = f"replaced({obj}, {self.expr(target.args[0], ctx)}, {value})"
+            if self.c.res.get(id(target.obj), ("",))[0] in ("local", "var", "list_index"):
+                self._assign(target.obj, new, ctx, lines, pad)
+            else:
+                lines.append(f"{pad}{obj}[{self.expr(target.args[0], ctx)}] = {value}")
             return
         name = res[1]
         decl = self.m.vars[name]
@@ -338,15 +344,23 @@ class Compiler:
     def _free_locals(self, e: Any, ctx: _Ctx) -> set[str]:
         out: set[str] = set()
 
-        def walk(n: Any) -> None:
-            if isinstance(n, A.Name) and self.c.res.get(id(n), ("",))[0] == "local":
+        def walk(n: Any, bound: frozenset = frozenset()) -> None:
+            if (isinstance(n, A.Name) and n.id not in bound
+                    and self.c.res.get(id(n), ("",))[0] == "local"):
                 out.add(n.id)
-            if hasattr(n, "__attrs_attrs__"):
+            if isinstance(n, A.Comprehension):  # its variable is bound inside, not captured
+                walk(n.source, bound)
+                inner = bound | {n.var}
+                walk(n.expr, inner)
+                walk(n.cond, inner)
+            elif isinstance(n, A.Lambda):
+                walk(n.body, bound | {n.param})
+            elif hasattr(n, "__attrs_attrs__"):
                 for f in n.__attrs_attrs__:
-                    walk(getattr(n, f.name))
+                    walk(getattr(n, f.name), bound)
             elif isinstance(n, tuple):
                 for x in n:
-                    walk(x)
+                    walk(x, bound)
         walk(e)
         return out
 
@@ -357,7 +371,17 @@ class Compiler:
                     f"{self.zone_key(r.dest, ctx)})")
         if isinstance(r, (A.Choose, A.Ask, A.Order)):  # pragma: no cover - checker prevents
             raise AssertionError("a decision outside a suspending function")
-        return self.expr(r, ctx)
+        return self.value(r, ctx)
+
+    def value(self, e: A.Expr, ctx: _Ctx) -> str:
+        """An expression whose value is kept (in a local, var, argument, return or the log):
+        a zone is copied, so the value does not change when cards move later, and a saved
+        game holds no list shared between a zone and a frame."""
+        code = self.expr(e, ctx)
+        t = self.c.types.get(id(e))
+        if isinstance(t, tuple) and t[0] == "zone":
+            return f"list({code})"
+        return code
 
     # ---- expressions ----------------------------------------------------------------------
     @staticmethod
@@ -447,7 +471,7 @@ class Compiler:
         if res is None:  # pragma: no cover - the checker resolved every call
             raise AssertionError(e)
         if res[0] == "proc":
-            return f"p_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+            return f"p_{e.func}(G{''.join(', ' + self.value(a, ctx) for a in args)})"
         if res[0] == "value":
             return f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
         n = e.func
@@ -464,7 +488,7 @@ class Compiler:
         if n in ("min", "max"):
             if len(args) == 1:
                 inner = self._gen(a0, ctx) if isinstance(a0, A.Comprehension) else x(0)
-                return f"{n}({inner}, default=None)"
+                return f"{n}(({inner}), default=None)"  # a generator needs its own parens
             return f"{n}({', '.join(x(i) for i in range(len(args)))})"
         if n == "exists":
             if isinstance(a0, A.Comprehension):
@@ -618,7 +642,7 @@ class _Machine:
                 res = comp.c.res[id(value)]
                 if res[0] == "proc":
                     p = comp.m.procs[value.func]
-                    args = "{" + ", ".join(f"{prm.name!r}: {comp.expr(a, ctx)}"
+                    args = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
                                            for prm, a in zip(p.params, value.args)) + "}"
                     nxt = self.new()
                     self.line(f"F['pc'] = {nxt}")
@@ -639,7 +663,7 @@ class _Machine:
                     return
             raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
         if isinstance(s, A.Emit):
-            args = comp._tuple([comp.expr(a, ctx) for a in s.args])
+            args = comp._tuple([comp.value(a, ctx) for a in s.args])
             nxt = self.new()
             self.line(f"F['pc'] = {nxt}")
             self.line(f"G.push_event({s.event!r}, {args})")

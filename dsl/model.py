@@ -90,6 +90,8 @@ class PackModel:
     triggers: list[Trigger] = attrs.Factory(list)
     effects: list[Effect] = attrs.Factory(list)
     decl_paths: dict[str, str] = attrs.Factory(dict)  # global name -> file declaring it
+    # names defined in a part of the pack that failed to load: their uses are not reported
+    poisoned: set[str] = attrs.Factory(set)
 
     def global_names(self) -> dict[str, str]:
         """Every name a rule may use, with what it is (for lookups and did-you-mean)."""

@@ -21,6 +21,7 @@ from dsl.parser import parse_effect, parse_module_partial
 from dsl.yamlload import YList, YMap, load_yaml
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
+_YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False}
 # Keys every record may carry besides its type's fields.
@@ -103,9 +104,10 @@ class _Loader:
             text = self._read(p)
             if text is None:
                 continue
-            module, diags = parse_module_partial(text, str(p))
+            module, diags, broken = parse_module_partial(text, str(p))
             modules.append(module)
             self.diags.extend(diags)
+            model.poisoned |= broken
         for mod in modules:
             self._declare(model, mod)
         raw_records = []
@@ -117,6 +119,8 @@ class _Loader:
             self.diags.extend(diags)
             if data is not None:
                 raw_records.extend(self._collect_records(model, p, data))
+            else:  # unreadable: its ids are unknown, but uses of them are not new errors
+                model.poisoned |= set(_YAML_IDS.findall(text))
         for rtype, rec, site in raw_records:
             self._add_record(model, rtype, rec, site)
         for rtype, rec, site in raw_records:
@@ -239,6 +243,8 @@ class _Loader:
 
     def _add_record(self, model: PackModel, tname: str, rec: YMap, site: Site) -> None:
         rid = rec.get("id")
+        if isinstance(rid, str):
+            model.poisoned.add(rid)  # until it is added below
         if not isinstance(rid, str) or not SLUG.match(rid):
             loc = rec.val_loc.get("id")
             self.error("E312", "a record needs an 'id' that is a lowercase slug like 'capua'"
@@ -255,6 +261,7 @@ class _Loader:
         if rid in model.decl_paths or rid in model.sides or rid in RESERVED:
             self.error("E313", f"id '{rid}' is already the name of a declaration or side", idsite)
             return
+        model.poisoned.discard(rid)
         model.records[rid] = Record(rid, tname, {}, idsite)
         model.by_type.setdefault(tname, []).append(rid)
 
@@ -333,6 +340,8 @@ class _Loader:
             if target is not None:
                 self.error("E318", f"'{value}' is a {target.type}, not a {t}",
                            Site(site.path, site.line, site.col, end))
+            elif value in model.poisoned:
+                pass  # defined in a part of the pack that is already reported as broken
             else:
                 self.error("E318", f"unknown {t} '{value}'", Site(site.path, site.line, site.col,
                            end), did_you_mean(str(value), model.by_type.get(t, [])))

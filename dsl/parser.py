@@ -427,25 +427,79 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
         message, end_col = str(err), col + 1
     if "DedentError" in type(err).__name__:
         message = "inconsistent indentation"
+    pos = getattr(err, "pos_in_stream", None)
+    if isinstance(err, UnexpectedToken) and err.token.start_pos is not None:
+        pos = err.token.start_pos
+    opened = _unclosed_bracket(text, pos if pos is not None else len(text))
+    if opened is not None and opened[0] < line:  # the real mistake is further up
+        bline, bcol, ch = opened
+        return Diagnostic("E100", f"'{ch}' is never closed", path, bline + line_offset, bcol,
+                          source_line(text, bline), bcol + 1,
+                          f"close it with '{_CLOSE[ch]}' before the end of line {bline + line_offset}")
     return Diagnostic("E100", message, path, line + line_offset, col,
                       source_line(text, line), end_col)
+
+
+_CLOSE = {"(": ")", "[": "]"}
+
+
+def _unclosed_bracket(text: str, upto: int) -> tuple[int, int, str] | None:
+    """The innermost bracket still open at `upto`: (line, col, char), skipping strings and
+    comments."""
+    stack: list[tuple[int, int, str]] = []
+    line, col, i = 1, 1, 0
+    in_str = in_comment = False
+    while i < min(upto, len(text)):
+        ch = text[i]
+        if ch == "\n":
+            line, col, in_comment, in_str = line + 1, 0, False, False
+        elif in_comment:
+            pass
+        elif in_str:
+            if ch == "\\":
+                i, col = i + 1, col + 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "#":
+            in_comment = True
+        elif ch in "([":
+            stack.append((line, col, ch))
+        elif ch in ")]" and stack:
+            stack.pop()
+        i, col = i + 1, col + 1
+    return stack[-1] if stack else None
 
 
 # ---- entry points -----------------------------------------------------------------------
 def parse_module(text: str, path: str = "<rules>") -> A.Module:
     """Parse a whole `.rules` file; raise DslError listing every syntax error."""
-    module, diags = parse_module_partial(text, path)
+    module, diags, _broken = parse_module_partial(text, path)
     if diags:
         raise DslError(diags)
     return module
 
 
 def parse_module_partial(text: str, path: str = "<rules>"
-                         ) -> tuple[A.Module, list[Diagnostic]]:
-    """The declarations that parse, and a diagnostic for each one that does not: so that
-    one broken declaration does not hide the rest of the file from the checker."""
+                         ) -> tuple[A.Module, list[Diagnostic], set[str]]:
+    """The declarations that parse, a diagnostic for each one that does not, and the names
+    the broken ones declare: one broken declaration must not hide the rest of the file from
+    the checker, nor make every use of its name a second error."""
     decls, diags = _parse_with_recovery(text, path)
-    return A.Module(path, tuple(decls), extract_comments(text)), diags
+    broken: set[str] = set()
+    if diags:
+        bad_lines = {d.line for d in diags}
+        for start, chunk in _top_level_chunks(text):
+            end = start + chunk.count("\n") + 1
+            if any(start < ln <= end for ln in bad_lines):
+                m = _DECL_NAME.match(chunk)
+                if m:
+                    broken.add(m.group(1))
+    return A.Module(path, tuple(decls), extract_comments(text)), diags, broken
+
+
+_DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph)\s+([A-Za-z_]\w*)")
 
 
 def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
