@@ -72,6 +72,7 @@ class Checker:
         self.direct_suspend: set[str] = set()
         self.runs_effect: dict[str, set[str]] = {}
         self._fn = ""
+        self.proc_calls: list[tuple[A.Call, str, bool]] = []  # (call, path, as a statement)
 
     # ---- diagnostics ----------------------------------------------------------------
     def error(self, code: str, message: str, path: str, at: A.Pos | Site,
@@ -137,6 +138,11 @@ class Checker:
             self.diags.append(Diagnostic("E250", "the pack has no 'on setup:' handler, so a game "
                                          "cannot start", self._any_rules_path(), 1, 1))
         fns, evs = self._suspension()
+        for call, path, statement in self.proc_calls:
+            if not statement and f"p_{call.func}" in fns:
+                self.error("E233", f"procedure '{call.func}' may ask a player, so it must be "
+                           f"called on its own: 'let x = {call.func}(...)' or a statement", path,
+                           call.at)
         return CheckResult(self.types, self.res, fns, evs, self.diags)
 
     def _any_rules_path(self) -> str:
@@ -644,6 +650,7 @@ class Checker:
                        e.at)
             self.calls[sc.fn].add(f"p_{n}")
             self.res[id(e)] = ("proc", n, statement)
+            self.proc_calls.append((e, sc.path, statement))
             return T.from_ast(p.returns) if p.returns else "none"
         if n in m.values:
             v = m.values[n]

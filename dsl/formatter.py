@@ -60,7 +60,7 @@ def quote(s: str) -> str:
 
 def _prec(e: A.Expr) -> int:
     if isinstance(e, A.Int):
-        return P_ATOM
+        return P_UNARY if e.value < 0 else P_ATOM
     if isinstance(e, A.BinOp):
         return _BINOP_PREC[e.op]
     if isinstance(e, A.Compare):

@@ -126,7 +126,10 @@ class Runtime:
             if st == 0:
                 lst = T.get("before", ())
             elif st == 1:
-                lst = self._main_handlers(T, args)
+                m = fr.get("m")
+                if m is None:  # which `instead of` applies is settled once, after `before`
+                    m = fr["m"] = self._instead_index(T, args)
+                lst = T["instead"][m:m + 1] if m >= 0 else T.get("on", ())
             else:
                 lst = T.get("after", ())
             i = fr["i"]
@@ -136,8 +139,8 @@ class Runtime:
                 continue
             fr["i"] = i + 1
             fname, fn, cond, susp = lst[i]
-            if st != 1 and cond is not None and not cond(self, *args):
-                continue
+            if cond is not None and not (st == 1 and fr["m"] >= 0) and not cond(self, *args):
+                continue  # conditions are read just before the trigger runs
             self._trace(fname, fr["n"])
             if susp:
                 self.stack.append({"k": "p", "f": fname, "pc": 0,
@@ -145,12 +148,13 @@ class Runtime:
                 return
             fn(self, *args)
 
-    def _main_handlers(self, T: dict, args: tuple) -> list:
-        for entry in T.get("instead", ()):
+    def _instead_index(self, T: dict, args: tuple) -> int:
+        """The first `instead of` trigger whose condition holds now, or -1."""
+        for i, entry in enumerate(T.get("instead", ())):
             cond = entry[2]
             if cond is None or cond(self, *args):
-                return [entry]
-        return [e for e in T.get("on", ()) if e[2] is None or e[2](self, *args)]
+                return i
+        return -1
 
     def _finish_event(self, fr: dict[str, Any]) -> None:
         self.stack.pop()
@@ -193,9 +197,11 @@ class Runtime:
                 if cond is None or cond(self, *args):
                     self._trace(fname, name)
                     fn(self, *args)
-            for fname, fn, _c, _s in self._main_handlers(T, args):
-                self._trace(fname, name)
-                fn(self, *args)
+            m = self._instead_index(T, args)
+            for fname, fn, cond, _s in (T["instead"][m:m + 1] if m >= 0 else T.get("on", ())):
+                if m >= 0 or cond is None or cond(self, *args):
+                    self._trace(fname, name)
+                    fn(self, *args)
             for fname, fn, cond, _s in T.get("after", ()):
                 if cond is None or cond(self, *args):
                     self._trace(fname, name)

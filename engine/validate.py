@@ -95,6 +95,9 @@ def _resolve(arg: str | Path) -> _Target:
         t.packs = find_packs(p)
         t.translations = translation_files(p / "translations")
         return t
+    if str(arg).rstrip("/\\") == "content":
+        # `engine validate content/` outside a checkout means the installed content
+        return _resolve(_shipped())
     if isinstance(arg, str) and "/" not in arg and "\\" not in arg:
         root = _shipped()
         if (root / arg / "pack.yaml").is_file():

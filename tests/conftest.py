@@ -1,0 +1,56 @@
+"""Shared fixtures. `write_pack` makes a small pack in a temporary directory for a test."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def write_pack_files(root: Path, rules: str, records: str | dict[str, str] | None = None,
+                     sides: tuple[str, ...] = ("red", "blue"), pack_id: str = "inline") -> Path:
+    """Write pack.yaml, rules.rules and record files (text, dedented) into `root`."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pack.yaml").write_text(
+        f"id: {pack_id}\nname: Inline test pack\nversion: 0.0.1\n"
+        f"sides: [{', '.join(sides)}]\n", encoding="utf-8")
+    (root / "rules.rules").write_text(textwrap.dedent(rules).lstrip("\n"), encoding="utf-8")
+    if isinstance(records, str):
+        records = {"records.yaml": records}
+    for name, text in (records or {}).items():
+        (root / name).write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def write_pack(tmp_path: Path) -> Callable[..., Path]:
+    """write_pack(rules, records=None, sides=(...), name="p") -> the pack directory."""
+    count = [0]
+
+    def make(rules: str, records: str | dict[str, str] | None = None,
+             sides: tuple[str, ...] = ("red", "blue"), name: str | None = None) -> Path:
+        count[0] += 1
+        d = tmp_path / (name or f"pack{count[0]}")
+        return write_pack_files(d, rules, records, sides)
+
+    return make
+
+
+@pytest.fixture
+def inline_pack(write_pack: Callable[..., Path]) -> Callable[..., Any]:
+    """inline_pack(rules, records=None, ...) -> a loaded CompiledPack."""
+    from engine.loader import load_pack
+
+    def make(rules: str, records: str | dict[str, str] | None = None, **kw: Any) -> Any:
+        return load_pack(write_pack(rules, records, **kw))
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def testgame() -> Any:
+    from engine.loader import load_pack
+    return load_pack(REPO / "tests" / "packs" / "testgame")

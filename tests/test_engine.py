@@ -1,0 +1,1080 @@
+"""Unit tests of the runtime, through small packs written for each test."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.errors import EngineFault, IllegalAction
+from engine.game import Game, replay
+
+
+def says(game: Game) -> list[str]:
+    """The `log "..."` lines of a game, with their arguments, as short strings."""
+    out = []
+    for e in game.log:
+        if e["t"] == "say":
+            out.append(" ".join([e["m"], *map(str, e["a"])]))
+    return out
+
+
+def play_out(game: Game, pick=lambda g: g.legal_actions()[0], limit: int = 10_000) -> Game:
+    for _ in range(limit):
+        if game.over:
+            return game
+        game.apply(pick(game))
+    raise AssertionError("the game did not end")
+
+
+# ---- order of events ------------------------------------------------------------------------
+
+ORDER_RULES = """
+var active: side = red
+var answered: bool = false
+event outer(x: int)
+event inner(x: int)
+event queued(x: int)
+
+on setup:
+    log "setup"
+    emit outer(1)
+    emit outer(2)
+    log "setup done"
+
+before outer(x):
+    log "before outer", x
+before outer(x) if x == 99:
+    log "never"
+instead of outer(x) if x == 2:
+    log "instead of outer", x
+on outer(x):
+    log "on outer", x
+    enqueue queued(x)
+    emit inner(x)
+    log "on outer, inner done", x
+after outer(x):
+    log "after outer", x
+on inner(x):
+    log "on inner", x
+    enqueue queued(10 + x)
+    DECIDE
+on queued(x):
+    log "queued", x
+"""
+
+ORDER_EXPECTED = [
+    "setup",
+    "before outer 1", "on outer 1", "on inner 1", "queued 11", "on outer, inner done 1",
+    "after outer 1", "queued 1",
+    "before outer 2", "instead of outer 2", "after outer 2",
+    "setup done",
+]
+
+
+@pytest.mark.parametrize("decide", ["log \"no decision\"", "answered = ask red \"Go on?\""])
+def test_event_order(inline_pack, decide):
+    """The same order whether the events run as plain calls or as suspendable frames."""
+    pack = inline_pack(ORDER_RULES.replace("DECIDE", decide))
+    game = play_out(pack.new_game(0))
+    got = [s for s in says(game) if s != "no decision"]
+    assert got == ORDER_EXPECTED
+    suspending = "inner" in pack.ns["SUSPENDING_EVENTS"]
+    assert suspending == decide.startswith("answered")
+
+
+def test_queue_runs_after_after_triggers_and_nested(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        event a()
+        event b(n: int)
+        on setup:
+            emit a()
+        on a():
+            enqueue b(1)
+            enqueue b(2)
+            log "on a"
+        after a():
+            log "after a"
+        on b(n):
+            log "b", n
+            if n == 1:
+                enqueue b(3)
+        after b(n):
+            log "after b", n
+    """)
+    game = pack.new_game(0)
+    assert says(game) == ["on a", "after a", "b 1", "after b 1", "b 3", "after b 3", "b 2",
+                          "after b 2"]
+
+
+def test_trigger_condition_is_read_just_before_it_runs(inline_pack):
+    """An `on` handler that turns off a later handler's condition stops it from running;
+    `instead of` is settled once, after the `before` triggers. Same with and without a
+    decision inside (plain calls or suspendable frames)."""
+    for decide in ("pass", "let y = ask red \"?\""):
+        pack = inline_pack(f"""
+var active: side = red
+var flag: bool = true
+var swap: bool = false
+event e()
+event f()
+on setup:
+    emit e()
+    flag = true
+    emit f()
+before e():
+    swap = true
+    {decide}
+instead of e() if swap:
+    log "instead"
+    swap = false
+instead of e():
+    log "second instead (must not run)"
+on e():
+    log "on (must not run)"
+after e() if flag:
+    log "after 1"
+    flag = false
+after e() if flag:
+    log "after 2 (must not run)"
+on f() if flag:
+    log "first"
+    flag = false
+    {decide}
+on f():
+    log "second"
+on f() if flag:
+    log "third (must not run)"
+""")
+        game = play_out(pack.new_game(0), pick=lambda g: True)
+        assert says(game) == ["instead", "after 1", "first", "second"], decide
+
+
+# ---- modifiers ------------------------------------------------------------------------------
+
+def test_modifiers_expire(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var siege: bool = false
+        value size(s: side): int = 5
+        event turn(s: side)
+        event reshuffle()
+        on setup:
+            modify size(blue) by 10
+            modify size(red) by -1 until reshuffle
+            log "start", size(red), size(blue)
+            emit turn(red)
+            log "after turn", size(red)
+            modify size(red) by 3 while siege
+            log "siege off", size(red)
+            siege = true
+            log "siege on", size(red)
+            siege = false
+            emit reshuffle()
+            log "after reshuffle", size(red), size(blue)
+        on turn(s):
+            modify size(s) by -2 until end of turn
+            log "in turn", size(s)
+        on reshuffle():
+            log "in reshuffle", size(red)
+    """)
+    game = pack.new_game(0)
+    assert says(game) == ["start 4 15", "in turn 2", "after turn 4", "siege off 4", "siege on 7",
+                          "in reshuffle 5", "after reshuffle 5 15"]
+
+
+def test_modifier_while_captures_locals(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var hurt[s: side]: bool = false
+        value size(s: side): int = 5
+        on setup:
+            for s in sides:
+                modify size(s) by -1 while hurt[s]
+            hurt[blue] = true
+            log "sizes", size(red), size(blue)
+    """)
+    assert says(pack.new_game(0)) == ["sizes 5 4"]
+
+
+# ---- bounds ---------------------------------------------------------------------------------
+
+def test_bounds_clamp(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var cap: int = 4
+        var morale: int in 0..13 = 13
+        var unrest[s: side]: int in 0..cap = 0
+        on setup:
+            morale += 5
+            log "up", morale
+            morale -= 20
+            log "down", morale
+            morale = 7
+            unrest[red] += 9
+            unrest[blue] -= 1
+            log "unrest", unrest[red], unrest[blue]
+            cap = 2
+            unrest[red] += 0
+            log "recapped", unrest[red]
+    """)
+    game = pack.new_game(0)
+    assert says(game) == ["up 13", "down 0", "unrest 4 0", "recapped 2"]
+    assert game.var("morale") == 7
+
+
+# ---- decisions ------------------------------------------------------------------------------
+
+CARDS = """
+card:
+  - {id: c1, power: 1}
+  - {id: c2, power: 2}
+  - {id: c3, power: 3}
+  - {id: c4, power: 4}
+"""
+
+DECISIONS = """
+type card:
+    power: int
+var active: side = red
+var got: list of card = []
+var yes: bool = false
+zone hand[s: side] of card private
+zone pile of card
+
+on setup:
+    for c in card:
+        move c to hand[red]
+    let a = choose c from hand[red] prompt "Pick one"
+    got = [a]
+    let b = choose 2 c from hand[red] by red
+    got = b
+    let u = choose up to 2 c from hand[red] by red require sum(x.power for x in c) <= 4
+    got = u
+    let r = choose 1 to 3 c from hand[red] by blue
+    got = r
+    yes = ask blue "Yes?"
+    let o = order hand[red] by red
+    got = o
+    let opt = choose c from hand[red] by red where c.power > 2 optional
+    got = [opt]
+"""
+
+
+def test_decisions_of_each_kind(inline_pack):
+    pack = inline_pack(DECISIONS, CARDS)
+    g = pack.new_game(0)
+    d = g.decision
+    assert (d.side, d.kind, d.options, d.prompt) == ("red", "one", ["c1", "c2", "c3", "c4"],
+                                                     "Pick one")
+    g.apply("c3")
+    assert g.var("got") == ["c3"]
+    d = g.decision
+    assert (d.kind, d.min, d.max) == ("many", 2, 2)
+    assert len(g.legal_actions()) == 6
+    g.apply(["c4", "c1"])
+    assert g.var("got") == ["c4", "c1"]
+    d = g.decision
+    assert (d.kind, d.min, d.max) == ("many", 0, 2)
+    legal = g.legal_actions()
+    assert [] in legal and ["c1", "c3"] in legal and ["c2", "c3"] not in legal
+    assert all(sum(int(c[1]) for c in a) <= 4 for a in legal)
+    g.apply(["c1", "c3"])
+    d = g.decision
+    assert (d.side, d.kind, d.min, d.max) == ("blue", "many", 1, 3)
+    g.apply(["c2", "c3", "c4"])
+    d = g.decision
+    assert (d.side, d.kind, d.prompt) == ("blue", "ask", "Yes?")
+    assert g.legal_actions() == [True, False]
+    g.apply(True)
+    assert g.var("yes") is True
+    d = g.decision
+    assert (d.side, d.kind) == ("red", "order") and len(g.legal_actions()) == 24
+    g.apply(["c4", "c2", "c1", "c3"])
+    assert g.var("got") == ["c4", "c2", "c1", "c3"]
+    d = g.decision
+    assert d.optional and d.options == ["c3", "c4"]
+    assert g.legal_actions() == ["c3", "c4", None]
+    g.apply(None)
+    assert g.var("got") == [None]
+    assert g.over and g.result.winner is None
+
+
+@pytest.mark.parametrize("steps, bad, rule", [
+    (0, "c9", "choose"),                   # not an option
+    (0, ["c1"], "choose"),                 # a list for a single choice
+    (0, None, "choose"),                   # not optional
+    (1, ["c1"], "count"),                  # exact 2: too few
+    (1, ["c1", "c2", "c3"], "count"),      # too many
+    (1, ["c1", "c1"], "many"),             # twice the same
+    (1, "c1", "many"),                     # not a list
+    (2, ["c3", "c4"], "require"),          # fails `require`
+    (3, [], "count"),                      # range 1..3: too few
+    (4, "yes", "ask"),                     # ask wants a bool
+    (4, 1, "ask"),
+    (5, ["c1", "c2", "c3"], "order"),      # not a permutation: missing one
+    (5, ["c1", "c2", "c3", "c3"], "order"),
+    (5, ["c1", "c2", "c3", "c4", "c4"], "order"),
+    (6, "c1", "choose"),                   # filtered out by `where`
+])
+def test_illegal_actions_change_nothing(inline_pack, steps, bad, rule):
+    pack = inline_pack(DECISIONS, CARDS)
+    g = pack.new_game(0)
+    for _ in range(steps):
+        g.apply(g.legal_actions()[0])
+    before = g.save()
+    view_before = g.view("red")
+    with pytest.raises(IllegalAction) as err:
+        g.apply(bad)
+    assert err.value.rule == rule
+    with pytest.raises(IllegalAction):
+        g.validate(bad)
+    assert g.save() == before
+    assert g.view("red") == view_before
+    g.apply(g.legal_actions()[-1])  # the game goes on normally afterwards
+
+
+def test_no_decision_to_answer(inline_pack):
+    pack = inline_pack(DECISIONS, CARDS)
+    g = play_out(pack.new_game(0))
+    before = g.save()
+    with pytest.raises(IllegalAction) as err:
+        g.apply("c1")
+    assert err.value.rule == "no-decision" and "over" in str(err.value)
+    assert g.legal_actions() == []
+    with pytest.raises(IllegalAction):
+        g.random_action(random.Random(0))
+    assert g.save() == before
+
+
+def test_forced_decisions_are_answered_by_the_engine(inline_pack):
+    pack = inline_pack("""
+        type card:
+            power: int
+        var active: side = red
+        var res: list of card = []
+        var one: card? = c1
+        zone hand[s: side] of card private
+        on setup:
+            move c1 to hand[red]
+            move c2 to hand[red]
+            one = choose c from hand[red] where c.power == 2
+            log "single option", one
+            one = choose c from hand[red] where c.power > 5
+            log "no option", one
+            res = choose 2 c from hand[red]
+            log "exact all", count(res)
+            res = choose 3 c from hand[red]
+            log "exact more than there are", count(res)
+            res = choose up to 0 c from hand[red]
+            log "up to none", count(res)
+            res = order [c in hand[red] where c.power == 1] by blue
+            log "order one", count(res)
+            res = choose up to 2 c from hand[red]
+            log "asked"
+    """, CARDS)
+    g = pack.new_game(0)
+    assert says(g) == ["single option c2", "no option None", "exact all 2",
+                       "exact more than there are 2", "up to none 0", "order one 1"]
+    assert g.decision.kind == "many" and g.state["decisions"] == 0
+
+
+def test_random_action_is_legal(inline_pack):
+    pack = inline_pack(DECISIONS, CARDS)
+    for seed in range(20):
+        g = pack.new_game(seed)
+        rnd = random.Random(seed)
+        while not g.over:
+            a = g.random_action(rnd)
+            assert g.validate(a) == a
+            g.apply(a)
+
+
+# ---- save, load, replay -------------------------------------------------------------------
+
+def _first(g: Game):
+    return g.legal_actions()[0]
+
+
+def test_save_load_mid_decision_continues_identically(testgame):
+    rnd = random.Random(5)
+    g = testgame.new_game(5)
+    for _ in range(17):
+        g.apply(g.random_action(rnd))
+    text = g.save()
+    loaded = Game.load(testgame, text)
+    assert loaded.save() == text
+    assert loaded.decision == g.decision
+    assert loaded.view("red") == g.view("red")
+    r1, r2 = random.Random(9), random.Random(9)
+    play_out(g, pick=lambda x: x.random_action(r1))
+    play_out(loaded, pick=lambda x: x.random_action(r2))
+    assert loaded.save() == g.save()
+
+
+def test_save_is_json_and_load_checks_pack(testgame, inline_pack):
+    from engine.errors import SaveError
+    g = testgame.new_game(1)
+    data = json.loads(g.save())
+    assert data["pack"] == "testgame" and data["seed"] == 1
+    other = inline_pack(DECISIONS, CARDS)
+    with pytest.raises(SaveError):
+        Game.load(other, g.save())
+    with pytest.raises(SaveError):
+        Game.load(testgame, "{not json")
+    bad = dict(data, pack_hash="0" * 16)
+    with pytest.raises(SaveError, match="changed"):
+        Game.load(testgame, json.dumps(bad))
+
+
+def test_replay_is_exact(testgame):
+    for seed in (0, 3):
+        rnd = random.Random(seed)
+        g = play_out(testgame.new_game(seed), pick=lambda x: x.random_action(rnd))
+        again = replay(testgame, seed, list(g.actions))
+        assert again.save() == g.save()
+        assert again.log == g.log
+
+
+def test_clone_is_independent(testgame):
+    g = testgame.new_game(2)
+    c = g.clone()
+    c.apply(c.legal_actions()[0])
+    assert g.state["decisions"] == 0 and c.state["decisions"] == 1
+
+
+def test_locals_holding_zone_contents_survive_save_load(inline_pack):
+    """A local that holds a zone's contents is a copy: saving and loading in the middle of
+    a rule does not change what it holds."""
+    pack = inline_pack("""
+        type card:
+            power: int
+        var active: side = red
+        zone hand[s: side] of card private
+        zone pile of card
+        on setup:
+            move c1 to hand[red]
+            move c2 to hand[red]
+            let held = hand[red]
+            let y = ask red "go?"
+            move c1 to pile
+            log "held", count(held)
+    """, CARDS)
+    g1 = pack.new_game(0)
+    g2 = Game.load(pack, g1.save())
+    g1.apply(True)
+    g2.apply(True)
+    assert says(g1) == says(g2) == ["held 2"]
+
+
+# ---- undo -----------------------------------------------------------------------------------
+
+UNDO_RULES = """
+type card:
+    power: int
+var active: side = red
+var x: int = 0
+var secret[s: side]: int = 0 private
+zone deck of card ordered hidden
+zone hand[s: side] of card private
+zone table of card
+on setup:
+    for c in card:
+        move c to deck
+    move c4 to table
+    repeat 30:
+        let k = choose k from ["plain", "roll", "draw", "reveal", "public", "blue", "shuffle", "secret"] by red
+        if k == "roll":
+            x = roll(1, 6)
+        elif k == "draw":
+            let d = draw 1 from deck to hand[red]
+        elif k == "reveal":
+            reveal top(deck) to red
+        elif k == "public":
+            move table to hand[red]
+        elif k == "blue":
+            let y = ask blue "Agree?"
+        elif k == "shuffle":
+            shuffle deck
+        elif k == "secret":
+            secret[red] += 1
+        x += 100
+"""
+
+
+@pytest.fixture
+def undo_pack(inline_pack):
+    return inline_pack(UNDO_RULES, CARDS)
+
+
+@pytest.mark.parametrize("choice", ["plain", "public", "secret"])
+def test_undo_own_last_decision(undo_pack, choice):
+    g = undo_pack.new_game(0)
+    g.apply("plain")
+    views = {s: g.view(s) for s in ("red", "blue", None)}
+    save = g.save()
+    g.apply(choice)
+    assert g.can_undo("red") and not g.can_undo("blue")
+    g.undo("red")
+    assert g.save() == save
+    assert {s: g.view(s) for s in ("red", "blue", None)} == views
+    # undo again goes back one more of red's own decisions
+    assert g.can_undo("red")
+    g.undo("red")
+    assert g.state["decisions"] == 0 and g.actions == []
+    assert not g.can_undo("red")
+    with pytest.raises(IllegalAction):
+        g.undo("red")
+
+
+@pytest.mark.parametrize("choice", ["roll", "draw", "reveal", "shuffle"])
+def test_undo_refused_after_hidden_or_random(undo_pack, choice):
+    g = undo_pack.new_game(0)
+    g.apply("plain")
+    g.apply(choice)
+    assert not g.can_undo("red")
+    before = g.save()
+    with pytest.raises(IllegalAction) as err:
+        g.undo("red")
+    assert err.value.rule == "undo"
+    assert g.save() == before
+
+
+def test_undo_refused_after_the_other_side_decided(undo_pack):
+    g = undo_pack.new_game(0)
+    g.apply("blue")
+    assert g.decision.side == "blue"
+    assert g.can_undo("red")  # blue has not answered yet
+    g.apply(True)
+    assert not g.can_undo("red")
+    assert g.can_undo("blue")
+    view = g.view("blue")
+    g.apply("plain")  # red decides after blue: blue's undo is gone
+    assert not g.can_undo("blue")
+    assert g.can_undo("red")
+    g.undo("red")
+    assert g.view("blue") == view
+
+
+def test_undo_keeps_actions_in_step(undo_pack):
+    g = undo_pack.new_game(0)
+    for a in ["plain", "secret", "plain"]:
+        g.apply(a)
+    g.undo("red")
+    assert g.actions == ["plain", "secret"]
+    g.apply("public")
+    assert replay(undo_pack, 0, g.actions).save() == g.save()
+
+
+
+@pytest.mark.xfail(strict=True, reason="known limitation: undo stops at draws, reveals, dice "
+                   "and the other side's decisions, but not at rules that merely read a zone "
+                   "hidden from the undoing side")
+def test_undo_cannot_probe_hidden_information(inline_pack):
+    """Red raids; blue is asked to respond only if blue holds a response card. Red sees
+    whether blue is asked, then takes the raid back: red learned about blue's hand."""
+    pack = inline_pack("""
+        type card:
+            power: int
+        var active: side = red
+        zone hand[s: side] of card private
+        on setup:
+            move c3 to hand[blue]
+            repeat 3:
+                let k = choose k from ["raid", "wait"] by red
+                if k == "raid" and exists(c in hand[blue] where c.power == 3):
+                    let y = ask blue "Respond?"
+    """, CARDS)
+    g = pack.new_game(0)
+    g.apply("raid")
+    learned = g.decision.side == "blue"  # only possible because blue holds c3
+    assert learned
+    assert not g.can_undo("red")
+
+
+# ---- views ----------------------------------------------------------------------------------
+
+def test_views_hide_hidden_zones_private_vars_and_others_choices(undo_pack):
+    g = undo_pack.new_game(0)
+    for a in ["draw", "secret", "secret", "reveal"]:
+        g.apply(a)
+    red, blue, spectator = g.view("red"), g.view("blue"), g.view(None)
+    deck = g.zone("deck")
+    assert red["zones"]["deck"] == {"count": len(deck), "revealed": [deck[0]]}
+    assert blue["zones"]["deck"] == {"count": len(deck), "revealed": []}
+    assert spectator["zones"]["deck"]["revealed"] == []
+    hand = g.zone("hand", "red")
+    assert red["zones"]["hand|red"] == hand and len(hand) == 1
+    assert blue["zones"]["hand|red"] == {"count": 1, "revealed": []}
+    assert red["zones"]["table"] == blue["zones"]["table"] == ["c4"]
+    assert red["vars"]["secret"] == {"red": 2}
+    assert "red" not in blue["vars"].get("secret", {})
+    assert "secret" not in spectator["vars"]
+    # choices: red sees its own, blue sees only that red chose
+    red_choices = [e for e in red["log"] if e["t"] == "choice"]
+    blue_choices = [e for e in blue["log"] if e["t"] == "choice"]
+    assert [e["v"] for e in red_choices] == ["draw", "secret", "secret", "reveal"]
+    assert blue_choices == [{"t": "choice", "side": "red"}] * 4
+    # the drawn card: red sees the move, blue sees that a card moved
+    drawn = hand[0]
+    blue_text = json.dumps(blue)
+    assert f'"{drawn}"' not in blue_text and f'"{deck[0]}"' not in blue_text
+    moves = [e for e in blue["log"] if e["t"] == "move" and e["to"] == "hand|red"]
+    assert moves == [{"t": "move", "e": None, "from": "deck", "to": "hand|red"}]
+    reveals = [e for e in blue["log"] if e["t"] == "reveal"]
+    assert reveals and all(e["e"] is None for e in reveals)
+    # the decision: red sees options and legal actions; blue only whose turn it is
+    assert red["decision"]["options"] and red["legal_actions"]
+    assert blue["decision"] == {"side": "red", "kind": "one"} and blue["legal_actions"] == []
+    with pytest.raises(ValueError):
+        g.view("green")
+
+
+# ---- graphs ---------------------------------------------------------------------------------
+
+GRAPH_RECORDS = """
+space:
+  - {id: a}
+  - {id: b}
+  - {id: c}
+  - {id: d}
+  - {id: e}
+  - {id: f}
+link:
+  - {id: ab, a: a, b: b, cost: 1, kind: road}
+  - {id: bc, a: b, b: c, cost: 1, kind: road}
+  - {id: ad, a: a, b: d, cost: 5, kind: sea}
+  - {id: dc, a: d, b: c, cost: 1, kind: road}
+  - {id: ce, a: c, b: e, cost: 2, kind: pass}
+  - {id: ef, a: e, b: f, cost: 1, kind: road, directed: true}
+"""
+
+GRAPH_RULES = """
+type space:
+    label: text = "x"
+type link:
+    a: space
+    b: space
+    cost: int
+    kind: text
+    directed: bool = false
+var active: side = red
+graph map of space via link
+on setup:
+    log "neighbors", neighbors(map, a)
+    log "by kind", neighbors(map, a, "sea"), neighbors(map, c, ["road", "pass"])
+    log "distance", distance(map, a, c), distance(map, a, f), distance(map, f, a)
+    log "blocked distance", distance(map, a, c, n => n == b)
+    log "path", path(map, a, e)
+    log "blocked path", path(map, a, e, n => n == b)
+    log "no path", path(map, a, e, n => n == b or n == d)
+    log "reachable", reachable(map, a, 2), reachable(map, a, 6, n => n == b)
+    log "edge", edge(map, a, b), edge(map, b, a).cost, edge(map, a, e), edge(map, f, e)
+    log "directed", neighbors(map, e), neighbors(map, f)
+"""
+
+
+def test_graph_queries(inline_pack):
+    pack = inline_pack(GRAPH_RULES, GRAPH_RECORDS)
+    assert says(pack.new_game(0)) == [
+        "neighbors ['b', 'd']",
+        "by kind ['d'] ['b', 'd', 'e']",
+        "distance 2 5 None",
+        "blocked distance 6",
+        "path ['a', 'b', 'c', 'e']",
+        "blocked path ['a', 'd', 'c', 'e']",
+        "no path []",
+        "reachable ['b', 'c'] ['d', 'c']",
+        "edge ab 1 None None",
+        "directed ['c', 'f'] []",
+    ]
+
+
+# ---- tables ---------------------------------------------------------------------------------
+
+TABLE_RECORDS = """
+table:
+  - id: crt
+    columns: [1, "2-3", "4+", "-9-0", fort]
+    rows:
+      1: [10, 11, 12, 13, 14]
+      "2-4": [20, 21, 22, 23, 24]
+      "5+": [30, 31, 32, 33, 34]
+      "-3--1": [40, 41, 42, 43, 44]
+  - id: simple
+    rows:
+      "1-2": low
+      "3+": high
+"""
+
+
+def test_table_lookups(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        on setup:
+            log "rows", lookup(crt, 1, 1), lookup(crt, 2, 1), lookup(crt, 4, 1), lookup(crt, 5, 1), lookup(crt, 99, 1), lookup(crt, -2, 1)
+            log "cols", lookup(crt, 1, 2), lookup(crt, 1, 3), lookup(crt, 1, 4), lookup(crt, 1, 50), lookup(crt, 1, 0), lookup(crt, 1, -5), lookup(crt, 1, "fort")
+            log "no columns", lookup(simple, 2), lookup(simple, 3), lookup(simple, 3 + roll(1, 6))
+    """, TABLE_RECORDS)
+    assert says(pack.new_game(0)) == [
+        "rows 10 20 20 30 30 40",
+        "cols 11 11 12 12 13 13 14",
+        "no columns low high high",
+    ]
+
+
+def test_table_lookup_without_row_is_a_replayable_fault(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        on setup:
+            let k = choose k from [1, 0, 2] by red
+            log "result", lookup(simple, k)
+    """, TABLE_RECORDS)
+    g = pack.new_game(7)
+    before = g.save()
+    g.apply(1)
+    assert says(g) == ["result low"]
+    g = Game.load(pack, before)
+    with pytest.raises(EngineFault) as err:
+        g.apply(0)
+    f = err.value
+    assert "simple" in f.message and "no row" in f.message
+    assert (f.pack, f.pack_hash, f.seed, f.actions) == (pack.id, pack.hash, 7, [0])
+    assert f.replay_info()["actions"] == [0]
+    assert "seed 7" in str(f)
+
+
+def test_fault_at_setup_carries_seed(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        on setup:
+            log "x", lookup(simple, 0)
+    """, TABLE_RECORDS)
+    with pytest.raises(EngineFault) as err:
+        pack.new_game(11)
+    assert err.value.seed == 11 and err.value.actions == []
+
+
+def test_while_guard(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var n: int = 0
+        on setup:
+            while true:
+                n += 1
+    """)
+    with pytest.raises(EngineFault, match="while loop ran 100000 times") as err:
+        pack.new_game(3)
+    assert err.value.seed == 3
+
+
+def test_while_guard_in_suspending_code(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var n: int = 0
+        on setup:
+            let y = ask red "loop?"
+            while y:
+                n += 1
+    """)
+    g = pack.new_game(3)
+    g.apply(False)
+    assert g.over
+    g = pack.new_game(3)
+    with pytest.raises(EngineFault, match="while loop") as err:
+        g.apply(True)
+    assert err.value.actions == [True]
+
+
+# ---- language features at run time -------------------------------------------------------------
+
+def test_loops_break_continue_and_procedures(inline_pack):
+    pack = inline_pack("""
+        type card:
+            power: int
+        var active: side = red
+        var total: int = 0
+        zone pile of card ordered
+        procedure double(n: int) -> int:
+            return n * 2
+        procedure pick(s: side) -> card:
+            let c = choose c from card by s where c.power >= 2
+            return c
+        on setup:
+            for c in card where c.power != 2:
+                if c.power == 4:
+                    break
+                total += double(c.power)
+            log "total", total
+            let n = 0
+            while n < 10:
+                n += 1
+                if n % 2 == 0:
+                    continue
+                total += 1
+            log "odd", total
+            repeat 3:
+                total -= 1
+            log "repeat", total
+            let got = pick(blue)
+            log "picked", got, got.power
+            move [c1, c3] to pile
+            move c2 to top of pile
+            move c4 to bottom of pile
+            log "pile", pile, first(pile), last(pile), top(pile)
+            log "queries", count(c in card where c.power > 1), sum(c.power for c in card), min(c.power for c in card), max(c.power for c in card), min(3, 1, 2)
+            log "exists", exists(c in pile where c.power > 3), every(c in pile where c.power > 1), exists([]), every([])
+            log "lists", [c.power for c in pile where c.power > 1], sort([c3, c1, c2], c => 0 - c.power), zone_of(c1), abs(-3), other(red), 7 / 2, -7 / 2
+    """, CARDS)
+    g = pack.new_game(0)
+    assert says(g) == ["total 8", "odd 13", "repeat 10"]
+    g.apply("c3")
+    assert says(g)[3:] == [
+        "picked c3 3",
+        "pile ['c2', 'c1', 'c3', 'c4'] c2 c4 c2",
+        "queries 3 10 1 4 1",
+        "exists True False False True",
+        "lists [2, 3, 4] ['c3', 'c2', 'c1'] pile 3 blue 3 -4",
+    ]
+
+
+def test_effect_fields_run_with_self(inline_pack):
+    pack = inline_pack("""
+        type card:
+            power: int
+            effect: effect?
+        var active: side = red
+        var score[s: side]: int = 0
+        on setup:
+            for c in card:
+                run(c.effect)
+            log "score", score[red], score[blue]
+    """, """
+        card:
+          - {id: c1, power: 1, effect: "score[red] += self.power"}
+          - {id: c2, power: 2}
+          - id: c3
+            power: 3
+            effect: |
+              let yes = ask blue "Take it?"
+              if yes:
+                  score[blue] += self.power
+    """)
+    g = pack.new_game(0)
+    assert g.decision.side == "blue"
+    g.apply(True)
+    assert says(g) == ["score 1 3"]
+
+
+def test_win_and_end_game(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        on setup:
+            let y = ask red "Win?"
+            if y:
+                win blue
+            end game
+            log "never"
+    """)
+    g = pack.new_game(0)
+    g.apply(True)
+    assert g.result.winner == "blue" and g.result.reason == "rule"
+    g = pack.new_game(0)
+    g.apply(False)
+    assert g.over and g.result.winner is None
+    assert says(g) == []
+    assert g.log[-1] == {"t": "end", "winner": None}
+
+
+def test_lists_are_values(inline_pack):
+    """Changing an item of a list changes no other local or var that held the same list,
+    in the game and after saving and loading it."""
+    pack = inline_pack("""
+        var active: side = red
+        var kept: list of int = []
+        on setup:
+            let a = [1, 2, 3]
+            let b = a
+            kept = a
+            let y = ask red "go?"
+            b[0] = 5
+            kept[1] = 7
+            let nested = [[1, 2], [3]]
+            nested[0] = [9]
+            log "lists", a, b, kept, nested
+    """)
+    g1 = pack.new_game(0)
+    g2 = Game.load(pack, g1.save())
+    g1.apply(True)
+    g2.apply(True)
+    assert says(g1) == says(g2) == ["lists [1, 2, 3] [5, 2, 3] [1, 7, 3] [[9], [3]]"]
+    assert g1.save() == g2.save()
+
+
+
+# ---- the test game reaches every rule ----------------------------------------------------------
+
+def _functions(code: str) -> dict[int, tuple[str, int]]:
+    """line -> (function name, offset of the line in the function) of generated code."""
+    out: dict[int, tuple[str, int]] = {}
+    name, start = "", 0
+    for i, line in enumerate(code.splitlines(), 1):
+        if line.startswith("def "):
+            name, start = line[4:line.index("(")], i
+        elif not line.startswith((" ", "\t")):
+            name = ""
+        if name:
+            out[i] = (name, i - start)
+    return out
+
+
+def _dead(lines: list[str], i: int) -> bool:
+    """Lines random play cannot reach by construction: faults, guards, and code right after
+    a `return`, `win` or an endless `while true`."""
+    text = lines[i - 1].strip()
+    if ("G.fault(" in text or "AssertionError" in text or text in ("else:", "")
+            or text.startswith("def ")):
+        return True
+    prev = lines[i - 2].strip() if i >= 2 else ""
+    if prev.startswith(("return ", "G.win(")) and text.startswith("return"):
+        return True
+    for back in (1, 2):  # `while true:` never ends by its condition
+        if i > back and lines[i - 1 - back].strip() == "if not (True):":
+            return True
+    return False
+
+
+def test_testgame_reaches_every_rule(testgame):
+    """Random play of the test game runs every line of its compiled rules (record effects
+    that share one text count together), so every feature it uses is exercised."""
+    import sys
+    code = testgame.code
+    lines = code.splitlines()
+    funcs = _functions(code)
+    filename = testgame.ns["v_hand_size"].__code__.co_filename
+    hits: set[int] = set()
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != filename:
+            return None
+
+        def local(frame, event, arg):
+            if event == "line":
+                hits.add(frame.f_lineno)
+            return local
+        return local
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        assert testgame.run_checks() == []
+        for seed in range(100):
+            g = testgame.new_game(seed, undo=False)
+            rnd = random.Random(seed)
+            while not g.over:
+                g.apply(g.random_action(rnd))
+                assert g.check_invariants() == []
+    finally:
+        sys.settrace(old)
+
+    # effects written once in YAML and shared by several records compile to copies
+    body: dict[str, str] = {}
+    for i, (name, off) in funcs.items():
+        if off > 0:
+            body[name] = body.get(name, "") + lines[i - 1] + "\n"
+    group = {name: body[name] if name.startswith("x_") else name for name in body}
+    covered = {(group[funcs[i][0]], funcs[i][1]) for i in hits if i in funcs}
+    missing = [f"{i}: {lines[i - 1].strip()}  [{funcs[i][0]}]" for i in sorted(funcs)
+               if funcs[i][1] > 0 and not _dead(lines, i)
+               and (group[funcs[i][0]], funcs[i][1]) not in covered]
+    assert not missing, "never ran in 100 random games:\n" + "\n".join(missing)
+
+
+def test_testgame_ends_every_way(testgame):
+    """Wins by points during play, wins at the end, and draws all happen."""
+    endings = set()
+    for seed in range(100):
+        g = testgame.new_game(seed, undo=False)
+        rnd = random.Random(seed)
+        while not g.over:
+            g.apply(g.random_action(rnd))
+        scoring = any(e["t"] == "trigger" and e["f"].endswith("on_scoring") for e in g.log[-40:])
+        early = g.result.winner is not None and scoring and max(
+            g.var("score", s) for s in testgame.sides) >= 10
+        endings.add("draw" if g.result.winner is None else "early" if early else "late")
+    assert endings == {"draw", "early", "late"}
+
+
+CONTROL_FLOW = """
+type card:
+    power: int
+var active: side = red
+var total: int = 0
+procedure scan(limit: int) -> int:
+    let found = 0
+    for c in card where c.power != 2:
+        ASK
+        if c.power > limit:
+            break
+        found += c.power
+    return found
+procedure nested() -> int:
+    let n = 0
+    repeat 3:
+        let i = 0
+        while i < 5:
+            i += 1
+            ASK
+            if i == 2:
+                continue
+            if i == 4:
+                break
+            n += i
+            for c in card:
+                if c.power == 3:
+                    ASK
+                    continue
+                if c.power == 4:
+                    break
+                n += 10 * c.power
+        ASK
+    return n
+procedure early(k: int) -> int:
+    for c in card:
+        ASK
+        if c.power == k:
+            return c.power * 100
+    return 0
+on setup:
+    let a = scan(3)
+    log "scan", a
+    let b = nested()
+    log "nested", b
+    let c = early(2)
+    log "early", c, early(9)
+    if a > 3:
+        ASK
+        log "then"
+    elif a > 1:
+        log "elif"
+    else:
+        log "else"
+    total = a + b + c
+    log "total", total
+"""
+
+
+def test_control_flow_is_the_same_with_and_without_decisions(inline_pack):
+    """The resumable state machines that suspending code compiles to run loops, break,
+    continue and return exactly like plain Python does."""
+    plain = inline_pack(CONTROL_FLOW.replace("ASK", "pass").replace(
+        "log \"early\", c, early(9)", "let d = early(9)\n    log \"early\", c, d"), CARDS)
+    asking = inline_pack(CONTROL_FLOW.replace("ASK", "let y = ask red \"go on?\"").replace(
+        "log \"early\", c, early(9)", "let d = early(9)\n    log \"early\", c, d"), CARDS)
+    assert "p_nested" in asking.ns["SUSPENDING"] and "p_nested" not in plain.ns["SUSPENDING"]
+    g1 = plain.new_game(0)
+    g2 = play_out(asking.new_game(0), pick=lambda g: True)
+    assert says(g1) == says(g2)
+    assert says(g1)[0] == "scan 4" and says(g1)[-1] == "total " + str(g1.var("total"))
+    assert g2.state["decisions"] > 20
