@@ -173,12 +173,19 @@ class Game:
             if self._undo and self._undo[-1][1] != side:
                 self._undo.clear()  # another player decided since: no undo across them
             self._undo.append((copy_state(self.rt.s), side, len(self.actions)))
-            self.rt.undo_side = side
-            self.rt.barrier_hit = False
+            self.rt.watch(side)
         self.actions.append(action)
-        self._guard(lambda: self.rt.answer(action))
-        if self.rt.barrier_hit:
-            self._undo.clear()
+        try:
+            self._guard(lambda: self.rt.answer(action))
+        finally:
+            if self.undo_enabled:
+                hit = self.rt.barrier_hit
+                self.rt.unwatch()
+                nxt = self.rt.s["decision"]
+                # Undo ends at dice, draws, reveals, reads of what `side` cannot see, and
+                # as soon as another side is asked anything (it has seen the move).
+                if hit or nxt is None or nxt["side"] != side:
+                    self._undo.clear()
 
     def _guard(self, fn: Any) -> None:
         try:

@@ -249,6 +249,14 @@ class Runtime:
                optional: bool, prompt: str | None, require: Any) -> None:
         if side not in self.P.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
+        loc = self.loc
+        for o in options:  # options from a zone the decider cannot see are shown to it now
+            where = loc.get(o) if isinstance(o, str) else None
+            if where is not None and not self.P.can_see_zone(side, where):
+                seen = self.revealed.setdefault(o, [])
+                if side not in seen:
+                    seen.append(side)
+                self.barrier()
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":
@@ -346,8 +354,6 @@ class Runtime:
         src_key = self.loc.get(ent)
         if src_key is not None:
             self.z[src_key].remove(ent)
-            if self.undo_side is not None and not self.P.can_see_zone(self.undo_side, src_key):
-                self.barrier()
         if place == "top":
             dest.insert(0, ent)
         else:
@@ -437,6 +443,23 @@ class Runtime:
     def barrier(self) -> None:
         """Something random or hidden happened: undo may not go back past this point."""
         self.barrier_hit = True
+        if self.undo_side is not None:
+            self.unwatch()
+
+    # ---- undo safety ------------------------------------------------------------------------
+    def watch(self, side: str) -> None:
+        """Until the next barrier, read zones and vars through watchers: a rule that reads
+        what `side` cannot see may let it show (a question asked or not, an option offered),
+        so such a read ends `side`'s chance to undo."""
+        self.undo_side = side
+        self.barrier_hit = False
+        self.z = _WatchedZones(self.s["z"], self, side)
+        self.v = _WatchedVars(self.s["v"], self, side)
+
+    def unwatch(self) -> None:
+        self.undo_side = None
+        self.z = self.s["z"]
+        self.v = self.s["v"]
 
 
 def enumerate_many(d: dict, check: Any) -> list[list]:
@@ -460,3 +483,66 @@ def enumerate_many(d: dict, check: Any) -> list[list]:
 
 def copy_state(state: dict) -> dict:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+class _WatchedZones:
+    """The zones as seen by rules while a decision may be undone (see Runtime.watch)."""
+
+    __slots__ = ("real", "rt", "side")
+
+    def __init__(self, real: dict, rt: Runtime, side: str):
+        self.real, self.rt, self.side = real, rt, side
+
+    def __getitem__(self, key: str) -> list:
+        if not self.rt.P.can_see_zone(self.side, key):
+            self.rt.barrier()
+        return self.real[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self.real else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.real
+
+    def __setitem__(self, key: str, value: list) -> None:
+        self.real[key] = value
+
+    def items(self) -> Any:
+        return self.real.items()
+
+
+class _WatchedVars:
+    __slots__ = ("real", "rt", "side")
+
+    def __init__(self, real: dict, rt: Runtime, side: str):
+        self.real, self.rt, self.side = real, rt, side
+
+    def __getitem__(self, name: str) -> Any:
+        inner = self.real[name]
+        if self.rt.P.model.vars[name].visibility == "public":
+            return inner
+        return _WatchedKeys(inner, name, self.rt, self.side)
+
+    def __setitem__(self, name: str, value: dict) -> None:
+        self.real[name] = value
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.real
+
+    def items(self) -> Any:
+        return self.real.items()
+
+
+class _WatchedKeys:
+    __slots__ = ("real", "name", "rt", "side")
+
+    def __init__(self, real: dict, name: str, rt: Runtime, side: str):
+        self.real, self.name, self.rt, self.side = real, name, rt, side
+
+    def __getitem__(self, key: str) -> Any:
+        if not self.rt.P.var_visible(self.side, self.name, key):
+            self.rt.barrier()
+        return self.real[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.real[key] = value
