@@ -24,7 +24,7 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "neighbors": (2, 3), "distance": (3, 4), "path": (3, 4), "reachable": (3, 4),
     "edge": (3, 3), "zone_of": (1, 1), "top": (1, 1), "first": (1, 1), "last": (1, 1),
     "sort": (1, 2), "run": (1, 1), "is_revealed": (1, 1), "random_pick": (1, 1),
-    "attribute": (2, 2), "contents": (1, 1),
+    "attribute": (2, 2), "contents": (1, 1), "numbers": (2, 2), "take": (2, 2),
 }
 
 
@@ -614,8 +614,8 @@ class Checker:
 
     def _attr(self, e: A.Attr, sc: Scope) -> Type:
         t = self._expr(e.obj, sc)
-        if e.name == "id" and isinstance(t, str) and t in self.m.types:
-            return "text"
+        if e.name in ("id", "name") and isinstance(t, str) and t in self.m.types:
+            return "text"  # `name` is the record's English name, or its id
         if t == "any":
             return "any"
         info = self.m.types.get(t) if isinstance(t, str) else None
@@ -625,7 +625,8 @@ class Checker:
             return "any"
         f = info.fields.get(e.name)
         if f is None:
-            self._unknown("E205", f"field of {t}", e.name, [*info.fields, "id"], sc.path, e.at)
+            self._unknown("E205", f"field of {t}", e.name, [*info.fields, "id", "name"], sc.path,
+                          e.at)
             return "any"
         return f.type
 
@@ -767,6 +768,18 @@ class Checker:
                 et = "any"
             if len(args) == 2:
                 self._lambda(args[1], et, sc, "int")
+            return ("list", et)
+        if n == "numbers":
+            self._expect(args[0], "int", sc, "the first number")
+            self._expect(args[1], "int", sc, "the last number")
+            return ("list", "int")
+        if n == "take":
+            t = ex(args[0], sc)
+            self._expect(args[1], "int", sc, "how many to take")
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'take' needs a list or zone, got {T.show(t)}", p, args[0].at)
+                et = "any"
             return ("list", et)
         if n == "is_revealed":
             ex(args[0], sc)

@@ -433,6 +433,8 @@ class Compiler:
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj
+            if e.name == "name":
+                return f"R[{obj}].get('name') or {obj}"
             return f"R[{obj}][{e.name!r}]"
         if isinstance(e, A.BinOp):
             op = "//" if e.op == "/" else e.op
@@ -530,6 +532,10 @@ class Compiler:
             if len(args) == 2:
                 return f"sorted({x(0)}, key={self._lambda(args[1], ctx)})"
             return f"sorted({x(0)})"
+        if n == "numbers":
+            return f"list(range({x(0)}, {x(1)} + 1))"
+        if n == "take":
+            return f"list({x(0)}[:max({x(1)}, 0)])"
         if n == "is_revealed":
             return f"({x(0)} in G.revealed)"
         if n == "attribute":

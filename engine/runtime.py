@@ -184,7 +184,7 @@ class Runtime:
             self._expire("start", name)
         if self.logging:
             self._log({"t": "event", "n": name, "a": list(args),
-                       "at": [self.loc.get(a) if isinstance(a, str) else None for a in args]})
+                       "at": [self._where(a) for a in args]})
 
     def emit_now(self, name: str, args: tuple) -> None:
         """Run an event that cannot suspend, nested in the current Python call."""
@@ -432,7 +432,16 @@ class Runtime:
     def say(self, message: str, args: list) -> None:
         if self.logging:
             self._log({"t": "say", "m": message, "a": args,
-                       "at": [self.loc.get(a) if isinstance(a, str) else None for a in args]})
+                       "at": [self._where(a) for a in args]})
+
+    def _where(self, value: Any) -> Any:
+        """Where a logged value lies (a zone key, or a list of them for a list), so that a
+        view can hide the cards a player may not see."""
+        if isinstance(value, str):
+            return self.loc.get(value)
+        if isinstance(value, list):
+            return [self._where(v) for v in value]
+        return None
 
     def fault(self, message: str) -> None:
         raise EngineFault(message)

@@ -21,6 +21,13 @@ def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
     return side is not None and side in game.rt.revealed.get(ent, ())
 
 
+def _shown(game: Any, side: str | None, value: Any, where: Any) -> Any:
+    """A logged value as `side` may see it: hidden cards become None, also inside lists."""
+    if isinstance(value, list) and isinstance(where, list):
+        return [_shown(game, side, v, w) for v, w in zip(value, where)]
+    return value if _sees(game, side, value, where) else None
+
+
 def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
     t = e["t"]
     pack = game.pack
@@ -34,7 +41,7 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any]
     if t == "set":
         return e if pack.var_visible(side, e["n"], e["k"]) else None
     if t in ("event", "say"):
-        args = [a if _sees(game, side, a, z) else None for a, z in zip(e["a"], e["at"])]
+        args = [_shown(game, side, a, z) for a, z in zip(e["a"], e["at"])]
         out = {k: v for k, v in e.items() if k != "at"}
         out["a"] = args
         return out

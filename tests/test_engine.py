@@ -1074,3 +1074,44 @@ def test_control_flow_is_the_same_with_and_without_decisions(inline_pack):
     assert says(g1) == says(g2)
     assert says(g1)[0] == "scan 4" and says(g1)[-1] == "total " + str(g1.var("total"))
     assert g2.state["decisions"] > 20
+
+
+# ---- small built-ins and log redaction of lists ----------------------------------------------
+
+def test_numbers_take_and_name(inline_pack):
+    """numbers(a, b) is inclusive, so a player can be offered a computed range; take() looks
+    at the top of a pile; .name falls back to the id."""
+    pack = inline_pack("""
+        type card:
+            power: int
+        zone deck of card ordered hidden
+        zone seen of card
+        on setup:
+            for c in card:
+                move c to deck
+            let k = choose k from numbers(1, count(deck) - 1) by red
+            move take(deck, k) to seen
+            log "names", c1.name
+            end game
+    """, CARDS)
+    g = pack.new_game(0)
+    assert g.decision.options == [1, 2, 3]
+    g.apply(2)
+    assert g.zone("seen") == ["c1", "c2"]
+    assert [e["a"] for e in g.log if e["t"] == "say"] == [["c1"]]
+
+
+def test_logged_list_of_hidden_cards_is_redacted(inline_pack):
+    pack = inline_pack("""
+        type card:
+            power: int
+        zone hand[s: side] of card private
+        on setup:
+            move [c1, c2] to hand[red]
+            log "red holds", hand[red], 7
+            end game
+    """, CARDS)
+    g = pack.new_game(0)
+    said = lambda side: [e["a"] for e in g.view(side)["log"] if e["t"] == "say"][0]  # noqa: E731
+    assert said("red") == [["c1", "c2"], 7]
+    assert said("blue") == [[None, None], 7]
