@@ -29,7 +29,7 @@ class Diagnostic:
     col: int  # 1-based; 0 when unknown
     line_text: str = ""  # the offending source line (without newline)
     end_col: int | None = None  # caret span end (exclusive, 1-based)
-    suggestion: str | None = None  # e.g. "did you mean 'capua'?"
+    suggestion: str | None = None  # e.g. "did you mean 'north_gate'?"
     severity: str = attrs.field(default="error", validator=attrs.validators.in_(SEVERITIES))
 
     @property

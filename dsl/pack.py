@@ -247,7 +247,7 @@ class _Loader:
             model.poisoned.add(rid)  # until it is added below
         if not isinstance(rid, str) or not SLUG.match(rid):
             loc = rec.val_loc.get("id")
-            self.error("E312", "a record needs an 'id' that is a lowercase slug like 'capua'"
+            self.error("E312", "a record needs an 'id' that is a lowercase slug like 'north_gate'"
                        if rid is None else f"record id {rid!r} must be a lowercase slug",
                        Site(site.path, loc.line, loc.col) if loc else site)
             return

@@ -6,13 +6,13 @@ packs (the shipped ones live in `content/translations/`):
     pack: my_game
     lang: nl
     names:            # record id -> name
-      war_elephants: {name: "Oorlogsolifanten", source: "seed 002 §13"}
+      spearmen: {name: "Speerdragers", source: "rulebook §4"}
     terms:            # rules term id -> name
       combat_unit: {name: "GE", source: "seed 002 §3"}
     messages:         # event name or `log` text -> template with {0} {1} placeholders
       battle: {text: "Veldslag in {0}", source: "..."}
 
-An entry may also be a plain string (`war_elephants: "Oorlogsolifanten"`); every entry
+An entry may also be a plain string (`spearmen: "Speerdragers"`); every entry
 should say where the translation comes from (`source`), or validation warns.
 
 English names fall back to a record's `name:` field, then to its id; other languages fall
