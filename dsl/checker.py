@@ -36,6 +36,7 @@ class Scope:
     returns: Type | None = None
     loops: int = 0
     self_type: str | None = None
+    self_record: str | None = None  # in a record's triggers, `self` is this record
 
     def lookup(self, name: str) -> Type | None:
         for frame in reversed(self.vars):
@@ -203,6 +204,8 @@ class Checker:
         for i, p in enumerate(ev_params):
             params.append(A.Param(names[i] if i < len(names) else p.name, p.type))
         sc = self._scope(tr.fn, path, params)
+        sc.self_record = tr.record
+        sc.self_type = tr.record_type
         if d.cond is not None:
             self._expect(d.cond, "bool", sc, "a trigger condition")
         self._body(d.body, sc)
@@ -540,6 +543,9 @@ class Checker:
         if local is not None:
             self.res[id(e)] = ("local", n)
             return local
+        if n == "self" and sc.self_record is not None:
+            self.res[id(e)] = ("const", sc.self_record)
+            return sc.self_type or "any"
         if n in m.vars:
             v = m.vars[n]
             if v.params:

@@ -67,6 +67,8 @@ class Trigger:
     decl: A.TriggerDecl
     path: str
     index: int  # order of declaration across the pack
+    record: str | None = None  # written in this record's `triggers` field: `self` is it
+    record_type: str | None = None
 
     @property
     def fn(self) -> str:

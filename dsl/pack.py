@@ -17,7 +17,7 @@ from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
 from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Effect, FieldInfo, PackModel, Record, Site,
                        Trigger, TypeInfo)
-from dsl.parser import parse_effect, parse_module_partial
+from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
 from dsl.yamlload import YList, YMap, load_yaml
 
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -328,6 +328,8 @@ class _Loader:
             return value
         if t == "effect":
             return self._effect(model, value, loc, record, str(key))
+        if t == "triggers":
+            return self._triggers(model, value, loc, record, str(key))
         if t == "side":
             if value not in model.sides:
                 self.error("E317", f"unknown side {value!r}", Site(site.path, site.line, site.col,
@@ -347,11 +349,8 @@ class _Loader:
                            end), did_you_mean(str(value), model.by_type.get(t, [])))
         return value
 
-    def _effect(self, model: PackModel, text: Any, loc: Any, record: Record, field: str) -> Any:
-        if not isinstance(text, str):
-            self.error("E316", "an effect is text in the rules language (use '|')",
-                       Site(loc.path, loc.line, loc.col))
-            return None
+    def _text_start(self, loc: Any) -> tuple[int, int]:
+        """Line and column where the text of a YAML scalar starts in its file."""
         src = self.sources.get(loc.path, "")
         line, col = loc.line, loc.col
         if loc.style in ("|", ">"):
@@ -363,6 +362,15 @@ class _Loader:
             col = len(body) - len(body.lstrip()) + 1
         elif loc.style in ("'", '"'):
             col += 1
+        return line, col
+
+    def _effect(self, model: PackModel, text: Any, loc: Any, record: Record, field: str) -> Any:
+        if not isinstance(text, str):
+            self.error("E316", "an effect is text in the rules language (use '|')",
+                       Site(loc.path, loc.line, loc.col))
+            return None
+        src = self.sources.get(loc.path, "")
+        line, col = self._text_start(loc)
         try:
             body = parse_effect(text, loc.path, line, col)
         except DslError as err:
@@ -372,6 +380,28 @@ class _Loader:
         model.effects.append(Effect(record.id, field, record.type, body,
                                     Site(loc.path, line, col)))
         return field  # the record holds the field name; the compiled effect is looked up by id
+
+    def _triggers(self, model: PackModel, text: Any, loc: Any, record: Record, field: str
+                  ) -> Any:
+        """Trigger declarations written on a record; inside them `self` is the record.
+        They run after the triggers of `.rules` files, in record order."""
+        if not isinstance(text, str):
+            self.error("E316", "triggers are text in the rules language (use '|')",
+                       Site(loc.path, loc.line, loc.col))
+            return None
+        src = self.sources.get(loc.path, "")
+        line, col = self._text_start(loc)
+        decls, diags = parse_record_decls(text, loc.path, line, col)
+        for d in diags:
+            self.diags.append(attrs.evolve(d, line_text=source_line(src, d.line)))
+        for d in decls:
+            if not isinstance(d, A.TriggerDecl):
+                self.error("E320", "only triggers (before/on/instead of/after) may be written "
+                           f"in a record's '{field}' field", Site(loc.path, d.at.line, d.at.col))
+                continue
+            model.triggers.append(Trigger(d, loc.path, len(model.triggers), record.id,
+                                          record.type))
+        return field
 
     def _fill_table(self, record: Record, rec: YMap) -> None:
         path = record.site.path

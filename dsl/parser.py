@@ -629,3 +629,13 @@ def extract_comments(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(out)
 
 
+
+
+def parse_record_decls(text: str, path: str, line: int, col: int
+                       ) -> tuple[list[A.Decl], list[Diagnostic]]:
+    """Declarations written in a record field that starts at (line, col) of `path`."""
+    decls, diags = _parse_with_recovery(text, path)
+    decls = [_shift(d, line - 1, col - 1) for d in decls]
+    diags = [attrs.evolve(d, line=d.line + line - 1, col=d.col + col - 1,
+                          end_col=d.end_col + col - 1 if d.end_col else None) for d in diags]
+    return decls, diags

@@ -14,7 +14,7 @@ from dsl import ast as A
 
 Type = Union[str, tuple]
 
-BASE = ("int", "bool", "text", "side", "any", "effect")
+BASE = ("int", "bool", "text", "side", "any", "effect", "triggers")
 ANY = "any"
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -1115,3 +1116,64 @@ def test_logged_list_of_hidden_cards_is_redacted(inline_pack):
     said = lambda side: [e["a"] for e in g.view(side)["log"] if e["t"] == "say"][0]  # noqa: E731
     assert said("red") == [["c1", "c2"], 7]
     assert said("blue") == [[None, None], 7]
+
+
+# ---- triggers written on records ---------------------------------------------------------------
+
+RECORD_TRIGGERS = """
+type card:
+    power: int
+    reacts: triggers?
+zone hand[s: side] of card private
+zone table of card
+event attack(s: side)
+after attack(s):
+    log "rules trigger first"
+on setup:
+    move c1 to hand[blue]
+    move c2 to hand[blue]
+    emit attack(red)
+    end game
+"""
+
+
+def test_record_triggers_bind_self_and_run_after_rules_triggers(inline_pack):
+    """A card's own reaction: `self` is the card; it only fires while its condition holds."""
+    cards = """
+card:
+  - id: c1
+    power: 1
+    reacts: |
+      after attack(s) if self in hand[other(s)]:
+          let use = ask other(s) "Play it?"
+          if use:
+              move self to table
+  - id: c2
+    power: 2
+    reacts: |
+      after attack(s) if self in table:
+          log "never: c2 is not on the table"
+"""
+    pack = inline_pack(RECORD_TRIGGERS, cards)
+    g = pack.new_game(0)
+    assert g.decision.side == "blue" and g.decision.prompt == "Play it?"
+    g.apply(True)
+    assert g.zone("table") == ["c1"]
+    said = [e["m"] for e in g.log if e["t"] == "say"]
+    assert said == ["rules trigger first"]
+
+
+def test_record_trigger_errors_are_located_in_the_yaml(write_pack):
+    from dsl.build import build_pack
+    cards = """
+card:
+  - id: c1
+    power: 1
+    reacts: |
+      after attack(s):
+          move self to tabel
+"""
+    build = build_pack(write_pack(RECORD_TRIGGERS, cards))
+    [d] = [d for d in build.diagnostics if "'tabel'" in d.message]
+    assert (Path(d.path).name, d.line, d.col) == ("records.yaml", 6, 24)
+    assert d.suggestion == "did you mean 'table'?"
