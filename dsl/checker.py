@@ -296,12 +296,7 @@ class Checker:
             if s.orelse:
                 self._block(s.orelse, sc)
         elif isinstance(s, A.For):
-            src = self._expr(s.source, sc)
-            et = T.elem(src)
-            if et is None:
-                self.error("E225", f"cannot loop over {T.show(src)}", p, s.source.at)
-                et = "any"
-            sc.vars.append({s.var: et})
+            sc.vars.append({s.var: self._loop_elem(s.source, sc)})
             if s.where is not None:
                 self._expect(s.where, "bool", sc, "a filter")
             sc.loops += 1
@@ -319,6 +314,15 @@ class Checker:
             self._block(s.body, sc)
             sc.loops -= 1
         # Pass and EndGame need nothing
+
+    def _loop_elem(self, source: A.Expr, sc: Scope) -> Type:
+        """The type of the loop variable over `source` (a list or zone)."""
+        src = self._expr(source, sc)
+        et = T.elem(src)
+        if et is None:
+            self.error("E225", f"cannot loop over {T.show(src)}", sc.path, source.at)
+            return "any"
+        return et
 
     def _entityish(self, t: Type, path: str, at: A.Pos, verb: str) -> None:
         if t in ("int", "bool", "text"):
@@ -520,12 +524,7 @@ class Checker:
                 t = T.unify(t, self._expr(i, sc))
             return self._set(e, ("list", "any" if t == "none" else t))
         if isinstance(e, A.Comprehension):
-            src = self._expr(e.source, sc)
-            et = T.elem(src)
-            if et is None:
-                self.error("E225", f"cannot loop over {T.show(src)}", p, e.source.at)
-                et = "any"
-            sc.vars.append({e.var: et})
+            sc.vars.append({e.var: self._loop_elem(e.source, sc)})
             if e.cond is not None:
                 self._expect(e.cond, "bool", sc, "a filter")
             out = self._expr(e.expr, sc)

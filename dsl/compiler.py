@@ -479,6 +479,8 @@ class Compiler:
         n = e.func
         x = lambda i: self.expr(args[i], ctx)  # noqa: E731
         a0 = args[0] if args else None
+        if n in _TEMPLATES:
+            return _TEMPLATES[n].format(*(x(i) for i in range(len(args))))
         if n == "count":
             if isinstance(a0, A.Comprehension) and a0.cond is not None:
                 return f"sum({self._gen(a0, ctx, '1')})"
@@ -502,12 +504,6 @@ class Compiler:
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
                         f"{self.expr(a0.source, ctx)})")
             return f"all({x(0)})"
-        if n == "abs":
-            return f"abs({x(0)})"
-        if n == "other":
-            return f"G.other[{x(0)}]"
-        if n == "roll":
-            return f"G.roll({x(0)}, {x(1)})"
         if n == "lookup":
             col = x(2) if len(args) == 3 else "None"
             return f"G.lookup({x(0)}, {x(1)}, {col})"
@@ -518,31 +514,23 @@ class Compiler:
                 rest.append(self._lambda(a, ctx) if isinstance(a, A.Lambda) else
                             self.expr(a, ctx))
             return f"{g}.{n}({', '.join(rest)})"
-        if n == "zone_of":
-            return f"G.loc.get({x(0)})"
-        if n in ("top", "first"):
-            return f"first({x(0)})"
-        if n == "last":
-            return f"last({x(0)})"
-        if n == "random_pick":
-            return f"G.pick({x(0)})"
-        if n == "contents":
-            return f"list({x(0)})"
         if n == "sort":
             if len(args) == 2:
                 return f"sorted({x(0)}, key={self._lambda(args[1], ctx)})"
             return f"sorted({x(0)})"
-        if n == "numbers":
-            return f"list(range({x(0)}, {x(1)} + 1))"
-        if n == "take":
-            return f"list({x(0)}[:max({x(1)}, 0)])"
-        if n == "is_revealed":
-            return f"({x(0)} in G.revealed)"
-        if n == "attribute":
-            return f"R[{x(0)}].get({x(1)})"
         if n == "run":
             return f"G.run_effect_now({self.expr(a0.obj, ctx)}, {a0.name!r})"
         raise AssertionError(n)  # pragma: no cover
+
+
+# Built-ins that are one Python expression over their compiled arguments.
+_TEMPLATES = {
+    "abs": "abs({0})", "other": "G.other[{0}]", "roll": "G.roll({0}, {1})",
+    "zone_of": "G.loc.get({0})", "top": "first({0})", "first": "first({0})",
+    "last": "last({0})", "random_pick": "G.pick({0})", "contents": "list({0})",
+    "numbers": "list(range({0}, {1} + 1))", "take": "list({0}[:max({1}, 0)])",
+    "is_revealed": "({0} in G.revealed)", "attribute": "R[{0}].get({1})",
+}
 
 
 def _is_str_literal(code: str) -> bool:

@@ -32,7 +32,6 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any]
     t = e["t"]
     pack = game.pack
     if t == "move":
-        ent = e["e"]
         visible = (pack.can_see_zone(side, e["to"]) or
                    (e["from"] is not None and pack.can_see_zone(side, e["from"])))
         return e if visible else {**e, "e": None}
