@@ -6,7 +6,7 @@ precedence allows, `choose` options in a fixed order (by, where, require, option
 Blank lines: a block declaration (type, procedure, trigger) always has one blank line
 before and after it; between one-line declarations, between statements and between
 comments, one blank line is kept where the source had at least one; never at the start of
-a block.
+a block, nor right before `elif`/`else:` unless comments stand there.
 
 Comments (`Module.comments`, placed by line number):
   - a comment on a line of a statement or one-line declaration (its first line, or a
@@ -17,13 +17,21 @@ Comments (`Module.comments`, placed by line number):
     block if it was indented at least as deep as the block, else it moves outwards;
   - comments after the last declaration stay at the end of the file.
 
-`parse_module(format_module(m)) == m` for every module the parser can produce, and
-`format_source` is idempotent.
+The tree does not record the line of an `else:`; `format_source` finds it in the text.
+Without the text (`format_module(m)`), comments between the last statement of the branch
+before and the first of the else block go before `else:` (or, indented as deep as that
+branch, to its end).
+
+A name that is a keyword (the contextual lexer allows `(order).x`) keeps its parentheses
+where the keyword could stand. `parse_module(format_module(m)) == m` for every module the
+parser can produce, and `format_source` is idempotent.
 """
 from __future__ import annotations
 
 import bisect
+import re
 from collections import deque
+from pathlib import Path
 from typing import Iterable
 
 import attrs
@@ -49,6 +57,11 @@ P_ATOM = 9
 _BINOP_PREC = {"+": P_SUM, "-": P_SUM, "*": P_TERM, "/": P_TERM, "%": P_TERM}
 
 _ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw)
+
+# The grammar's keywords. The contextual lexer reads most of them as names where the keyword
+# cannot stand, e.g. `(order).x`; the formatter must keep such names in the same context.
+KEYWORDS = frozenset(re.findall(
+    r'"([A-Za-z_][A-Za-z0-9_]*)"', (Path(__file__).parent / "grammar.lark").read_text()))
 
 
 def quote(s: str) -> str:
@@ -79,14 +92,21 @@ def _prec(e: A.Expr) -> int:
 
 
 def format_expr(e: A.Expr, min_prec: int = P_OR) -> str:
-    """`e` as text fit for a slot of precedence `min_prec` (parenthesized if it binds looser)."""
-    text = _expr(e)
+    """`e` as text fit for a slot of precedence `min_prec` (parenthesized if it binds looser).
+
+    The slot may come after a keyword or start a statement, where the lexer takes a name such
+    as `order` for the keyword: such a name, possible only in parentheses, keeps them."""
+    return _fmt(e, min_prec, True)
+
+
+def _fmt(e: A.Expr, min_prec: int, lead: bool) -> str:
     if _prec(e) < min_prec and not isinstance(e, A.Lambda):
-        return f"({text})"
-    return text
+        return f"({_expr(e, False)})"
+    return _expr(e, lead)
 
 
-def _expr(e: A.Expr) -> str:
+def _expr(e: A.Expr, lead: bool = False) -> str:
+    """lead: the text starts a slot that is not inside brackets or after an operator."""
     if isinstance(e, A.Int):
         return str(e.value)
     if isinstance(e, A.Str):
@@ -96,54 +116,55 @@ def _expr(e: A.Expr) -> str:
     if isinstance(e, A.NoneLit):
         return "none"
     if isinstance(e, A.Name):
-        return e.id
+        return f"({e.id})" if lead and e.id in KEYWORDS else e.id
     if isinstance(e, A.Call):
-        return f"{e.func}({_call_args(e.args)})"
+        text = f"{e.func}({_call_args(e.args)})"
+        return f"({text})" if lead and e.func in KEYWORDS else text
     if isinstance(e, A.Attr):
-        return f"{format_expr(e.obj, P_POSTFIX)}.{e.name}"
+        return f"{_fmt(e.obj, P_POSTFIX, lead)}.{e.name}"
     if isinstance(e, A.Index):
-        return f"{format_expr(e.obj, P_POSTFIX)}[{_args(e.args)}]"
+        return f"{_fmt(e.obj, P_POSTFIX, lead)}[{_args(e.args)}]"
     if isinstance(e, A.BinOp):
         p = _BINOP_PREC[e.op]  # left-associative: only the right operand needs p + 1
-        return f"{format_expr(e.left, p)} {e.op} {format_expr(e.right, p + 1)}"
+        return f"{_fmt(e.left, p, lead)} {e.op} {_fmt(e.right, p + 1, False)}"
     if isinstance(e, A.Compare):  # not associative: both operands are sums
-        return f"{format_expr(e.left, P_SUM)} {e.op} {format_expr(e.right, P_SUM)}"
+        return f"{_fmt(e.left, P_SUM, lead)} {e.op} {_fmt(e.right, P_SUM, False)}"
     if isinstance(e, A.BoolOp):
         inner = P_AND if e.op == "or" else P_NOT
-        return f" {e.op} ".join(format_expr(i, inner) for i in e.items)
+        return f" {e.op} ".join(_fmt(item, inner, lead and i == 0)
+                                for i, item in enumerate(e.items))
     if isinstance(e, A.Not):
-        return f"not {format_expr(e.expr, P_NOT)}"
+        return f"not {_fmt(e.expr, P_NOT, False)}"
     if isinstance(e, A.Neg):
-        return f"-{format_expr(e.expr, P_UNARY)}"
+        return f"-{_fmt(e.expr, P_UNARY, False)}"
     if isinstance(e, A.ListLit):
         return f"[{_args(e.items)}]"
     if isinstance(e, A.Comprehension):
         return f"[{_comprehension(e)}]"
     if isinstance(e, A.Lambda):
-        return f"{e.param} => {format_expr(e.body, P_OR)}"
+        return f"{e.param} => {_fmt(e.body, P_OR, False)}"
     raise TypeError(f"not an expression: {e!r}")
 
 
 def _comprehension(c: A.Comprehension) -> str:
     """The inside of `[...]`: `x in src where cond` (a filter) or `e for x in src where c`."""
-    src = format_expr(c.source, P_SUM)
+    src = _fmt(c.source, P_SUM, False)
     if c.cond is not None and isinstance(c.expr, A.Name) and c.expr.id == c.var:
-        return f"{c.var} in {src} where {format_expr(c.cond, P_OR)}"
-    text = f"{format_expr(c.expr, P_OR)} for {c.var} in {src}"
+        return f"{c.var} in {src} where {_fmt(c.cond, P_OR, False)}"
+    text = f"{_fmt(c.expr, P_OR, False)} for {c.var} in {src}"
     if c.cond is not None:
-        text += f" where {format_expr(c.cond, P_OR)}"
+        text += f" where {_fmt(c.cond, P_OR, False)}"
     return text
 
 
 def _args(items: Iterable[A.Expr]) -> str:
-    return ", ".join(format_expr(i, P_OR) for i in items)
+    return ", ".join(_fmt(i, P_OR, False) for i in items)
 
 
 def _call_args(args: tuple[A.Expr, ...]) -> str:
     if len(args) == 1 and isinstance(args[0], A.Comprehension):
         return _comprehension(args[0])  # count(c in hand where ...), sum(x.v for x in t)
-    return ", ".join(_expr(a) if isinstance(a, A.Lambda) else format_expr(a, P_OR)
-                     for a in args)
+    return ", ".join(_fmt(a, P_OR, False) for a in args)
 
 
 # ---- types, actions, simple statements ---------------------------------------------------
@@ -325,12 +346,35 @@ def _last_line(*nodes: object) -> int:
 
 
 # ---- layout with comments ---------------------------------------------------------------
+_ELSE = re.compile(r"[ \t\f]*else[ \t\f]*:")
+
+
 class _Printer:
-    def __init__(self, module: A.Module):
+    def __init__(self, module: A.Module, source: str | None = None):
         self.lines: list[str] = []
         self.comments = deque(sorted(c for c in module.comments if c[0] > 0))
+        self.else_lines: dict[int, int] = {}  # id(If) -> line of its `else:`
+        if source is not None:
+            self._find_else_lines(module.decls, source.split("\n"))
         self.anchors = sorted(set(self._anchor_lines(module.decls)))
         self.last = 0  # last source line printed so far
+
+    def _find_else_lines(self, decls: tuple[A.Decl, ...], text: list[str]) -> None:
+        stack: list[object] = list(decls)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (list, tuple)):
+                stack.extend(n)
+            elif attrs.has(type(n)):
+                if isinstance(n, A.If) and n.orelse:
+                    after = _last_line(n.branches[-1][1])
+                    before = _line(n.orelse[0])
+                    for no in range(after + 1, before) if after else ():
+                        if no <= len(text) and _ELSE.match(text[no - 1]):
+                            self.else_lines[id(n)] = no
+                            break
+                stack.extend(getattr(n, f.name) for f in attrs.fields(type(n))
+                             if f.name != "at")
 
     # anchors: source lines where a printed line starts
     def _anchor_lines(self, nodes: Iterable[object]) -> Iterable[int]:
@@ -346,6 +390,8 @@ class _Printer:
                     if i and _line(cond):
                         yield _line(cond)
                     yield from self._anchor_lines(body)
+                if id(n) in self.else_lines:
+                    yield self.else_lines[id(n)]
                 if n.orelse:
                     yield from self._anchor_lines(n.orelse)
 
@@ -367,17 +413,19 @@ class _Printer:
         self.lines.append(INDENT * depth + c[2].rstrip())
         self.last = max(self.last, c[0])
 
-    def leading(self, line: int, depth: int, blank: bool | None) -> None:
+    def leading(self, line: int, depth: int, blank: bool | None, header: bool = False
+                ) -> None:
         """Comments before the item at `line`, and the blank line before them.
 
-        blank: True = always one blank line before, False = never, None = as in the source."""
+        blank: True = always one blank line before, False = never, None = as in the source.
+        header: the item is `elif`/`else`, with a blank line before it only after comments."""
         if blank:
             self._blank()
         first = True
         while line and self.comments and self.comments[0][0] < line:
             self._comment(depth, self.comments.popleft(), blank is None or not first)
             first = False
-        if (blank is None or not first) and self._gap(line):
+        if (blank is None or not first) and not (header and first) and self._gap(line):
             self._blank()
 
     def put(self, depth: int, text: str, start: int, end: int) -> None:
@@ -400,8 +448,9 @@ class _Printer:
     def module(self, decls: tuple[A.Decl, ...]) -> str:
         prev: A.Decl | None = None
         for d in decls:
+            blank: bool | None
             if prev is None:
-                blank: bool | None = None if self.lines else False
+                blank = False  # nothing above the first declaration but its comments
             elif isinstance(d, _BLOCK_DECLS) or isinstance(prev, _BLOCK_DECLS):
                 blank = True
             else:
@@ -462,17 +511,19 @@ class _Printer:
                 if i == 0:
                     self.put(depth, f"if {format_expr(cond)}:", start, _last_line(cond))
                 else:
-                    self.leading(_line(cond), depth, False)
+                    self.leading(_line(cond), depth, None, header=True)
                     self.put(depth, f"elif {format_expr(cond)}:", _line(cond), _last_line(cond))
                 self.body(body, depth + 1)
             if s.orelse is not None:
-                # `else:` has no position: comments before it at the `if`'s column go first
-                limit = _line(s.orelse[0]) if s.orelse else 0
-                col = s.at.col if start else 0
-                while (limit and col and self.comments and self.comments[0][0] < limit
-                       and self.comments[0][1] <= col):
-                    self._comment(depth, self.comments.popleft(), True)
-                self.lines.append(INDENT * depth + "else:")
+                line = self.else_lines.get(id(s), 0)
+                if line:
+                    self.leading(line, depth, None, header=True)
+                    self.put(depth, "else:", line, line)
+                else:  # line unknown: the comments left before the block go first
+                    limit = _line(s.orelse[0]) if s.orelse else 0
+                    while limit and self.comments and self.comments[0][0] < limit:
+                        self._comment(depth, self.comments.popleft(), True)
+                    self.lines.append(INDENT * depth + "else:")
                 self.body(s.orelse, depth + 1)
         elif isinstance(s, A.For):
             text = f"for {s.var} in {format_expr(s.source)}"
@@ -490,11 +541,12 @@ class _Printer:
             self.put(depth, format_simple_stmt(s), start, _last_line(s))
 
 
-def format_module(module: A.Module) -> str:
-    """The canonical text of a parsed module, its comments kept."""
-    return _Printer(module).module(module.decls)
+def format_module(module: A.Module, source: str | None = None) -> str:
+    """The canonical text of a parsed module, its comments kept. `source`, the text the
+    module was parsed from, places comments around `else:` exactly."""
+    return _Printer(module, source).module(module.decls)
 
 
 def format_source(text: str, path: str = "<rules>") -> str:
     """Parse `text` and return its canonical text; DslError on syntax errors."""
-    return format_module(parse_module(text, path))
+    return format_module(parse_module(text, path), text)

@@ -9,7 +9,9 @@ The trees keep to what the parser can produce, so `parse_module(format_module(m)
     statement, `TypeDecl` at least one field; trigger `names` are None or non-empty;
   - names come from a small pool without keywords (but with names that start like one).
 
-Usage: `modules()`, `declarations()`, `statements()`, `expressions()`, `rule_text()`.
+Usage: `modules()`, `declarations()`, `blocks()`, `statements()`, `expressions()`,
+`operator_expressions()` (precedence stress), `rule_text()` and `mutated_rules(text)` (parser
+fuzzing), `rename(tree, mapping)` with `keyword_mappings` (keywords used as names).
 """
 from __future__ import annotations
 
@@ -64,40 +66,68 @@ def _neg(e: A.Expr) -> A.Expr:
     return A.Int(-e.value) if isinstance(e, A.Int) else A.Neg(e)
 
 
-def _comprehensions(sub: st.SearchStrategy) -> st.SearchStrategy:
-    mapped = st.builds(A.Comprehension, sub, names, sub, st.none() | sub)
-    filtered = st.builds(lambda v, src, cond: A.Comprehension(A.Name(v), v, src, cond),
-                         names, sub, sub)
-    return mapped | filtered
+_OPERATORS = ["binop", "binop", "binop", "compare", "boolop", "not", "neg", "attr", "index"]
+_ALL_KINDS = _OPERATORS + ["list", "comprehension", "call", "call", "atom"]
+_SMALL_LEAVES = st.one_of(st.sampled_from(["a", "b", "c", "x"]).map(A.Name),
+                          st.integers(-3, 3).map(A.Int))
 
 
-def _call_args(sub: st.SearchStrategy) -> st.SearchStrategy:
-    arg = st.one_of(sub, st.builds(A.Lambda, names, sub))
-    return st.one_of(
-        st.lists(arg, max_size=3).map(tuple),
-        _comprehensions(sub).map(lambda c: (c,)),  # count(x in hand where ...)
-    )
+def _comprehension(draw: st.DrawFn, sub) -> A.Comprehension:
+    var = draw(names)
+    if draw(st.booleans()):  # [x in source where cond]
+        return A.Comprehension(A.Name(var), var, sub(), sub())
+    return A.Comprehension(sub(), var, sub(), sub() if draw(st.booleans()) else None)
 
 
-def _extend(sub: st.SearchStrategy) -> st.SearchStrategy:
-    return st.one_of(
-        st.builds(A.Attr, sub, names),
-        st.builds(A.Index, sub, st.lists(sub, min_size=1, max_size=2).map(tuple)),
-        st.builds(A.BinOp, st.sampled_from(_BINOPS), sub, sub),
-        st.builds(A.Compare, st.sampled_from(_COMPARE), sub, sub),
-        st.builds(A.BoolOp, st.sampled_from(["and", "or"]),
-                  st.lists(sub, min_size=2, max_size=3).map(tuple)),
-        st.builds(A.Not, sub),
-        sub.map(_neg),
-        st.lists(sub, max_size=3).map(lambda xs: A.ListLit(tuple(xs))),
-        _comprehensions(sub),
-        st.builds(A.Call, names, _call_args(sub)),
-    )
+def _draw_expr(draw: st.DrawFn, depth: int, kinds: list[str], leaves) -> A.Expr:
+    if depth <= 0 or draw(st.integers(0, 4)) == 0:
+        return draw(leaves)
+
+    def sub() -> A.Expr:
+        return _draw_expr(draw, depth - 1, kinds, leaves)
+
+    def some(lo: int, hi: int) -> tuple[A.Expr, ...]:
+        return tuple(sub() for _ in range(draw(st.integers(lo, hi))))
+
+    kind = draw(st.sampled_from(kinds))
+    if kind == "binop":
+        return A.BinOp(draw(st.sampled_from(_BINOPS)), sub(), sub())
+    if kind == "compare":
+        return A.Compare(draw(st.sampled_from(_COMPARE)), sub(), sub())
+    if kind == "boolop":
+        return A.BoolOp(draw(st.sampled_from(["and", "or"])), some(2, 3))
+    if kind == "not":
+        return A.Not(sub())
+    if kind == "neg":
+        return _neg(sub())
+    if kind == "attr":
+        return A.Attr(sub(), draw(names))
+    if kind == "index":
+        return A.Index(sub(), some(1, 2))
+    if kind == "list":
+        return A.ListLit(some(0, 3))
+    if kind == "comprehension":
+        return _comprehension(draw, sub)
+    if kind == "call":
+        if draw(st.integers(0, 3)) == 0:  # count(x in hand where ...), sum(x.v for x in t)
+            return A.Call(draw(names), (_comprehension(draw, sub),))
+        args = []
+        for _ in range(draw(st.integers(0, 3))):
+            args.append(A.Lambda(draw(names), sub()) if draw(st.integers(0, 3)) == 0
+                        else sub())
+        return A.Call(draw(names), tuple(args))
+    return draw(leaves)
 
 
-def expressions(max_leaves: int = 10) -> st.SearchStrategy:
-    """Any expression (no bare Lambda), nested at random."""
-    return st.recursive(_leaves, _extend, max_leaves=max_leaves)
+def expressions(max_depth: int = 3) -> st.SearchStrategy:
+    """Any expression (Lambda only as a call argument), nested at random up to max_depth."""
+    return st.composite(lambda draw: _draw_expr(draw, max_depth, _ALL_KINDS, _leaves))()
+
+
+def operator_expressions(max_depth: int = 5) -> st.SearchStrategy:
+    """Operator trees over names and small (negative) numbers: precedence and parentheses."""
+    return st.composite(
+        lambda draw: _draw_expr(draw, max_depth, _OPERATORS, _SMALL_LEAVES))()
 
 
 # ---- types, actions, statements ---------------------------------------------------------
@@ -117,7 +147,7 @@ def _counts(e: st.SearchStrategy) -> st.SearchStrategy:
 
 
 def actions(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
-    e = e if e is not None else expressions(6)
+    e = e if e is not None else expressions(2)
     opt = st.none() | e
     return st.one_of(
         st.builds(A.Choose, st.none() | _counts(e), names, e, opt, opt, opt, st.booleans(),
@@ -141,7 +171,7 @@ def _durations(e: st.SearchStrategy) -> st.SearchStrategy:
 
 
 def simple_statements(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
-    e = e if e is not None else expressions(6)
+    e = e if e is not None else expressions(2)
     rhs = st.one_of(e, actions(e))
     return st.one_of(
         st.builds(A.Let, names, rhs),
@@ -164,29 +194,34 @@ def simple_statements(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
     )
 
 
-def _blocks(sub: st.SearchStrategy) -> st.SearchStrategy:
-    return st.lists(sub, min_size=1, max_size=3).map(tuple)
+def statements(e: st.SearchStrategy | None = None, max_depth: int = 2) -> st.SearchStrategy:
+    """Any statement; compound ones hold random nested blocks up to max_depth deep."""
+    e = e if e is not None else expressions(2)
+    simple = simple_statements(e)
+
+    def draw_stmt(draw: st.DrawFn, depth: int) -> A.Stmt:
+        if depth <= 0 or draw(st.integers(0, 3)) != 0:
+            return draw(simple)
+
+        def block() -> tuple[A.Stmt, ...]:
+            return tuple(draw_stmt(draw, depth - 1) for _ in range(draw(st.integers(1, 3))))
+
+        kind = draw(st.sampled_from(["if", "for", "while", "repeat"]))
+        if kind == "if":
+            branches = tuple((draw(e), block()) for _ in range(draw(st.integers(1, 3))))
+            return A.If(branches, block() if draw(st.booleans()) else None)
+        if kind == "for":
+            return A.For(draw(names), draw(e), draw(st.none() | e), block())
+        if kind == "while":
+            return A.While(draw(e), block())
+        return A.Repeat(draw(e), block())
+
+    return st.composite(lambda draw: draw_stmt(draw, max_depth))()
 
 
-def statements(e: st.SearchStrategy | None = None, max_leaves: int = 6) -> st.SearchStrategy:
-    """Any statement, compound ones with random nested blocks."""
-    e = e if e is not None else expressions(6)
-
-    def compound(sub: st.SearchStrategy) -> st.SearchStrategy:
-        block = _blocks(sub)
-        return st.one_of(
-            st.builds(A.If, st.lists(st.tuples(e, block), min_size=1, max_size=3).map(tuple),
-                      st.none() | block),
-            st.builds(A.For, names, e, st.none() | e, block),
-            st.builds(A.While, e, block),
-            st.builds(A.Repeat, e, block),
-        )
-
-    return st.recursive(simple_statements(e), compound, max_leaves=max_leaves)
-
-
-def blocks(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
-    return _blocks(statements(e))
+def blocks(e: st.SearchStrategy | None = None, max_size: int = 4) -> st.SearchStrategy:
+    """A non-empty statement block."""
+    return st.lists(statements(e), min_size=1, max_size=max_size).map(tuple)
 
 
 # ---- declarations -----------------------------------------------------------------------
@@ -196,7 +231,7 @@ def _params(min_size: int = 0) -> st.SearchStrategy:
 
 
 def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
-    e = e if e is not None else expressions(6)
+    e = e if e is not None else expressions(2)
     body = blocks(e)
     return st.one_of(
         st.builds(A.TypeDecl, names,
@@ -257,3 +292,41 @@ def mutated_rules(draw: st.DrawFn, base: str) -> str:
         else:
             text = text[:i] + draw(st.sampled_from(_TEXT_TOKENS)) + text[i:]
     return text
+
+
+# ---- renaming: the same trees with keywords for names -----------------------------------
+_IDENT_FIELDS = {
+    A.Name: ("id",), A.Call: ("func",), A.Attr: ("name",), A.Comprehension: ("var",),
+    A.Lambda: ("param",), A.Choose: ("var",), A.Let: ("name",), A.Emit: ("event",),
+    A.Modify: ("key",), A.Duration: ("event",), A.For: ("var",), A.Param: ("name",),
+    A.FieldDecl: ("name",), A.TypeDecl: ("name",), A.VarDecl: ("name",),
+    A.ZoneDecl: ("name", "of"), A.EventDecl: ("name",), A.ProcDecl: ("name",),
+    A.ValueDecl: ("name",), A.GraphDecl: ("name", "node_type", "edge_type"),
+    A.TriggerDecl: ("event",), A.TName: ("name",), A.TOptional: ("name",),
+}
+
+
+def rename(node, mapping: dict[str, str]):
+    """`node` with every identifier mapped through `mapping` (missing ones kept)."""
+    import attrs
+
+    if isinstance(node, tuple):
+        return tuple(rename(n, mapping) for n in node)
+    if not attrs.has(type(node)):
+        return node
+    changes = {}
+    idents = _IDENT_FIELDS.get(type(node), ())
+    for f in attrs.fields(type(node)):
+        v = getattr(node, f.name)
+        if f.name in idents and isinstance(v, str):
+            changes[f.name] = mapping.get(v, v)
+        elif isinstance(node, A.TriggerDecl) and f.name == "names" and v is not None:
+            changes[f.name] = tuple(mapping.get(n, n) for n in v)
+        elif isinstance(v, tuple) or attrs.has(type(v)):
+            changes[f.name] = rename(v, mapping)
+    return attrs.evolve(node, **changes)
+
+
+# Each pool name becomes a keyword or stays itself: `(order).x`, `procedure return()`, ...
+keyword_mappings = st.fixed_dictionaries(
+    {}, optional={n: st.sampled_from(sorted(KEYWORDS)) for n in NAMES})
