@@ -94,6 +94,17 @@ class PackModel:
     decl_paths: dict[str, str] = attrs.Factory(dict)  # global name -> file declaring it
     # names defined in a part of the pack that failed to load: their uses are not reported
     poisoned: set[str] = attrs.Factory(set)
+    # where each rule's facts come from: "# source: ..." / "# reconstructed: ..." comment
+    # lines right above a declaration; key = its name, or "trigger <index>"
+    provenance: dict[str, str] = attrs.Factory(dict)
+    unsourced_rules: list[tuple[str, int, str]] = attrs.Factory(list)  # (path, line, what)
+
+    def provenance_counts(self) -> tuple[int, int, int, int]:
+        """(records with a source or reconstruction note, records, rules with one, rules)."""
+        records = list(self.records.values())
+        sourced = sum(1 for r in records if r.data.get("source") or r.data.get("reconstructed"))
+        rules = len(self.provenance) + len(self.unsourced_rules)
+        return sourced, len(records), len(self.provenance), rules
 
     def global_names(self) -> dict[str, str]:
         """Every name a rule may use, with what it is (for lookups and did-you-mean)."""

@@ -23,7 +23,7 @@ from dsl.yamlload import YList, YMap, load_yaml
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
-             "sources": False, "description": False, "options": False}
+             "sources": False, "description": False, "options": False, "provenance": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
@@ -58,6 +58,7 @@ def read_pack(root: Path) -> PackSource:
 class _Loader:
     def __init__(self, root: Path):
         self.root = root
+        self._meta_map: YMap | None = None
         self.diags: list[Diagnostic] = []
         self.sources: dict[str, str] = {}
         self.rel_sources: dict[str, str] = {}
@@ -110,6 +111,7 @@ class _Loader:
             model.poisoned |= broken
         for mod in modules:
             self._declare(model, mod)
+            self._provenance(model, mod)
         raw_records = []
         for p in record_files:
             text = self._read(p)
@@ -125,6 +127,11 @@ class _Loader:
             self._add_record(model, rtype, rec, site)
         for rtype, rec, site in raw_records:
             self._fill_record(model, rtype, rec)
+        if meta.get("provenance") == "required":
+            self._require_provenance(model)
+        elif meta.get("provenance") not in (None, "optional") and self._meta_map is not None:
+            self._at(self._meta_map, "provenance", "E304",
+                     "'provenance' is 'required' or 'optional'")
         return PackSource(root, meta, model, self.sources, self.diags,
                           pack_hash(self.rel_sources), modules)
 
@@ -141,6 +148,7 @@ class _Loader:
             self.error("E301", "pack.yaml must be a mapping (id, name, version, sides, ...)",
                        Site(str(path), 1, 1))
             return {}
+        self._meta_map = data
         for key in data:
             if key not in PACK_KEYS:
                 loc = data.key_loc[key]
@@ -195,6 +203,40 @@ class _Loader:
                 table[name] = self._type_info(d, path)
             else:
                 table[name] = d
+
+    def _require_provenance(self, model: PackModel) -> None:
+        """`provenance: required`: every record and rule says where its facts come from."""
+        for r in model.records.values():
+            if not (r.data.get("source") or r.data.get("reconstructed")):
+                self.error("E321", f"{r.type} '{r.id}' has neither 'source:' nor "
+                           "'reconstructed:' (this pack requires provenance)", r.site)
+        for path, line, what in model.unsourced_rules:
+            self.error("E322", f"'{what}' has no '# source: ...' or '# reconstructed: ...' line "
+                       "above it (this pack requires provenance)", Site(path, line, 1))
+
+    def _provenance(self, model: PackModel, mod: A.Module) -> None:
+        """Read `# source: ...` / `# reconstructed: ...` lines right above each declaration."""
+        own_line = {line: text.lstrip("#").strip() for line, col, text in mod.comments
+                    if col == 1 or not self._code_before(mod.path, line, col)}
+        triggers = iter(t for t in model.triggers if t.path == mod.path and t.record is None)
+        for d in mod.decls:
+            if isinstance(d, A.CheckDecl):
+                continue
+            key = f"trigger {next(triggers).index}" if isinstance(d, A.TriggerDecl) else d.name
+            notes, line = [], d.at.line - 1
+            while line in own_line:
+                notes.append(own_line[line])
+                line -= 1
+            found = [n for n in notes if n.startswith(("source:", "reconstructed:"))]
+            if found:
+                model.provenance[key] = "; ".join(reversed(found))
+            else:
+                what = key if not key.startswith("trigger") else f"{d.kind} {d.event}"
+                model.unsourced_rules.append((mod.path, d.at.line, what))
+
+    def _code_before(self, path: str, line: int, col: int) -> bool:
+        text = self.sources.get(path, "")
+        return bool(source_line(text, line)[:col - 1].strip())
 
     def _type_info(self, d: A.TypeDecl, path: str) -> TypeInfo:
         fields: dict[str, FieldInfo] = {}

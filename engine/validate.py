@@ -210,6 +210,12 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic]]:
                                    root / "pack.yaml")]
     src = build.source
     diags = list(build.diagnostics)
+    rec_ok, recs, rules_ok, rules = src.model.provenance_counts()
+    if "provenance" in src.meta:  # packs that track provenance get a coverage line
+        diags.append(Diagnostic(
+            "N320", f"provenance {src.model.id}: {rec_ok} of {recs} records and {rules_ok} of "
+            f"{rules} rules cite a source or are marked reconstructed", str(root / "pack.yaml"),
+            0, 0, severity="note"))
     info = None
     try:
         info = PackInfo(src.model, src.meta, root)

@@ -258,3 +258,32 @@ procedure pick(s: side) -> int:
 """
     _root, b = build(write_pack, rules)
     assert b.ok, render_text(b.diagnostics)
+
+
+# ---- provenance -------------------------------------------------------------------------------
+
+def test_required_provenance_reports_unsourced_records_and_rules(write_pack):
+    from dsl.build import build_pack
+    root = write_pack("""
+        type card:
+            power: int
+        # source: rulebook §3
+        var score: int = 0
+        # reconstructed: the rulebook gives no number
+        event turn(s: side)
+        on setup:
+            end game
+    """, """
+        card:
+          - {id: c1, power: 1, source: "rulebook §4"}
+          - {id: c2, power: 2}
+    """)
+    meta = root / "pack.yaml"
+    meta.write_text(meta.read_text() + "provenance: required\n")
+    build = build_pack(root)
+    got = sorted((d.code, d.line) for d in build.diagnostics if d.code in ("E321", "E322"))
+    assert got == [("E321", 3), ("E322", 1), ("E322", 7)]
+    model = build.source.model
+    assert model.provenance == {"score": "source: rulebook §3",
+                                "turn": "reconstructed: the rulebook gives no number"}
+    assert model.provenance_counts() == (1, 2, 2, 4)
