@@ -15,6 +15,7 @@ from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, did_you_mean
 from dsl.model import Effect, PackModel, Site, Trigger
+from dsl.pack import KEYWORDS
 from dsl.types import Type
 
 # name -> (min args, max args); the types are checked in `_builtin`
@@ -230,6 +231,9 @@ class Checker:
         p = sc.path
         if isinstance(s, A.Let):
             t = self._rhs(s.value, sc)
+            if s.name in KEYWORDS:
+                self.error("E234", f"'{s.name}' is a keyword of the rules language; choose "
+                           "another name", p, s.at)
             sc.bind(s.name, t)
         elif isinstance(s, A.Assign):
             want = self._target(s.target, sc)

@@ -29,6 +29,16 @@ RECORD_META = ("id", "name", "source", "reconstructed", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
 
 
+def _grammar_keywords() -> frozenset[str]:
+    """Words the grammar spells out ("choose", "order", ...): not usable as declared names,
+    since a statement starting with one of them reads as that keyword."""
+    text = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    return frozenset(re.findall(r'"([a-z_]+)"', text))
+
+
+KEYWORDS = _grammar_keywords()
+
+
 @attrs.define
 class PackSource:
     """What was read from disk, before checking."""
@@ -193,6 +203,10 @@ class _Loader:
             site = Site(path, d.at.line, d.at.col)
             if name in RESERVED or name in BUILTIN_EVENTS or name in model.sides:
                 self.error("E305", f"'{name}' is reserved", site)
+                continue
+            if name in KEYWORDS:
+                self.error("E305", f"'{name}' is a keyword of the rules language; choose "
+                           "another name", site)
                 continue
             if name in model.decl_paths:
                 self.error("E306", f"'{name}' is declared twice (first in "

@@ -287,3 +287,15 @@ def test_required_provenance_reports_unsourced_records_and_rules(write_pack):
     assert model.provenance == {"score": "source: rulebook §3",
                                 "turn": "reconstructed: the rulebook gives no number"}
     assert model.provenance_counts() == (1, 2, 2, 4)
+
+
+def test_keywords_cannot_be_declared_names(write_pack):
+    from dsl.build import build_pack
+    build = build_pack(write_pack("""
+        var order: int = 0
+        on setup:
+            let choose = 1
+            end game
+    """))
+    got = sorted((d.code, d.line) for d in build.diagnostics)
+    assert got == [("E234", 3), ("E305", 1)]
