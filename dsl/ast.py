@@ -152,6 +152,16 @@ class Comprehension:
 
 
 @attrs.frozen
+class IfExp:
+    """`then if cond else orelse`."""
+
+    cond: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+    at: Pos = _at()
+
+
+@attrs.frozen
 class Lambda:
     param: str
     body: "Expr"
@@ -160,7 +170,7 @@ class Lambda:
 
 Expr = Union[
     Int, Str, Bool, NoneLit, Name, Call, Attr, Index, BinOp, Compare, BoolOp, Not, Neg,
-    ListLit, Comprehension, Lambda,
+    ListLit, Comprehension, Lambda, IfExp,
 ]
 
 

@@ -534,6 +534,9 @@ class Checker:
             out = self._expr(e.expr, sc)
             sc.vars.pop()
             return self._set(e, ("list", out))
+        if isinstance(e, A.IfExp):
+            self._expect(e.cond, "bool", sc, "a condition")
+            return self._set(e, T.unify(self._expr(e.then, sc), self._expr(e.orelse, sc)))
         if isinstance(e, A.Lambda):
             self.error("E228", "'x => ...' is only allowed as an argument of a graph query or "
                        "sort", p, e.at)

@@ -449,6 +449,9 @@ class Compiler:
             return f"(-{self.expr(e.expr, ctx)})"
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(self.expr(i, ctx) for i in e.items) + "]"
+        if isinstance(e, A.IfExp):
+            return (f"({self.expr(e.then, ctx)} if {self.expr(e.cond, ctx)} "
+                    f"else {self.expr(e.orelse, ctx)})")
         if isinstance(e, A.Comprehension):
             return "[" + self._gen(e, ctx) + "]"
         if isinstance(e, A.Call):

@@ -44,15 +44,16 @@ INDENT = "    "
 # ---- expressions ------------------------------------------------------------------------
 # Precedence levels, loosest first; an operand printed below its slot's level gets parens.
 P_LAMBDA = 0
-P_OR = 1
-P_AND = 2
-P_NOT = 3
-P_CMP = 4
-P_SUM = 5
-P_TERM = 6
-P_UNARY = 7
-P_POSTFIX = 8
-P_ATOM = 9
+P_IF = 1  # a full expression: `a if c else b` and everything tighter
+P_OR = 2
+P_AND = 3
+P_NOT = 4
+P_CMP = 5
+P_SUM = 6
+P_TERM = 7
+P_UNARY = 8
+P_POSTFIX = 9
+P_ATOM = 10
 
 _BINOP_PREC = {"+": P_SUM, "-": P_SUM, "*": P_TERM, "/": P_TERM, "%": P_TERM}
 
@@ -88,10 +89,12 @@ def _prec(e: A.Expr) -> int:
         return P_POSTFIX
     if isinstance(e, A.Lambda):
         return P_LAMBDA
+    if isinstance(e, A.IfExp):
+        return P_IF
     return P_ATOM
 
 
-def format_expr(e: A.Expr, min_prec: int = P_OR) -> str:
+def format_expr(e: A.Expr, min_prec: int = P_IF) -> str:
     """`e` as text fit for a slot of precedence `min_prec` (parenthesized if it binds looser).
 
     The slot may come after a keyword or start a statement, where the lexer takes a name such
@@ -142,7 +145,10 @@ def _expr(e: A.Expr, lead: bool = False) -> str:
     if isinstance(e, A.Comprehension):
         return f"[{_comprehension(e)}]"
     if isinstance(e, A.Lambda):
-        return f"{e.param} => {_fmt(e.body, P_OR, False)}"
+        return f"{e.param} => {_fmt(e.body, P_IF, False)}"
+    if isinstance(e, A.IfExp):
+        return (f"{_fmt(e.then, P_OR, lead)} if {_fmt(e.cond, P_OR, False)} "
+                f"else {_fmt(e.orelse, P_IF, False)}")
     raise TypeError(f"not an expression: {e!r}")
 
 
@@ -150,21 +156,21 @@ def _comprehension(c: A.Comprehension) -> str:
     """The inside of `[...]`: `x in src where cond` (a filter) or `e for x in src where c`."""
     src = _fmt(c.source, P_SUM, False)
     if c.cond is not None and isinstance(c.expr, A.Name) and c.expr.id == c.var:
-        return f"{c.var} in {src} where {_fmt(c.cond, P_OR, False)}"
-    text = f"{_fmt(c.expr, P_OR, False)} for {c.var} in {src}"
+        return f"{c.var} in {src} where {_fmt(c.cond, P_IF, False)}"
+    text = f"{_fmt(c.expr, P_IF, False)} for {c.var} in {src}"
     if c.cond is not None:
-        text += f" where {_fmt(c.cond, P_OR, False)}"
+        text += f" where {_fmt(c.cond, P_IF, False)}"
     return text
 
 
 def _args(items: Iterable[A.Expr]) -> str:
-    return ", ".join(_fmt(i, P_OR, False) for i in items)
+    return ", ".join(_fmt(i, P_IF, False) for i in items)
 
 
 def _call_args(args: tuple[A.Expr, ...]) -> str:
     if len(args) == 1 and isinstance(args[0], A.Comprehension):
         return _comprehension(args[0])  # count(c in hand where ...), sum(x.v for x in t)
-    return ", ".join(_fmt(a, P_OR, False) for a in args)
+    return ", ".join(_fmt(a, P_IF, False) for a in args)
 
 
 # ---- types, actions, simple statements ---------------------------------------------------

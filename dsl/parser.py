@@ -286,6 +286,9 @@ class _ToAst(Transformer):
     def and_(self, meta, c):
         return c[0] if len(c) == 1 else A.BoolOp("and", tuple(c), at=_pos(meta))
 
+    def if_expr(self, meta, c):
+        return A.IfExp(c[1], c[0], c[2], at=_pos(meta))
+
     def not_(self, meta, c):
         return A.Not(c[0], at=_pos(meta))
 

@@ -66,7 +66,8 @@ def _neg(e: A.Expr) -> A.Expr:
     return A.Int(-e.value) if isinstance(e, A.Int) else A.Neg(e)
 
 
-_OPERATORS = ["binop", "binop", "binop", "compare", "boolop", "not", "neg", "attr", "index"]
+_OPERATORS = ["binop", "binop", "binop", "compare", "boolop", "not", "neg", "attr", "index",
+              "ifexp"]
 _ALL_KINDS = _OPERATORS + ["list", "comprehension", "call", "call", "atom"]
 _SMALL_LEAVES = st.one_of(st.sampled_from(["a", "b", "c", "x"]).map(A.Name),
                           st.integers(-3, 3).map(A.Int))
@@ -96,6 +97,8 @@ def _draw_expr(draw: st.DrawFn, depth: int, kinds: list[str], leaves) -> A.Expr:
         return A.Compare(draw(st.sampled_from(_COMPARE)), sub(), sub())
     if kind == "boolop":
         return A.BoolOp(draw(st.sampled_from(["and", "or"])), some(2, 3))
+    if kind == "ifexp":
+        return A.IfExp(sub(), sub(), sub())
     if kind == "not":
         return A.Not(sub())
     if kind == "neg":

@@ -1177,3 +1177,21 @@ card:
     [d] = [d for d in build.diagnostics if "'tabel'" in d.message]
     assert (Path(d.path).name, d.line, d.col) == ("records.yaml", 6, 24)
     assert d.suggestion == "did you mean 'table'?"
+
+
+def test_conditional_expression(inline_pack):
+    pack = inline_pack("""
+        type card:
+            power: int
+        var best: int = 0
+        on setup:
+            let k = choose k from [1, 5] by red
+            best = 10 if k > 2 else -1 if k == 1 else 0
+            log "label", "high" if best > 0 else "low"
+            end game
+    """, CARDS)
+    for answer, best, label in ((5, 10, "high"), (1, -1, "low")):
+        g = pack.new_game(0)
+        g.apply(answer)
+        assert g.var("best") == best
+        assert [e["a"] for e in g.log if e["t"] == "say"] == [[label]]
