@@ -434,7 +434,9 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
     if isinstance(err, UnexpectedToken) and err.token.start_pos is not None:
         pos = err.token.start_pos
     opened = _unclosed_bracket(text, pos if pos is not None else len(text))
-    if opened is not None and opened[0] < line:  # the real mistake is further up
+    at_end = isinstance(err, UnexpectedEOF) or (
+        isinstance(err, UnexpectedToken) and err.token.type in ("$END", "_DEDENT", "_INDENT"))
+    if opened is not None and (opened[0] < line or at_end):  # the real mistake is further up
         bline, bcol, ch = opened
         return Diagnostic("E100", f"'{ch}' is never closed", path, bline + line_offset, bcol,
                           source_line(text, bline), bcol + 1,

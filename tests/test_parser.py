@@ -624,3 +624,12 @@ def test_any_token_soup_parses_or_reports(text):
 @given(mutated_rules(TINYGAME.read_text()))
 def test_mutated_rules_parse_or_report(text):
     _parses_or_reports(text)
+
+
+def test_unclosed_bracket_on_the_last_line_is_named():
+    from dsl.errors import DslError
+    from dsl.parser import parse_module
+    with pytest.raises(DslError) as err:
+        parse_module("on setup:\n    let x = count(hand[s]\n", "u.rules")
+    [d] = err.value.diagnostics
+    assert (d.line, d.col, d.message) == (2, 18, "'(' is never closed")
