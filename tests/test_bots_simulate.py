@@ -1,6 +1,8 @@
 """Bots, `simulate` and the rendering of log entries through translations."""
 from __future__ import annotations
 
+from conftest import write_pack_files
+
 import json
 import textwrap
 from pathlib import Path
@@ -21,11 +23,7 @@ KEYS = ("games", "wins", "draws", "errors", "mean_decisions", "games_per_second"
 
 
 def write_pack(root: Path, rules: str, pack_id: str = "p") -> Path:
-    root.mkdir(parents=True)
-    (root / "pack.yaml").write_text(f"id: {pack_id}\nname: T\nversion: 0.0.1\n"
-                                    "sides: [red, blue]\n", encoding="utf-8")
-    (root / "rules.rules").write_text(textwrap.dedent(rules).lstrip(), encoding="utf-8")
-    return root
+    return write_pack_files(root, rules, pack_id=pack_id)
 
 
 ASKS = """

@@ -1,6 +1,8 @@
 """The `engine` command line: play, cards, terms, fmt, help and exit codes."""
 from __future__ import annotations
 
+from conftest import write_pack_files
+
 import io
 import json
 import os
@@ -42,11 +44,7 @@ on turn(s):
 
 
 def write_pack(root: Path, rules: str, pack_id: str = "faulty") -> Path:
-    root.mkdir(parents=True)
-    (root / "pack.yaml").write_text(f"id: {pack_id}\nname: T\nversion: 0.0.1\n"
-                                    "sides: [red, blue]\n", encoding="utf-8")
-    (root / "rules.rules").write_text(textwrap.dedent(rules).lstrip(), encoding="utf-8")
-    return root
+    return write_pack_files(root, rules, pack_id=pack_id)
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
