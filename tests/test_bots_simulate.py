@@ -1,8 +1,6 @@
 """Bots, `simulate` and the rendering of log entries through translations."""
 from __future__ import annotations
 
-from conftest import write_pack_files
-
 import json
 import textwrap
 from pathlib import Path
@@ -14,6 +12,7 @@ from engine.cli import main
 from engine.game import replay
 from engine.loader import load_pack
 from engine.simulate import run_one, simulate
+from conftest import write_pack_files
 
 PACKS = Path(__file__).resolve().parent / "packs"
 TINY = PACKS / "tinygame"

@@ -1,8 +1,6 @@
 """The `engine` command line: play, cards, terms, fmt, help and exit codes."""
 from __future__ import annotations
 
-from conftest import write_pack_files
-
 import io
 import json
 import os
@@ -16,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from conftest import write_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
