@@ -15,6 +15,8 @@ class Graph:
     def __init__(self, edges: Iterable[dict[str, Any]]):
         self.adj: dict[str, list[tuple[str, int, str | None, str]]] = {}
         self.by_pair: dict[tuple[str, str], str] = {}
+        # the map never changes during a game: unblocked searches are remembered
+        self._memo: dict[tuple, tuple[dict[str, int], dict[str, str]]] = {}
         for e in edges:
             a, b = e["a"], e["b"]
             cost = e.get("cost")
@@ -40,6 +42,16 @@ class Graph:
 
     def _dijkstra(self, start: str, blocked: Blocked, limit: int | None = None,
                   goal: str | None = None) -> tuple[dict[str, int], dict[str, str]]:
+        if blocked is None:
+            key = (start, limit)
+            found = self._memo.get(key)
+            if found is None:  # search the whole graph once (no goal) and keep it
+                found = self._memo[key] = self._search(start, None, limit, None)
+            return found
+        return self._search(start, blocked, limit, goal)
+
+    def _search(self, start: str, blocked: Blocked, limit: int | None,
+                goal: str | None) -> tuple[dict[str, int], dict[str, str]]:
         dist = {start: 0}
         prev: dict[str, str] = {}
         heap = [(0, start)]

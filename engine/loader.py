@@ -63,6 +63,8 @@ class CompiledPack:
     tables: dict[str, Table]
     other: dict[str, str]
     side_set: frozenset[str]
+    plans: dict[str, tuple[list, list, list, list]]  # event -> before, instead, on, after
+    visible_zones: dict[str, frozenset[str]]  # side -> zone keys it may see
     _zone_vis: dict[str, bool] = attrs.Factory(dict)
 
     # ---- games ------------------------------------------------------------------------------
@@ -158,11 +160,18 @@ def instantiate(build: Build) -> CompiledPack:
     sides = list(model.sides)
     other = {sides[0]: sides[1], sides[1]: sides[0]} if len(sides) == 2 else {}
     meta = src.meta
-    return CompiledPack(
+    plans = {event: (kinds.get("before", []), kinds.get("instead", []), kinds.get("on", []),
+                     kinds.get("after", []))
+             for event, kinds in ns["TRIGGERS"].items()}
+    pack = CompiledPack(
         id=model.id, name=str(meta.get("name", model.id)), version=str(meta.get("version", "")),
         sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
-        graphs=graphs, tables=tables, other=other, side_set=frozenset(sides))
+        graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
+        visible_zones={})
+    pack.visible_zones = {s: frozenset(k for k in zone_keys if pack.can_see_zone(s, k))
+                          for s in sides}
+    return pack
 
 
 _LOADED: dict[tuple[str, str], CompiledPack] = {}

@@ -38,6 +38,7 @@ class Runtime:
         self.FUNCS = pack.ns["FUNCS"]
         self.PARAMS = pack.ns["PARAMS"]
         self.TR = pack.ns["TRIGGERS"]
+        self.PLANS = pack.plans
         self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
         self.logging = log
         self.undo_side: str | None = None  # whose decisions may be undone
@@ -51,6 +52,7 @@ class Runtime:
         self.z = state["z"]
         self.loc = state["loc"]
         self.mods = state["mods"]
+        self._expiring = {(m["dur"][0], m["dur"][1]) for m in self.mods if m["dur"]}
         self.revealed = state["revealed"]
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
@@ -108,49 +110,49 @@ class Runtime:
             self._log({"t": "end", "winner": None})
 
     def _step_event(self, fr: dict[str, Any]) -> None:
-        T = self.TR.get(fr["n"])
-        args = fr["a"]
-        while True:
+        """Advance an event frame: its triggers stage by stage, then its queue, then its end.
+        Returns when a trigger was pushed as a frame (it may suspend) or the event ended."""
+        plan = self.PLANS.get(fr["n"])
+        if plan is not None:
+            args = fr["a"]
             st = fr["st"]
-            if st == 3:
-                q = fr["q"]
-                if q:
-                    name, qargs = q.pop(0)
-                    self.start_event(name, qargs)
-                    return
-                self._finish_event(fr)
-                return
-            if T is None:
-                fr["st"] = 3
-                continue
-            if st == 0:
-                lst = T.get("before", ())
-            elif st == 1:
-                m = fr.get("m")
-                if m is None:  # which `instead of` applies is settled once, after `before`
-                    m = fr["m"] = self._instead_index(T, args)
-                lst = T["instead"][m:m + 1] if m >= 0 else T.get("on", ())
-            else:
-                lst = T.get("after", ())
-            i = fr["i"]
-            if i >= len(lst):
-                fr["st"] = st + 1
+            while st < 3:
+                check = True
+                if st == 1:
+                    m = fr.get("m")
+                    if m is None:  # which `instead of` applies is settled once, after `before`
+                        m = fr["m"] = self._instead_index(plan[1], args)
+                    lst = plan[1][m:m + 1] if m >= 0 else plan[2]
+                    check = m < 0
+                else:
+                    lst = plan[0] if st == 0 else plan[3]
+                i = fr["i"]
+                while i < len(lst):
+                    fname, fn, cond, susp = lst[i]
+                    i += 1
+                    if check and cond is not None and not cond(self, *args):
+                        continue  # conditions are read just before the trigger runs
+                    fr["i"] = i
+                    if self.logging:
+                        self._trace(fname, fr["n"])
+                    if susp:
+                        self.stack.append({"k": "p", "f": fname, "pc": 0,
+                                           "L": dict(zip(self.PARAMS[fname], args))})
+                        return
+                    fn(self, *args)
+                st += 1
+                fr["st"] = st
                 fr["i"] = 0
-                continue
-            fr["i"] = i + 1
-            fname, fn, cond, susp = lst[i]
-            if cond is not None and not (st == 1 and fr["m"] >= 0) and not cond(self, *args):
-                continue  # conditions are read just before the trigger runs
-            self._trace(fname, fr["n"])
-            if susp:
-                self.stack.append({"k": "p", "f": fname, "pc": 0,
-                                   "L": dict(zip(self.PARAMS[fname], args))})
-                return
-            fn(self, *args)
+        q = fr["q"]
+        if q:
+            name, qargs = q.pop(0)
+            self.start_event(name, qargs)
+            return
+        self._finish_event(fr)
 
-    def _instead_index(self, T: dict, args: tuple) -> int:
+    def _instead_index(self, insteads: list, args: tuple) -> int:
         """The first `instead of` trigger whose condition holds now, or -1."""
-        for i, entry in enumerate(T.get("instead", ())):
+        for i, entry in enumerate(insteads):
             cond = entry[2]
             if cond is None or cond(self, *args):
                 return i
@@ -197,7 +199,7 @@ class Runtime:
                 if cond is None or cond(self, *args):
                     self._trace(fname, name)
                     fn(self, *args)
-            m = self._instead_index(T, args)
+            m = self._instead_index(T.get("instead", ()), args)
             for fname, fn, cond, _s in (T["instead"][m:m + 1] if m >= 0 else T.get("on", ())):
                 if m >= 0 or cond is None or cond(self, *args):
                     self._trace(fname, name)
@@ -249,10 +251,10 @@ class Runtime:
                optional: bool, prompt: str | None, require: Any) -> None:
         if side not in self.P.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
-        loc = self.loc
+        loc, visible = self.loc, self.P.visible_zones[side]
         for o in options:  # options from a zone the decider cannot see are shown to it now
             where = loc.get(o) if isinstance(o, str) else None
-            if where is not None and not self.P.can_see_zone(side, where):
+            if where is not None and where not in visible:
                 seen = self.revealed.setdefault(o, [])
                 if side not in seen:
                     seen.append(side)
@@ -325,6 +327,8 @@ class Runtime:
     def modify(self, value: str, key: str, amount: int, dur: Any) -> None:
         self.mods.append({"value": value, "key": key, "amount": amount,
                           "dur": list(dur) if dur is not None else None})
+        if dur is not None:
+            self._expiring.add((dur[0], dur[1]))
 
     def modsum(self, value: str, key: str) -> int:
         total = 0
@@ -337,8 +341,11 @@ class Runtime:
         return total
 
     def _expire(self, when: str, event: str) -> None:
+        if (when, event) not in self._expiring:
+            return
         self.mods[:] = [m for m in self.mods
                         if not (m["dur"] and m["dur"][0] == when and m["dur"][1] == event)]
+        self._expiring = {(m["dur"][0], m["dur"][1]) for m in self.mods if m["dur"]}
 
     # ---- zones ------------------------------------------------------------------------------
     def _zone(self, key: str) -> list:
