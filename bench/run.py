@@ -23,7 +23,8 @@ def packs(names: list[str]) -> list[Path]:
     from engine.loader import content_root, find_packs, resolve_pack
     if names:
         return [resolve_pack(n) for n in names]
-    return find_packs(content_root()) + find_packs(ROOT / "tests" / "packs")
+    return (find_packs(content_root()) + find_packs(ROOT / "tests" / "packs")
+            + find_packs(ROOT / "bench" / "packs"))
 
 
 def games_per_second(path: Path, seconds: float) -> tuple[float, float, int]:

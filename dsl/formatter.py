@@ -477,7 +477,9 @@ class _Printer:
 
     def decl(self, d: A.Decl) -> None:
         start = _line(d)
-        if isinstance(d, A.TypeDecl):
+        if isinstance(d, A.TypeDecl) and not d.fields:
+            self.put(0, f"type {d.name}", start, start)
+        elif isinstance(d, A.TypeDecl):
             self.put(0, f"type {d.name}:", start, start)
             for i, f in enumerate(d.fields):
                 self.leading(_line(f), 1, False if i == 0 else None)

@@ -6,7 +6,7 @@ The trees keep to what the parser can produce, so `parse_module(format_module(m)
   - `Lambda` appears only as an argument of a `Call`;
   - a `Call` whose single argument is a comprehension is printed without brackets;
   - `BoolOp` has at least two items, `Index` at least one index, blocks at least one
-    statement, `TypeDecl` at least one field; trigger `names` are None or non-empty;
+    statement; trigger `names` are None or non-empty;
   - names come from a small pool without keywords (but with names that start like one).
 
 Usage: `modules()`, `declarations()`, `blocks()`, `statements()`, `expressions()`,
@@ -239,7 +239,7 @@ def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
     return st.one_of(
         st.builds(A.TypeDecl, names,
                   st.lists(st.builds(A.FieldDecl, names, type_exprs, st.none() | e),
-                           min_size=1, max_size=3).map(tuple)),
+                           min_size=0, max_size=3).map(tuple)),
         st.builds(A.VarDecl, names, _params(), type_exprs, st.none() | st.tuples(e, e),
                   st.none() | e, st.sampled_from(["public", "private", "hidden"])),
         st.builds(A.ZoneDecl, names, _params(), st.none() | names,

@@ -1,0 +1,76 @@
+"""Our DSL against OpenSpiel's hand-written Python games: random playouts per second.
+
+Run: pip install open-spiel && python bench/openspiel.py [--seconds S]
+Prints figures; asserts nothing. Both sides play uniformly random legal moves on one core;
+OpenSpiel's chance nodes (Kuhn's deal) are sampled from their outcome distribution.
+
+Our side runs as a front-end would for bots: `pack.new_game(seed, log=False, undo=False)`,
+`random_action`, `apply`. OpenSpiel's side runs its Python game objects
+(`python_tic_tac_toe`, `python_kuhn_poker`) through `new_initial_state`, `legal_actions`,
+`apply_action`.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PAIRS = [("tictactoe", "python_tic_tac_toe"), ("kuhn", "python_kuhn_poker")]
+
+
+def ours(name: str, seconds: float) -> float:
+    from engine.loader import load_pack
+    pack = load_pack(ROOT / "bench" / "packs" / name)
+    rnd = random.Random(0)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = pack.new_game(seed=games, log=False, undo=False)
+        while not game.over:
+            game.apply(game.random_action(rnd))
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def openspiel(name: str, seconds: float) -> float:
+    import pyspiel
+    from open_spiel.python import games as _games  # noqa: F401  (registers python_* games)
+    game = pyspiel.load_game(name)
+    rnd = random.Random(0)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(rnd.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rnd.choice(state.legal_actions()))
+        games += 1
+    return games / (time.perf_counter() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    args = ap.parse_args()
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("open-spiel is not installed: pip install open-spiel")
+        return
+    print(f"{'game':<12} {'ours games/s':>14} {'OpenSpiel games/s':>18} {'ratio':>7}")
+    for ours_name, os_name in PAIRS:
+        a = ours(ours_name, args.seconds)
+        b = openspiel(os_name, args.seconds)
+        print(f"{ours_name:<12} {a:>14.0f} {b:>18.0f} {a / b:>7.2f}")
+
+
+if __name__ == "__main__":
+    main()
