@@ -56,6 +56,7 @@ class Runtime:
         self.revealed = state["revealed"]
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
+        self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
 
     # ---- state at the start ---------------------------------------------------------------
     @staticmethod
@@ -99,6 +100,7 @@ class Runtime:
         except GameOver:
             stack.clear()
             self.qstack.clear()
+            self.evnames.clear()
             self.s["decision"] = None
             return
         except (EngineFault, IllegalAction):
@@ -163,6 +165,7 @@ class Runtime:
         self.qstack.pop()
         if self.mods:
             self._expire("end", fr["n"])
+        self.evnames.pop()
         if self.logging:
             self._log({"t": "done", "n": fr["n"]})
 
@@ -180,6 +183,7 @@ class Runtime:
         fr = {"k": "e", "n": name, "a": args, "st": 0, "i": 0, "q": []}
         self.stack.append(fr)
         self.qstack.append(fr["q"])
+        self.evnames.append(name)
 
     def _event_starts(self, name: str, args: list[Any]) -> None:
         if self.mods:
@@ -194,6 +198,7 @@ class Runtime:
         T = self.TR.get(name)
         q: list = []
         self.qstack.append(q)
+        self.evnames.append(name)
         if T is not None:
             for fname, fn, cond, _s in T.get("before", ()):
                 if cond is None or cond(self, *args):
@@ -214,6 +219,7 @@ class Runtime:
         self.qstack.pop()
         if self.mods:
             self._expire("end", name)
+        self.evnames.pop()
         if self.logging:
             self._log({"t": "done", "n": name})
 
@@ -325,6 +331,12 @@ class Runtime:
         return lo if value < lo else hi if value > hi else value
 
     def modify(self, value: str, key: str, amount: int, dur: Any) -> None:
+        if dur is not None and dur[0] == "end":
+            # bound to the running instance of that event, if any: a nested event of the
+            # same name ending first does not end the modifier
+            depth = next((i for i in range(len(self.evnames) - 1, -1, -1)
+                          if self.evnames[i] == dur[1]), None)
+            dur = ("end", dur[1], depth)
         self.mods.append({"value": value, "key": key, "amount": amount,
                           "dur": list(dur) if dur is not None else None})
         if dur is not None:
@@ -343,9 +355,16 @@ class Runtime:
     def _expire(self, when: str, event: str) -> None:
         if (when, event) not in self._expiring:
             return
-        self.mods[:] = [m for m in self.mods
-                        if not (m["dur"] and m["dur"][0] == when and m["dur"][1] == event)]
+        depth = len(self.evnames) - 1  # the ending event's own place among running events
+        self.mods[:] = [m for m in self.mods if not self._expires(m["dur"], when, event, depth)]
         self._expiring = {(m["dur"][0], m["dur"][1]) for m in self.mods if m["dur"]}
+
+    @staticmethod
+    def _expires(dur: list | None, when: str, event: str, depth: int) -> bool:
+        if not dur or dur[0] != when or dur[1] != event:
+            return False
+        bound = dur[2] if len(dur) > 2 else None
+        return when == "start" or bound is None or bound >= depth
 
     # ---- zones ------------------------------------------------------------------------------
     def _zone(self, key: str) -> list:

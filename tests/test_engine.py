@@ -1195,3 +1195,28 @@ def test_conditional_expression(inline_pack):
         g.apply(answer)
         assert g.var("best") == best
         assert [e["a"] for e in g.log if e["t"] == "say"] == [[label]]
+
+
+def test_until_end_of_binds_to_the_running_instance(inline_pack):
+    """`until end of turn` made during a turn lasts until THAT turn ends, not until a nested
+    turn (an extra turn played inside it) ends; made outside any turn, the next turn's end."""
+    pack = inline_pack("""
+        type card:
+            power: int
+        event turn(n: int)
+        value bonus(): int = 0
+        on turn(n):
+            if n == 1:
+                modify bonus() by 5 until end of turn
+                emit turn(2)
+                log "after nested turn", bonus()
+        on setup:
+            modify bonus() by 1 until end of turn
+            emit turn(1)
+            log "after outer turn", bonus()
+            end game
+    """, CARDS)
+    g = pack.new_game(0)
+    said = [(e["m"], e["a"][0]) for e in g.log if e["t"] == "say"]
+    # the +1 (made outside any turn) ended with the first turn to end: the nested turn 2
+    assert said == [("after nested turn", 5), ("after outer turn", 0)]
