@@ -8,6 +8,7 @@ returns DONE (0), SUSPEND (1) or PUSHED (2) to the engine's run loop.
 """
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 from dsl import ast as A
@@ -43,6 +44,15 @@ class Compiler:
         self.out: list[str] = []
         self.uid = 0
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
+        # Generated lines carry their rule's place as comments (`# @F<file>` on a function,
+        # `# @L<line>` on a statement), so a run-time fault can name the rule: see
+        # engine.runtime.rule_location. Comments cost nothing at run time.
+        self.path = ""
+
+    def file_mark(self) -> str:
+        # relative: the generated code is cached by content, wherever the pack lies
+        rel = os.path.relpath(self.path, self.m.root) if self.m.root and self.path else self.path
+        return f"# @F{rel}"
 
     def fresh(self, stem: str) -> str:
         self.uid += 1
@@ -55,27 +65,33 @@ class Compiler:
         out.append("from engine.rt import *  # noqa: F401,F403")
         out.append("")
         for name, v in m.values.items():
+            self.path = m.decl_paths[name]
             self._value(name, v)
         for name, v in m.vars.items():
             self._var_helpers(name, v)
         for name, p in m.procs.items():
+            self.path = m.decl_paths[name]
             self._function(f"p_{name}", [x.name for x in p.params], p.body)
         for tr in m.triggers:
             d = tr.decl
             params = self._trigger_params(tr)
+            self.path = tr.path
             self._function(tr.fn, params, d.body)
             if d.cond is not None:
                 ctx = _Ctx(False, params)
-                out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):")
+                out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):"
+                           f"  {self.file_mark()}")
                 out.append("    V, Z, R = G.v, G.z, G.R")
-                out.append(f"    return {self.expr(d.cond, ctx)}")
+                out.append(f"    return {self.expr(d.cond, ctx)}  # @L{d.at.line}")
                 out.append("")
         for eff in m.effects:
+            self.path = eff.site.path
             self._function(eff.fn, ["self"], eff.body)
-        for i, (decl, _path) in enumerate(m.checks):
-            out.append(f"def check_{i}(G):")
+        for i, (decl, path) in enumerate(m.checks):
+            self.path = path
+            out.append(f"def check_{i}(G):  {self.file_mark()}")
             out.append("    V, Z, R = G.v, G.z, G.R")
-            out.append(f"    return {self.expr(decl.expr, _Ctx(False))}")
+            out.append(f"    return {self.expr(decl.expr, _Ctx(False))}  # @L{decl.at.line}")
             out.append("")
         out.extend(self.extra)
         self._registry()
@@ -129,9 +145,9 @@ class Compiler:
         ctx = _Ctx(False, params)
         key = self._key([f"str(l_{p})" for p in params])
         self.out += [
-            f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
+            f"def v_{name}(G{''.join(', l_' + p for p in params)}):  {self.file_mark()}",
             "    V, Z, R = G.v, G.z, G.R",
-            f"    base = {self.expr(v.expr, ctx)}",
+            f"    base = {self.expr(v.expr, ctx)}  # @L{v.at.line}",
             f"    return base + G.modsum({name!r}, {key}) if G.mods else base",
             "",
         ]
@@ -186,7 +202,8 @@ class Compiler:
             _Machine(self, fn, params).build(body)
         else:
             ctx = _Ctx(False, params)
-            self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
+            self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):"
+                            f"  {self.file_mark()}")
             self.out.append("    V, Z, R = G.v, G.z, G.R")
             lines: list[str] = []
             self.stmts(body, ctx, lines, 1, loops=0)
@@ -203,6 +220,13 @@ class Compiler:
 
     def stmt(self, s: A.Stmt, ctx: _Ctx, lines: list[str], ind: int, loops: int,
              goto: tuple[int, int] | None) -> None:
+        first = len(lines)
+        self._stmt(s, ctx, lines, ind, loops, goto)
+        if len(lines) > first and s.at.line:
+            lines[first] += f"  # @L{s.at.line}"
+
+    def _stmt(self, s: A.Stmt, ctx: _Ctx, lines: list[str], ind: int, loops: int,
+              goto: tuple[int, int] | None) -> None:
         pad = "    " * ind
         emit = lines.append
         if isinstance(s, A.Let):
@@ -587,7 +611,7 @@ class _Machine:
         self.lower(body, None)
         self.line("return 0")
         out = self.comp.out
-        out.append(f"def {self.fn}(G, F):")
+        out.append(f"def {self.fn}(G, F):  {self.comp.file_mark()}")
         out.append("    V, Z, R = G.v, G.z, G.R")
         out.append("    L = F['L']")
         out.append("    pc = F['pc']")
@@ -622,6 +646,8 @@ class _Machine:
 
     def lower_stmt(self, s: A.Stmt, loop: tuple[int, int] | None) -> None:
         comp, ctx = self.comp, self.ctx
+        if s.at.line:
+            self.line(f"# @L{s.at.line}")
         if isinstance(s, (A.Let, A.Assign, A.ActionStmt, A.ExprStmt)):
             value = s.action if isinstance(s, A.ActionStmt) else (
                 s.expr if isinstance(s, A.ExprStmt) else s.value)

@@ -79,6 +79,7 @@ class Trigger:
 class PackModel:
     id: str
     sides: list[str]
+    root: str = ""  # the pack directory; generated code names files relative to it
     types: dict[str, TypeInfo] = attrs.Factory(dict)
     records: dict[str, Record] = attrs.Factory(dict)
     by_type: dict[str, list[str]] = attrs.Factory(dict)

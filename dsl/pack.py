@@ -105,7 +105,7 @@ class _Loader:
         else:
             meta = self._meta(meta_path)
         sides = [s for s in meta.get("sides", []) if isinstance(s, str)]
-        model = PackModel(id=str(meta.get("id", root.name)), sides=sides)
+        model = PackModel(id=str(meta.get("id", root.name)), sides=sides, root=str(root))
         model.types[TABLE_TYPE] = TypeInfo(TABLE_TYPE, {}, Site(str(meta_path)))
         rule_files = sorted(p for p in root.rglob("*.rules") if p.is_file())
         record_files = sorted(p for p in root.rglob("*.yaml")

@@ -15,7 +15,10 @@ Order of execution (pinned by golden-trace tests; see README "Order of events"):
 from __future__ import annotations
 
 import itertools
+import linecache
+import os
 import pickle
+import re
 from typing import Any, Iterable
 
 from engine import rng as _rng
@@ -106,7 +109,8 @@ class Runtime:
         except (EngineFault, IllegalAction):
             raise
         except Exception as err:  # a rule broke at run time: report it replayably
-            raise EngineFault(f"{type(err).__name__}: {err}") from err
+            where = rule_location(err, self.P.root)
+            raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
         if self.s["result"] is None:
             self.s["result"] = {"winner": None, "reason": "no rule left to run"}
             self._log({"t": "end", "winner": None})
@@ -495,6 +499,34 @@ class Runtime:
         self.undo_side = None
         self.z = self.s["z"]
         self.v = self.s["v"]
+
+
+_MARK_LINE = re.compile(r"# @L(\d+)$")
+_MARK_FILE = re.compile(r"# @F(.*)$")
+
+
+def rule_location(err: BaseException, root: Any) -> str:
+    """'path:line: ' of the rule whose generated code raised `err`, from the position
+    comments the compiler writes (paths relative to the pack `root`); '' when the error
+    did not come from pack code."""
+    tb, found = err.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<pack "):
+            found = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return ""
+    lines = linecache.getlines(found[0])
+    line = None
+    for i in range(min(found[1], len(lines)) - 1, -1, -1):
+        text = lines[i].rstrip("\n")
+        if line is None and (m := _MARK_LINE.search(text)):
+            line = m.group(1)
+        if (m := _MARK_FILE.search(text)) and text.startswith("def "):
+            path = os.path.join(str(root), m.group(1))
+            return f"{path}:{line}: " if line else f"{path}: "
+    return ""
 
 
 def enumerate_many(d: dict, check: Any) -> list[list]:

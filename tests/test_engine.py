@@ -926,18 +926,23 @@ def _functions(code: str) -> dict[int, tuple[str, int]]:
     return out
 
 
+def _code(line: str) -> str:
+    """A generated line without its position comment (`# @L12`)."""
+    return line.split("  # @", 1)[0].strip() if not line.strip().startswith("#") else ""
+
+
 def _dead(lines: list[str], i: int) -> bool:
     """Lines random play cannot reach by construction: faults, guards, and code right after
     a `return`, `win` or an endless `while true`."""
-    text = lines[i - 1].strip()
+    text = _code(lines[i - 1])
     if ("G.fault(" in text or "AssertionError" in text or text in ("else:", "")
             or text.startswith("def ")):
-        return True
-    prev = lines[i - 2].strip() if i >= 2 else ""
+        return True  # (a comment-only line, such as a position mark, is no code either)
+    prev = _code(lines[i - 2]) if i >= 2 else ""
     if prev.startswith(("return ", "G.win(")) and text.startswith("return"):
         return True
     for back in (1, 2):  # `while true:` never ends by its condition
-        if i > back and lines[i - 1 - back].strip() == "if not (True):":
+        if i > back and _code(lines[i - 1 - back]) == "if not (True):":
             return True
     return False
 
@@ -979,7 +984,7 @@ def test_testgame_reaches_every_rule(testgame):
     body: dict[str, str] = {}
     for i, (name, off) in funcs.items():
         if off > 0:
-            body[name] = body.get(name, "") + lines[i - 1] + "\n"
+            body[name] = body.get(name, "") + _code(lines[i - 1]) + "\n"
     group = {name: body[name] if name.startswith("x_") else name for name in body}
     covered = {(group[funcs[i][0]], funcs[i][1]) for i in hits if i in funcs}
     missing = [f"{i}: {lines[i - 1].strip()}  [{funcs[i][0]}]" for i in sorted(funcs)
@@ -1220,3 +1225,24 @@ def test_until_end_of_binds_to_the_running_instance(inline_pack):
     said = [(e["m"], e["a"][0]) for e in g.log if e["t"] == "say"]
     # the +1 (made outside any turn) ended with the first turn to end: the nested turn 2
     assert said == [("after nested turn", 5), ("after outer turn", 0)]
+
+
+def test_run_time_fault_names_the_rule(inline_pack):
+    """A rule that breaks while running (here: none compared with a number) is reported at
+    its own file and line, with what replays it."""
+    from engine.errors import EngineFault
+    pack = inline_pack("""
+        type card:
+            power: int
+        var x: int = 0
+        on setup:
+            let k = choose k from [1, 2] by red
+            if min([c.power for c in card where c.power > 9]) <= k:
+                x = 1
+            end game
+    """, CARDS)
+    g = pack.new_game(3)
+    with pytest.raises(EngineFault) as err:
+        g.apply(1)
+    assert err.value.message.startswith(f"{pack.root / 'rules.rules'}:6: TypeError")
+    assert err.value.seed == 3 and err.value.actions == [1]
