@@ -23,7 +23,8 @@ from dsl.yamlload import YList, YMap, load_yaml
 SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
-             "sources": False, "description": False, "options": False, "provenance": False}
+             "sources": False, "description": False, "options": False, "provenance": False,
+             "board": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}

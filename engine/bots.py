@@ -57,10 +57,18 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """One-ply look-ahead with random play-outs: tries each legal action (at most
-    `max_actions`, sampled), plays the rest of the game out `rollouts` times with random
-    moves (each capped at `max_decisions`) and keeps the action with the best score
-    (win 1, draw or unfinished 1/2, loss or fault 0).
+    """One-ply look-ahead: tries each legal action (at most `max_actions`, sampled) on a
+    copy of the game and keeps the one that leaves the game best for its side.
+
+    "Best" comes from the pack when it declares `value heuristic(s: side): int` (how well
+    side s stands; a win or loss outweighs any heuristic): the pack's designer knows what a
+    good position is. A turn is often several decisions in a row (a card, then how to use
+    it), where the first steps change nothing yet; so while the game keeps asking the same
+    side, the bot looks `depth` more of its own decisions ahead (`branch` samples each) and
+    scores an action by the best position it can reach before the other side is asked.
+    Without a heuristic, the bot plays the rest of the game out `rollouts` times
+    with random moves (each capped at `max_decisions`) and scores win 1, draw or
+    unfinished 1/2, loss or fault 0.
 
     Sees hidden information: for benchmarking only. The play-outs run on `game.clone()`,
     which copies the whole state, hidden cards and the dice included.
@@ -70,29 +78,32 @@ class GreedyBot(Bot):
     sees_hidden = True
 
     def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
-                 max_decisions: int = 2000):
+                 max_decisions: int = 2000, depth: int = 3, branch: int = 6):
         super().__init__(seed)
+        self.depth = depth
+        self.branch = branch
         self.rollouts = rollouts
         self.max_actions = max_actions
         self.max_decisions = max_decisions
 
-    def candidates(self, game: Any) -> list[Any]:
+    def candidates(self, game: Any, limit: int | None = None) -> list[Any]:
         d = game.decision
+        cap = limit or self.max_actions
         if d.kind in ("one", "ask"):
             legal = game.legal_actions()
-            if len(legal) > self.max_actions:
-                legal = self.rnd.sample(legal, self.max_actions)
+            if len(legal) > cap:
+                legal = self.rnd.sample(legal, cap)
             return legal
         # multi-choices and orders can have thousands of answers: sample distinct ones
         out: list[Any] = []
         seen: set[str] = set()
-        for _ in range(self.max_actions * 3):
+        for _ in range(cap * 3):
             a = game.random_action(self.rnd)
             key = repr(a)
             if key not in seen:
                 seen.add(key)
                 out.append(a)
-                if len(out) >= self.max_actions:
+                if len(out) >= cap:
                     break
         return out
 
@@ -104,7 +115,7 @@ class GreedyBot(Bot):
         if len(cands) == 1:
             return cands[0]
         best: list[Any] = []
-        best_score = -1.0
+        best_score = float("-inf")
         for action in cands:
             score = self.evaluate(game, side, action)
             if score > best_score:
@@ -113,13 +124,24 @@ class GreedyBot(Bot):
                 best.append(action)
         return self.rnd.choice(best)
 
-    def evaluate(self, game: Any, side: str, action: Any) -> float:
+    def evaluate(self, game: Any, side: str, action: Any, depth: int | None = None) -> float:
         from engine.errors import EngineError
+        heuristic = game.pack.ns["VALUES"].get("heuristic")
+        depth = self.depth if depth is None else depth
         try:
             after = game.clone()
+            after.rt.logging = False
             after.apply(action)
         except EngineError:
-            return 0.0
+            return float("-inf") if heuristic else 0.0
+        if heuristic is not None:
+            if after.over:
+                w = after.result.winner
+                return 0.0 if w is None else float("inf") if w == side else float("-inf")
+            if depth > 0 and after.decision.side == side:  # still our turn: look further
+                return max(self.evaluate(after, side, a, depth - 1)
+                           for a in self.candidates(after, self.branch))
+            return float(heuristic(after.rt, side))
         if after.over:
             return self._score(after, side)
         total = 0.0

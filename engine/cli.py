@@ -237,7 +237,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if humans:
         if game is not None and game.over:
             for side in humans[:1]:
-                _out(render_view(game.view(side), cat))
+                _out(render_view(game.view(side), cat, board=game.pack.meta.get("board")))
     else:
         for line in render_log(log, cat, trace=args.trace):
             _out(line)

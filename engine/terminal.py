@@ -24,33 +24,44 @@ def _cat(game: Any, lang: str) -> Any:
     return Catalog(game.pack, lang)
 
 
-def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT) -> str:
-    """A side's view (`game.view(side)`) as lines of text."""
+def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
+                board: list[str] | None = None) -> str:
+    """A side's view (`game.view(side)`) as lines of text.
+
+    `board` (a pack's `board:` list in pack.yaml) names the vars that make up its board, in
+    order; without one every var is shown. Indexed vars show only their entries that are
+    set (not false, 0, empty or none); empty zones are left out."""
     out = []
     side = view.get("side")
     who = cat.value(side) if side else "spectator"
     out.append(f"== {view.get('pack')} - {who} - {view.get('decisions', 0)} decisions so far ==")
     vars_ = view.get("vars", {})
-    if vars_:
-        out.append("vars:")
-        for name, value in vars_.items():
+    names = [n for n in board if n in vars_] if board else list(vars_)
+    if names:
+        out.append("board:" if board else "vars:")
+        for name in names:
+            value = vars_[name]
             if isinstance(value, dict):
                 shown = "; ".join(f"{', '.join(cat.value(x) for x in k.split('|'))}: "
-                                  f"{cat.value(v)}" for k, v in value.items())
-                out.append(f"  {cat.term(name)}: {shown}")
+                                  f"{cat.value(v)}" for k, v in value.items()
+                                  if v not in (False, 0, "", None))
+                if shown:
+                    out.append(f"  {cat.term(name)}: {shown}")
             else:
                 out.append(f"  {cat.term(name)} = {cat.value(value)}")
     zones = view.get("zones", {})
-    if zones:
-        out.append("zones:")
-        for key, items in zones.items():
+    shown_zones = [(k, v) for k, v in zones.items()
+                   if (v.get("count") or v.get("revealed") if isinstance(v, dict) else v)]
+    if shown_zones:
+        out.append("cards:")
+        for key, items in shown_zones:
             if isinstance(items, dict):
                 n = items.get("count", 0)
                 text = f"{n} card{'s' * (n != 1)} (hidden)"
                 if items.get("revealed"):
                     text += f"; revealed to you: {cat.value(items['revealed'])}"
             else:
-                text = cat.value(items) if items else "empty"
+                text = cat.value(items)
             out.append(f"  {cat.zone(key)}: {text}")
     lines = [cat.render(e) for e in view.get("log", []) if e.get("t") not in ("trigger", "done")]
     if lines:
@@ -103,7 +114,7 @@ class HumanPlayer:
         view = game.view(side)
         decision = view["decision"]
         legal = view["legal_actions"]
-        self._output(render_view(view, cat))
+        self._output(render_view(view, cat, board=game.pack.meta.get("board")))
         self._output(describe_decision(decision, cat))
         listed = len(legal) <= MAX_LISTED
         if listed:
