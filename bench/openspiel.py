@@ -24,17 +24,8 @@ PAIRS = [("tictactoe", "python_tic_tac_toe"), ("kuhn", "python_kuhn_poker")]
 
 
 def ours(name: str, seconds: float) -> float:
-    from engine.loader import load_pack
-    pack = load_pack(ROOT / "bench" / "packs" / name)
-    rnd = random.Random(0)
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game = pack.new_game(seed=games, log=False, undo=False)
-        while not game.over:
-            game.apply(game.random_action(rnd))
-        games += 1
-    return games / (time.perf_counter() - start)
+    from run import games_per_second  # bench/run.py: the same random playouts per pack
+    return games_per_second(ROOT / "bench" / "packs" / name, seconds)[0]
 
 
 def openspiel(name: str, seconds: float) -> float:
