@@ -64,8 +64,7 @@ class CompiledPack:
     other: dict[str, str]
     side_set: frozenset[str]
     plans: dict[str, tuple[list, list, list, list]]  # event -> before, instead, on, after
-    visible_zones: dict[str, frozenset[str]]  # side -> zone keys it may see
-    _zone_vis: dict[str, bool] = attrs.Factory(dict)
+    visible_zones: dict[str | None, frozenset[str]]  # side (None: observer) -> zone keys
 
     # ---- games ------------------------------------------------------------------------------
     def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True) -> Any:
@@ -75,19 +74,8 @@ class CompiledPack:
     # ---- visibility -------------------------------------------------------------------------
     def can_see_zone(self, side: str | None, key: str) -> bool:
         """May `side` see the contents of zone `key`? (None = an observer.)"""
-        cache_key = f"{side}\0{key}"
-        seen = self._zone_vis.get(cache_key)
-        if seen is None:
-            name, _, rest = key.partition("|")
-            decl = self.model.zones[name]
-            if "hidden" in decl.flags:
-                seen = False
-            elif "private" in decl.flags:
-                seen = side is not None and rest.split("|")[0] == side
-            else:
-                seen = True
-            self._zone_vis[cache_key] = seen
-        return seen
+        visible = self.visible_zones.get(side)
+        return key in visible if visible is not None else _zone_visible(self.model, side, key)
 
     def var_visible(self, side: str | None, name: str, key: str) -> bool:
         vis = self.model.vars[name].visibility
@@ -168,10 +156,21 @@ def instantiate(build: Build) -> CompiledPack:
         sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
-        visible_zones={})
-    pack.visible_zones = {s: frozenset(k for k in zone_keys if pack.can_see_zone(s, k))
-                          for s in sides}
+        visible_zones={s: frozenset(k for k in zone_keys if _zone_visible(model, s, k))
+                       for s in [*sides, None]})
     return pack
+
+
+def _zone_visible(model: PackModel, side: str | None, key: str) -> bool:
+    """The visibility rule of a zone key: hidden to all, private to its first index, or
+    public. Every zone key exists from the start, so CompiledPack keeps the answers."""
+    name, _, rest = key.partition("|")
+    flags = model.zones[name].flags
+    if "hidden" in flags:
+        return False
+    if "private" in flags:
+        return side is not None and rest.split("|")[0] == side
+    return True
 
 
 _LOADED: dict[tuple[str, str], CompiledPack] = {}

@@ -40,7 +40,6 @@ class Runtime:
         self.graphs = pack.graphs
         self.FUNCS = pack.ns["FUNCS"]
         self.PARAMS = pack.ns["PARAMS"]
-        self.TR = pack.ns["TRIGGERS"]
         self.PLANS = pack.plans
         self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
         self.logging = log
@@ -199,21 +198,22 @@ class Runtime:
     def emit_now(self, name: str, args: tuple) -> None:
         """Run an event that cannot suspend, nested in the current Python call."""
         self._event_starts(name, list(args))
-        T = self.TR.get(name)
+        plan = self.PLANS.get(name)
         q: list = []
         self.qstack.append(q)
         self.evnames.append(name)
-        if T is not None:
-            for fname, fn, cond, _s in T.get("before", ()):
+        if plan is not None:
+            before, insteads, ons, after = plan
+            for fname, fn, cond, _s in before:
                 if cond is None or cond(self, *args):
                     self._trace(fname, name)
                     fn(self, *args)
-            m = self._instead_index(T.get("instead", ()), args)
-            for fname, fn, cond, _s in (T["instead"][m:m + 1] if m >= 0 else T.get("on", ())):
+            m = self._instead_index(insteads, args)
+            for fname, fn, cond, _s in (insteads[m:m + 1] if m >= 0 else ons):
                 if m >= 0 or cond is None or cond(self, *args):
                     self._trace(fname, name)
                     fn(self, *args)
-            for fname, fn, cond, _s in T.get("after", ()):
+            for fname, fn, cond, _s in after:
                 if cond is None or cond(self, *args):
                     self._trace(fname, name)
                     fn(self, *args)
