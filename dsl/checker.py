@@ -136,7 +136,8 @@ class Checker:
         for decl, path in m.checks:
             sc = self._scope("check", path, ())
             self._expect(decl.expr, "bool", sc, "a check")
-        if "setup" not in {t.decl.event for t in m.triggers if t.decl.kind == "on"}:
+        if m.playable and "setup" not in {t.decl.event for t in m.triggers
+                                          if t.decl.kind == "on"}:
             self.diags.append(Diagnostic("E250", "the pack has no 'on setup:' handler, so a game "
                                          "cannot start", self._any_rules_path(), 1, 1))
         fns, evs = self._suspension()

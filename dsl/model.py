@@ -80,6 +80,7 @@ class PackModel:
     id: str
     sides: list[str]
     root: str = ""  # the pack directory; generated code names files relative to it
+    playable: bool = True  # pack.yaml `playable: false`: records and checks only, no game yet
     types: dict[str, TypeInfo] = attrs.Factory(dict)
     records: dict[str, Record] = attrs.Factory(dict)
     by_type: dict[str, list[str]] = attrs.Factory(dict)

@@ -24,9 +24,9 @@ SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
-             "board": False}
+             "board": False, "playable": False}
 # Keys every record may carry besides its type's fields.
-RECORD_META = ("id", "name", "source", "reconstructed", "note")
+RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
 
 
@@ -107,6 +107,11 @@ class _Loader:
             meta = self._meta(meta_path)
         sides = [s for s in meta.get("sides", []) if isinstance(s, str)]
         model = PackModel(id=str(meta.get("id", root.name)), sides=sides, root=str(root))
+        playable = meta.get("playable", True)
+        if not isinstance(playable, bool) and self._meta_map is not None:
+            self._at(self._meta_map, "playable", "E304",
+                     "'playable' is true or false (false: a data pack with no rules yet)")
+        model.playable = playable is not False
         model.types[TABLE_TYPE] = TypeInfo(TABLE_TYPE, {}, Site(str(meta_path)))
         rule_files = sorted(p for p in root.rglob("*.rules") if p.is_file())
         record_files = sorted(p for p in root.rglob("*.yaml")

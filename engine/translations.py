@@ -39,7 +39,9 @@ from typing import Any, Iterable
 from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
 from dsl.yamlload import Loc, YMap, load_yaml
 
-FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.yaml$")
+# `<pack>.<lang>.yaml`, or `<pack>.<part>.<lang>.yaml` when one language is split by topic
+FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)(?:\.(?P<part>[a-z][a-z0-9_]*))?"
+                       r"\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.yaml$")
 LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?$")
 SECTIONS = {"names": "name", "terms": "name", "messages": "text"}
 TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
@@ -357,19 +359,21 @@ class Catalog:
         table = self._tables.get(lang)
         if table is None:
             table = {s: {} for s in SECTIONS}
-            for d in self.dirs:
-                p = Path(d) / f"{self.pack.id}.{lang}.yaml"
-                if p.is_file():
-                    tf = read_translation(p)
-                    for section in SECTIONS:
-                        for key, e in tf.sections[section].items():
-                            table[section].setdefault(key, e.text)
+            for p in self._files(lang):
+                tf = read_translation(p)
+                for section in SECTIONS:
+                    for key, e in tf.sections[section].items():
+                        table[section].setdefault(key, e.text)
             self._tables[lang] = table
         return table
 
+    def _files(self, lang: str) -> list[Path]:
+        """The pack's translation files in `lang` (one file, or several parts), in order."""
+        return [p for d in self.dirs for p in translation_files(Path(d), self.pack.id)
+                if name_parts(p)[1] == lang]
+
     def has_language(self, lang: str | None = None) -> bool:
-        return any((Path(d) / f"{self.pack.id}.{lang or self.lang}.yaml").is_file()
-                   for d in self.dirs)
+        return bool(self._files(lang or self.lang))
 
     def _chain(self) -> list[str]:
         return [self.lang] if self.lang == DEFAULT_LANG else [self.lang, DEFAULT_LANG]
