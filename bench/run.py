@@ -1,8 +1,9 @@
 """Benchmarks: prints figures, asserts nothing. Run: python bench/run.py [--seconds S] [PACK ...]
 
-For each pack (the shipped ones and the test packs, or those named): full random games per
-second on one core (log and undo off, as in `engine simulate`), decisions per second,
-`engine validate` time (cold: no compile cache; warm: cached), and `engine --help` start-up.
+For each playable pack (the shipped ones and the test packs, or those named; data packs,
+`playable: false`, are skipped): full random games per second on one core (log and undo
+off, as in `engine simulate`), decisions per second, `engine validate` time (cold: no
+compile cache; warm: cached), and `engine --help` start-up.
 """
 from __future__ import annotations
 
@@ -73,7 +74,11 @@ def main() -> None:
     print(f"engine --help: {help_seconds() * 1000:.0f} ms (best of 5, whole process)")
     print(f"{'pack':<14} {'games/s':>10} {'decisions/s':>12} {'games':>7} "
           f"{'validate cold':>14} {'validate warm':>14}")
+    from engine.loader import is_playable
     for path in packs(args.packs):
+        if not is_playable(path):
+            print(f"{path.name:<14} skipped: a data pack (playable: false), no game to play")
+            continue
         gps, dps, n = games_per_second(path, args.seconds)
         cold = validate_seconds(path, cold=True)
         warm = validate_seconds(path, cold=False)

@@ -103,17 +103,19 @@ def render_text(diags: Iterable[Diagnostic]) -> str:
     return "\n\n".join(d.render() for d in diags)
 
 
-def render_json(diags: Iterable[Diagnostic]) -> str:
+def json_data(diags: Iterable[Diagnostic]) -> dict:
+    """Diagnostics and their counts as plain data (what `render_json` prints)."""
     diags = list(diags)
-    return json.dumps(
-        {
-            "diagnostics": [d.to_json() for d in diags],
-            "errors": sum(d.severity == "error" for d in diags),
-            "warnings": sum(d.severity == "warning" for d in diags),
-        },
-        indent=2,
-        ensure_ascii=False,
-    )
+    return {
+        "diagnostics": [d.to_json() for d in diags],
+        "errors": sum(d.severity == "error" for d in diags),
+        "warnings": sum(d.severity == "warning" for d in diags),
+    }
+
+
+def render_json(diags: Iterable[Diagnostic], **extra: object) -> str:
+    """Diagnostics as JSON; `extra` adds top-level keys (e.g. coverage)."""
+    return json.dumps({**json_data(diags), **extra}, indent=2, ensure_ascii=False, default=str)
 
 
 def split_lines(text: str) -> list[str]:

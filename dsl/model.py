@@ -76,6 +76,22 @@ class Trigger:
 
 
 @attrs.define
+class Disagreement:
+    """A record's `disagree:` entry: another source gives `field` another value."""
+
+    record: str
+    type: str
+    field: str  # a field of the record's type, or "name"
+    own: Any  # the value this pack uses
+    value: Any  # what the other source says (None: nothing / none)
+    has_value: bool  # False when the entry gives no `value:` at all
+    source: str
+    note: str | None
+    site: Site  # the record (its id)
+    entry: Site  # the `disagree:` entry itself
+
+
+@attrs.define
 class PackModel:
     id: str
     sides: list[str]
@@ -100,6 +116,9 @@ class PackModel:
     # lines right above a declaration; key = its name, or "trigger <index>"
     provenance: dict[str, str] = attrs.Factory(dict)
     unsourced_rules: list[tuple[str, int, str]] = attrs.Factory(list)  # (path, line, what)
+    # pack.yaml `names_from`: record type -> the reference fields its records are named after
+    names_from: dict[str, tuple[str, ...]] = attrs.Factory(dict)
+    disagreements: list[Disagreement] = attrs.Factory(list)  # records' `disagree:` entries
 
     def provenance_counts(self) -> tuple[int, int, int, int]:
         """(records with a source or reconstruction note, records, rules with one, rules)."""

@@ -15,8 +15,8 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
-from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Effect, FieldInfo, PackModel, Record, Site,
-                       Trigger, TypeInfo)
+from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
+                       Record, Site, Trigger, TypeInfo)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
 from dsl.yamlload import YList, YMap, load_yaml
 
@@ -24,9 +24,11 @@ SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
-             "board": False, "playable": False}
+             "board": False, "playable": False, "names_from": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
+# Keys of one `disagree:` entry.
+DISAGREE_KEYS = ("field", "value", "source", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
 
 
@@ -74,14 +76,18 @@ class _Loader:
         self.sources: dict[str, str] = {}
         self.rel_sources: dict[str, str] = {}
 
-    def error(self, code: str, message: str, site: Site, suggestion: str | None = None) -> None:
+    def error(self, code: str, message: str, site: Site, suggestion: str | None = None,
+              severity: str = "error") -> None:
         if any(d.path == site.path and d.line == site.line and d.col == site.col and site.line
                for d in self.diags):
             return  # one report per spot: the YAML loader may have flagged this value already
         text = self.sources.get(site.path, "")
         self.diags.append(Diagnostic(code, message, site.path, site.line, site.col,
                                      source_line(text, site.line) if site.line else "",
-                                     site.end_col, suggestion))
+                                     site.end_col, suggestion, severity))
+
+    def warn(self, code: str, message: str, site: Site, suggestion: str | None = None) -> None:
+        self.error(code, message, site, suggestion, "warning")
 
     def _read(self, p: Path) -> str | None:
         try:
@@ -128,6 +134,8 @@ class _Loader:
         for mod in modules:
             self._declare(model, mod)
             self._provenance(model, mod)
+        if self._meta_map is not None and "names_from" in self._meta_map:
+            model.names_from = self._names_from(model, self._meta_map)
         raw_records = []
         for p in record_files:
             text = self._read(p)
@@ -186,6 +194,58 @@ class _Loader:
         if "id" in data and not (isinstance(data["id"], str) and SLUG.match(data["id"])):
             self._at(data, "id", "E304", "pack id must be a lowercase slug like 'my_game'")
         return dict(data)
+
+    def _names_from(self, model: PackModel, meta: YMap) -> dict[str, tuple[str, ...]]:
+        """pack.yaml `names_from: {type: field | [field, ...]}`: records of the type with no
+        name of their own in a language are named after the records those fields refer to.
+        Every type and field must exist and each field must refer to a record (E323)."""
+        spec = meta.get("names_from")
+        if spec is None:
+            return {}
+        if not isinstance(spec, YMap):
+            self._at(meta, "names_from", "E323", "'names_from' maps a record type to a field "
+                     "(or a list of fields) that refer to records, e.g. {road: [a, b]}")
+            return {}
+        out: dict[str, tuple[str, ...]] = {}
+        for tname, fields in spec.items():
+            kloc = spec.key_loc[tname]
+            info = model.types.get(tname) if isinstance(tname, str) else None
+            if tname in model.poisoned:
+                continue  # declared in a rules file that is already reported as broken
+            if info is None or tname == TABLE_TYPE:
+                self.error("E323", f"names_from: unknown record type '{tname}'",
+                           _site(kloc, str(tname)), did_you_mean(str(tname), [
+                               t for t in model.types if t != TABLE_TYPE]))
+                continue
+            items = list(fields) if isinstance(fields, YList) else [fields]
+            locs = fields.item_loc if isinstance(fields, YList) else [spec.val_loc[tname]]
+            if not items:
+                self.error("E323", f"names_from: give '{tname}' at least one field",
+                           _site(spec.val_loc[tname]))
+                continue
+            ok = [self._name_field(model, info, f, loc) for f, loc in zip(items, locs)]
+            if all(ok):
+                out[tname] = tuple(items)
+        return out
+
+    def _name_field(self, model: PackModel, info: TypeInfo, field: Any, loc: Any) -> bool:
+        """Is `field` a field of `info` that refers to a record? (E323 if not.)"""
+        if not isinstance(field, str):
+            self.error("E323", f"names_from: a field name of {info.name}, not {field!r}",
+                       _site(loc))
+            return False
+        f = info.fields.get(field)
+        if f is None:
+            self.error("E323", f"names_from: {info.name} has no field '{field}'",
+                       _site(loc, field), did_you_mean(field, info.fields))
+            return False
+        if not (isinstance(f.type, str) and f.type in model.types and f.type != TABLE_TYPE):
+            shown = T.show(f.type)
+            self.error("E323", f"names_from: field '{field}' of {info.name} is "
+                       f"{'an' if shown[0] in 'aeiou' else 'a'} {shown}, not a reference to a "
+                       "record", _site(loc, field))
+            return False
+        return True
 
     def _at(self, m: YMap, key: str, code: str, message: str) -> None:
         loc = m.val_loc.get(key) or m.key_loc.get(key)
@@ -334,7 +394,7 @@ class _Loader:
             return
         path = record.site.path
         if tname == TABLE_TYPE:
-            return self._fill_table(record, rec)
+            return self._fill_table(model, record, rec)
         info = model.types[tname]
         data: dict[str, Any] = {"id": rid}
         for key, value in rec.items():
@@ -358,6 +418,8 @@ class _Loader:
                     self.error("E315", f"{tname} '{rid}' needs field '{f.name}'", record.site)
                 data[f.name] = f.default
         record.data = data
+        if "disagree" in rec:
+            self._disagree(model, record, rec, [*info.fields, "name"])
 
     def _value(self, model: PackModel, t: T.Type, value: Any, container: Any, key: Any,
                record: Record, optional: bool) -> Any:
@@ -465,7 +527,7 @@ class _Loader:
                                           record.type))
         return field
 
-    def _fill_table(self, record: Record, rec: YMap) -> None:
+    def _fill_table(self, model: PackModel, record: Record, rec: YMap) -> None:
         path = record.site.path
         data: dict[str, Any] = {"id": record.id}
         for key, value in rec.items():
@@ -498,6 +560,111 @@ class _Loader:
                             else v) for k, v in rows.items()}
         data["columns"] = list(columns) if isinstance(columns, list) else None
         record.data = data
+        if "disagree" in rec:
+            self._disagree(model, record, rec, ["rows", "columns", "name"])
+
+    # ---- disagreeing sources --------------------------------------------------------------
+    def _disagree(self, model: PackModel, record: Record, rec: YMap, fields: list[str]) -> None:
+        """A record's `disagree:` list: where another source gives a field another value.
+        Shape E324, missing `field`/`source` E325, unknown field E326; an entry whose value
+        is the record's own is no disagreement (W327). Good entries go to the model."""
+        entries = rec.get("disagree")
+        loc = rec.val_loc.get("disagree") or rec.key_loc["disagree"]
+        if entries is None:
+            return
+        if not isinstance(entries, YList):
+            self.error("E324", "'disagree' is a list of {field: ..., value: ..., source: ..., "
+                       "note: ...}", _site(loc))
+            return
+        for i, entry in enumerate(entries):
+            item = _site(entries.item_loc[i])
+            if not isinstance(entry, YMap):
+                self.error("E324", "a 'disagree' entry is a mapping {field: ..., value: ..., "
+                           "source: ..., note: ...}", item)
+                continue
+            d = self._disagreement(record, entry, item, fields)
+            if d is not None:
+                model.disagreements.append(d)
+
+    def _disagreement(self, record: Record, entry: YMap, item: Site, fields: list[str]
+                      ) -> Disagreement | None:
+        good = True
+        for key in entry:
+            if key not in DISAGREE_KEYS:
+                self.error("E324", f"unknown key '{key}' in a 'disagree' entry",
+                           _site(entry.key_loc[key], str(key)),
+                           did_you_mean(str(key), DISAGREE_KEYS))
+                good = False
+        for key in ("field", "source"):
+            value = entry.get(key)
+            if key not in entry:
+                self.error("E325", f"a 'disagree' entry needs '{key}:' (" + (
+                           "which field the sources disagree on)" if key == "field" else
+                           "which source says otherwise)"), item)
+                good = False
+            elif not isinstance(value, str) or not value.strip():
+                self.error("E325", f"'{key}' of a 'disagree' entry must be text",
+                           _site(entry.val_loc[key]))
+                good = False
+        note = entry.get("note")
+        if note is not None and not isinstance(note, str):
+            self.error("E324", "'note' of a 'disagree' entry must be text",
+                       _site(entry.val_loc["note"]))
+            good = False
+        field = entry.get("field")
+        if isinstance(field, str) and field not in fields:
+            self.error("E326", f"{record.type} has no field '{field}' to disagree on",
+                       _site(entry.val_loc["field"], field), did_you_mean(field, fields))
+            good = False
+        if not good:
+            return None
+        own, has_value = record.data.get(field), "value" in entry
+        value = _plain(entry.get("value"))
+        if has_value and _same(value, own):
+            self.warn("W327", f"the 'disagree' entry gives {field} = {show_value(value)}, the "
+                      f"{record.type}'s own value: that is no disagreement",
+                      _site(entry.val_loc["value"]), "give the other source's value, or "
+                      "remove the entry")
+            return None
+        return Disagreement(record.id, record.type, field, own, value, has_value,
+                            entry["source"].strip(), note.strip() if note else None,
+                            record.site, item)
+
+
+def _site(loc: Any, text: str | None = None) -> Site:
+    """A diagnostic site at a YAML location; with `text`, the caret spans it (plain style)."""
+    end = loc.col + len(text) if text is not None and getattr(loc, "style", None) is None \
+        else None
+    return Site(loc.path, loc.line, loc.col, end)
+
+
+def _plain(value: Any) -> Any:
+    """YAML data as plain lists and dicts."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as data, telling true from 1 and 2 from "2"."""
+    import json
+    return json.dumps(_plain(a), sort_keys=True, default=str) == \
+        json.dumps(_plain(b), sort_keys=True, default=str)
+
+
+def show_value(value: Any) -> str:
+    """A value as a designer writes it: none, true, 3, text, [a, b]."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(show_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
 
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)|(\+))?\s*$")

@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
-           "EngineFault", "PackError", "SaveError", "validate_paths"]
+           "EngineFault", "PackError", "SaveError", "NotPlayable", "validate_paths"]
 
 _WHERE = {
     "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
     "Result": "engine.game", "replay": "engine.game", "IllegalAction": "engine.errors",
     "EngineFault": "engine.errors", "PackError": "engine.errors", "SaveError": "engine.errors",
+    "NotPlayable": "engine.errors",
     "validate_paths": "engine.validate",
 }
 

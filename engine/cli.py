@@ -71,6 +71,15 @@ def _load(ref: str):
         raise _Exit(EXIT_PROBLEMS) from None
 
 
+def _load_playable(ref: str):
+    """A loaded pack that can be played; a data pack (`playable: false`) is a usage error."""
+    pack = _load(ref)
+    if not pack.playable:
+        from engine.errors import data_pack_message
+        raise UsageError(data_pack_message(pack.id, ref))
+    return pack
+
+
 class _Exit(Exception):
     def __init__(self, code: int):
         self.code = code
@@ -86,11 +95,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from dsl.errors import render_json
     from engine.validate import validate
     try:
-        report = validate(args.paths or None)
+        report = validate(args.paths or None, disagreements=args.disagreements)
     except FileNotFoundError as err:
         raise UsageError(str(err)) from None
     if args.format == "json":
-        _out(render_json(report.diagnostics))
+        _out(render_json(report.diagnostics, **report.json_extra()))
         return EXIT_PROBLEMS if report.errors else EXIT_OK
     blocks = [d.render() for d in report.diagnostics]
     if blocks:
@@ -184,7 +193,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.terminal import QuitGame, render_log, render_view
     from engine.translations import Catalog
 
-    pack = _load(args.pack)
+    pack = _load_playable(args.pack)
     specs = _seats_spec(pack, args.bots)
     humans = [side for side, s in zip(pack.sides, specs) if s == "human"]
     if args.load:
@@ -263,7 +272,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.errors import PackError
     from engine.simulate import simulate
-    pack = _load(args.pack)  # report a broken pack once, here, not in every worker
+    pack = _load_playable(args.pack)  # report a broken pack once, here, not in every worker
     try:
         out = simulate(pack, args.games, args.seed, args.bots, args.workers,
                        max_decisions=args.max_decisions, invariants=args.invariants)
@@ -293,33 +302,50 @@ def _table(rows: list[list[str]], header: list[str]) -> list[str]:
     return [fmt(header), fmt(["-" * w for w in widths]), *map(fmt, rows)]
 
 
+def _record_types(pack, wanted: list[str] | None) -> list[str]:
+    """The record types to list: those asked for (each must exist), or all with records."""
+    if not wanted:
+        return [t for t in pack.by_type if pack.by_type[t]]
+    from dsl.errors import did_you_mean
+    for t in wanted:
+        if t not in pack.by_type:
+            hint = did_you_mean(t, pack.by_type)
+            raise UsageError(f"pack {pack.id} has no record type '{t}'"
+                             + (f" ({hint})" if hint else ""))
+    return list(dict.fromkeys(wanted))
+
+
+def _record_order(r: dict) -> tuple:
+    """Type, then number (numbered records first; numbers before text), then id."""
+    n = r.get("number")
+    number = (2, "") if n is None else (0, n) if isinstance(n, int) else (1, str(n))
+    return (r["type"], number, r["id"])
+
+
 def cmd_cards(args: argparse.Namespace) -> int:
     pack = _load(args.pack)
     cat = _catalog(pack, args.lang)
-    types = [t for t in pack.by_type if pack.by_type[t]]
-    if args.type:
-        if args.type not in pack.by_type:
-            from dsl.errors import did_you_mean
-            hint = did_you_mean(args.type, pack.by_type)
-            raise UsageError(f"pack {pack.id} has no record type '{args.type}'"
-                             + (f" ({hint})" if hint else ""))
-        types = [args.type]
     records = []
-    for t in types:
+    for t in _record_types(pack, args.type):
         for rid in pack.by_type[t]:
-            data = pack.records[rid]
-            number = data.get("number")
-            records.append({"type": t, "id": rid, "number": number, "name": cat.name(rid),
-                            "translated": cat.translated_name(rid) is not None
-                            or (args.lang == "en" and bool(data.get("name")))})
+            rec = {"type": t, "id": rid}
+            number = pack.records[rid].get("number")
+            if number is not None:
+                rec["number"] = number
+            rec.update(name=cat.name(rid), named=cat.is_named(rid),
+                       derived=cat.own_name(rid) is None and cat.derived_name(rid) is not None)
+            records.append(rec)
+    records.sort(key=_record_order)
     if args.json:
         _out(_dump({"pack": pack.id, "lang": args.lang, "records": records}))
         return EXIT_OK
-    rows = [[r["type"], r["id"], "" if r["number"] is None else r["number"], r["name"]]
+    rows = [[r["type"], r["id"], r.get("number", ""), r["name"] + ("" if r["named"] else " *")]
             for r in records]
-    for line in _table(rows, ["TYPE", "ID", "NUMBER", "NAME"]):
+    for line in _table(rows, ["TYPE", "ID", "NUMBER", f"NAME ({args.lang})"]):
         _out(line)
-    _out(f"\n{len(records)} record{'s' * (len(records) != 1)}")
+    unnamed = sum(not r["named"] for r in records)
+    tail = f"; * = no {args.lang} name yet ({unnamed})" if unnamed else ""
+    _out(f"\n{len(records)} record{'s' * (len(records) != 1)}{tail}")
     return EXIT_OK
 
 
@@ -333,27 +359,109 @@ def cmd_terms(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not terms:
         _out(f"{pack.id} has no glossary yet: add 'terms:' to a translation file "
-             f"({pack.id}.<lang>.yaml)")
+             f"({pack.id}.<lang>.yaml or {pack.id}.<part>.<lang>.yaml)")
         return EXIT_OK
     for line in _table([[t["id"], t["name"]] for t in terms], ["TERM", f"NAME ({args.lang})"]):
         _out(line)
     return EXIT_OK
 
 
+# ---- eval ----------------------------------------------------------------------------------------
+def _parse_call(text: str) -> tuple[str, list]:
+    """`name` or `name(arg, ...)` with literal arguments: whole numbers, "text", true, false,
+    none, [lists], and bare ids (records, sides)."""
+    import ast
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError:
+        node = None
+    if isinstance(node, ast.Name):
+        return node.id, []
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        return node.func.id, [_literal(a) for a in node.args]
+    raise UsageError(f"cannot read {text!r}: write a value and its arguments, like "
+                     "'attack_strength(3, north_gate)'")
+
+
+def _literal(node) -> object:
+    import ast
+    if isinstance(node, ast.Name):
+        return {"true": True, "false": False, "none": None}.get(node.id, node.id)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) \
+            and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
+        return -node.operand.value
+    if isinstance(node, ast.List):
+        return [_literal(x) for x in node.elts]
+    raise UsageError(f"'{ast.unparse(node)}' is not a plain argument: use whole numbers, "
+                     "\"text\", true, false, none, [lists] or ids")
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from engine.errors import EngineFault
+    pack = _load(args.pack)
+    name, call_args = _parse_call(args.expression)
+    try:
+        result = pack.call_value(name, *call_args)
+    except KeyError as err:
+        raise UsageError(err.args[0]) from None
+    except TypeError as err:
+        raise UsageError(str(err)) from None
+    except EngineFault as err:
+        _err(f"engine eval: {err}")
+        return EXIT_PROBLEMS
+    _out(_dump(result, pretty=False))
+    return EXIT_OK
+
+
 # ---- the parser ----------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose help may end with the shipped packs, listed only when the
+    help is printed (reading them needs the YAML loader, which `engine --help` avoids)."""
+
+    def __init__(self, *args, lists_packs: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lists_packs = lists_packs  # None, "playable" or "all"
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if self.lists_packs is None:
+            return text
+        return text + "\n" + _pack_list(self.lists_packs == "playable") + "\n"
+
+
+def _pack_list(playable_only: bool) -> str:
+    from engine.loader import content_root, find_packs, is_playable
+    packs = find_packs(content_root())
+    games = [p.name for p in packs if is_playable(p)]
+    data = [p.name for p in packs if not is_playable(p)]
+    if not playable_only:
+        return f"shipped packs: {', '.join(games + data) or 'none'}"
+    out = f"shipped packs to play: {', '.join(games) or 'none'}"
+    if data:
+        out += (f"\ndata packs (records and checks, no rules to play yet; see `engine cards "
+                f"PACK`): {', '.join(data)}")
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="engine", description="A rules engine for card and board games: check, format, "
         "play and simulate content packs.",
         epilog="Exit codes: 0 ok, 1 problems found or a game fault, 2 usage errors.")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     v = sub.add_parser("validate", help="check packs, their self-checks and translations",
                        description="Build packs (all YAML and rules files in one run), run their "
                        "`check`s and check translation files. Default: the shipped packs.")
     v.add_argument("paths", nargs="*", metavar="PACK|PATH",
                    help="a shipped pack's name, a pack directory or a directory of packs")
-    v.add_argument("--format", choices=("text", "json"), default="text")
+    v.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: diagnostics, coverage per language and disagreements")
+    v.add_argument("--disagreements", action="store_true",
+                   help="list every place where the pack's sources disagree (note N520)")
     v.set_defaults(func=cmd_validate)
 
     f = sub.add_parser("fmt", help="format .rules files",
@@ -365,7 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game with bots and/or people",
                         description="Play a game. SPEC gives one seat per side, in the pack's "
-                        "side order: random, greedy or human (e.g. human,random).")
+                        "side order: random, greedy or human (e.g. human,random).",
+                        lists_packs="playable")
     pl.add_argument("pack", metavar="PACK")
     pl.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
     pl.add_argument("--bots", default="random", metavar="SPEC",
@@ -379,7 +488,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="play many bot games and print statistics (JSON)",
                        description="Play N games (game i with seed S+i) and print one JSON "
-                       "object: wins, draws, errors (replayable), speed.")
+                       "object: wins, draws, errors (replayable), speed.",
+                       lists_packs="playable")
     s.add_argument("pack", metavar="PACK")
     s.add_argument("--games", type=_count, default=100, metavar="N")
     s.add_argument("--seed", type=int, default=0, metavar="S")
@@ -392,12 +502,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_simulate)
 
     c = sub.add_parser("cards", help="list a pack's records with their names",
-                       description="List records (type, id, number, name in a language).")
+                       description="List records (type, id, number, name in a language), "
+                       "sorted by type, number and id. --json adds whether each record is "
+                       "named in the language ('named') and whether that name is derived "
+                       "from other records (pack.yaml names_from).")
     c.add_argument("pack", metavar="PACK")
     c.add_argument("--lang", type=_lang, default="en", metavar="CODE")
-    c.add_argument("--type", metavar="TYPE", help="only records of this type")
+    c.add_argument("--type", metavar="TYPE", action="append",
+                   help="only records of this type (repeat for several types)")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_cards)
+
+    e = sub.add_parser("eval", help="evaluate one of a pack's values (tables, formulas)",
+                       description="Evaluate a `value` declaration of a pack on the state "
+                       "before setup (as `check`s see it) and print the result as JSON. Works "
+                       "on data packs too.",
+                       epilog="example: engine eval my_game 'attack_strength(3, north_gate)'")
+    e.add_argument("pack", metavar="PACK")
+    e.add_argument("expression", metavar="VALUE(ARGS)",
+                   help="a value's name and literal arguments: numbers, \"text\", true, "
+                   "false, none, [lists], record and side ids")
+    e.set_defaults(func=cmd_eval)
 
     t = sub.add_parser("terms", help="print a pack's glossary of rules terms",
                        description="The rules terms of a pack, in a language.")

@@ -5,7 +5,8 @@ from typing import Any
 
 from dsl.errors import DslError
 
-__all__ = ["EngineError", "IllegalAction", "EngineFault", "PackError", "SaveError", "DslError"]
+__all__ = ["EngineError", "IllegalAction", "EngineFault", "PackError", "SaveError", "NotPlayable",
+           "DslError"]
 
 
 class EngineError(Exception):
@@ -51,3 +52,18 @@ class PackError(DslError, EngineError):
 
 class SaveError(EngineError):
     """A saved game cannot be loaded (wrong pack, bad format)."""
+
+
+class NotPlayable(EngineError):
+    """The pack is a data pack (`playable: false` in pack.yaml): it has records, tables and
+    checks but no rules to play yet, so no game can be made from it."""
+
+    def __init__(self, pack: str, ref: str | None = None):
+        self.pack = pack
+        super().__init__(data_pack_message(pack, ref))
+
+
+def data_pack_message(pack: str, ref: str | None = None) -> str:
+    """One line saying why `pack` cannot be played; `ref` is how the user named it."""
+    return (f"{pack} is a data pack (playable: false): it has records, tables and checks but "
+            f"no rules to play yet; see `engine cards {ref or pack}`")

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from engine.errors import EngineFault, IllegalAction, SaveError
+from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.runtime import Runtime, copy_state, enumerate_many
 
 SAVE_FORMAT = "engine-save/1"
@@ -49,6 +49,7 @@ class Game:
     # ---- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True) -> "Game":
+        _require_playable(pack)
         game = cls(pack, Runtime.initial_state(pack, seed), seed, [], log=log, undo=undo)
         game._guard(lambda: (game.rt.setup(), game.rt.run()))
         return game
@@ -225,6 +226,7 @@ class Game:
 
     @classmethod
     def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True) -> "Game":
+        _require_playable(pack)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
@@ -247,6 +249,12 @@ class Game:
         """Messages of the pack's `invariant` declarations that do not hold now."""
         from engine.views import failed_invariants
         return failed_invariants(self)
+
+
+def _require_playable(pack: Any) -> None:
+    """A data pack (`playable: false`) has no rules to play: no game is made from it."""
+    if not pack.model.playable:
+        raise NotPlayable(pack.id)
 
 
 def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True) -> Game:

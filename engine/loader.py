@@ -31,8 +31,8 @@ def resolve_pack(name_or_path: str | Path) -> Path:
         return shipped
     if p.is_dir():
         return p
-    known = ", ".join(sorted(x.name for x in find_packs(content_root()))) or "none"
-    raise FileNotFoundError(f"no pack '{name_or_path}' (not a directory; shipped packs: {known})")
+    raise FileNotFoundError(f"no pack '{name_or_path}' (not a directory; shipped packs: "
+                            f"{shipped_list()})")
 
 
 def find_packs(root: Path) -> list[Path]:
@@ -41,6 +41,30 @@ def find_packs(root: Path) -> list[Path]:
     if (root / "pack.yaml").is_file():
         return [root]
     return sorted(p.parent for p in root.rglob("pack.yaml"))
+
+
+def is_playable(root: Path) -> bool:
+    """False for a data pack (`playable: false` in its pack.yaml), read without building it.
+    A pack.yaml that cannot be read counts as playable: building it reports the problem."""
+    from dsl.yamlload import load_yaml
+    path = Path(root) / "pack.yaml"
+    try:
+        data, _ = load_yaml(str(path), path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return True
+    return not (isinstance(data, dict) and data.get("playable") is False)
+
+
+def shipped_list(playable_only: bool = False) -> str:
+    """The shipped packs for a message: "a, b, c (data pack)" (data packs marked, or left
+    out with `playable_only`), or "none"."""
+    names = []
+    for p in find_packs(content_root()):
+        if is_playable(p):
+            names.append(p.name)
+        elif not playable_only:
+            names.append(f"{p.name} (data pack)")
+    return ", ".join(names) or "none"
 
 
 @attrs.define(eq=False)
@@ -67,7 +91,13 @@ class CompiledPack:
     visible_zones: dict[str | None, frozenset[str]]  # side (None: observer) -> zone keys
 
     # ---- games ------------------------------------------------------------------------------
+    @property
+    def playable(self) -> bool:
+        """False for a data pack (`playable: false`): records, tables and checks, no game."""
+        return self.model.playable
+
     def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True) -> Any:
+        """A new game, run up to its first decision; `NotPlayable` for a data pack."""
         from engine.game import Game
         return Game.new(self, seed, log=log, undo=undo)
 
@@ -85,8 +115,10 @@ class CompiledPack:
             return side is not None and key.split("|")[0] == side
         return True
 
-    def run_checks(self) -> list[tuple[str, Any, str, int]]:
-        """Evaluate the pack's `check` declarations; returns the failing ones."""
+    # ---- the pre-setup state: checks and values --------------------------------------------
+    def static_runtime(self) -> Any:
+        """A runtime on the state before `setup` runs: every zone empty, every var at its
+        default, no modifiers. Checks and `call_value` evaluate against it."""
         from engine.runtime import Runtime
         rt = Runtime(self, Runtime.initial_state(self, 0), log=False)
         for key in self.zone_keys:
@@ -94,6 +126,33 @@ class CompiledPack:
         for name, combos in self.var_keys.items():
             fn = self.ns["DEFAULTS"][name]
             rt.v[name] = {key: fn(rt, *args) for key, args in combos}
+        return rt
+
+    def call_value(self, name: str, *args: Any) -> Any:
+        """Evaluate the pack's `value` declaration `name` with `args` on the pre-setup state
+        (see `static_runtime`): tables and formulas of a data pack, worked examples in tests.
+        Records and sides are passed by id. An unknown name raises KeyError, a wrong number
+        of arguments or an argument of the wrong kind TypeError, a rule that fails
+        EngineFault."""
+        from dsl.errors import did_you_mean
+        decl = self.model.values.get(name)
+        if decl is None:
+            hint = did_you_mean(name, self.model.values)
+            known = ", ".join(sorted(self.model.values)) or "none"
+            raise KeyError(f"pack '{self.id}' has no value '{name}'"
+                           + (f"; {hint}" if hint else f" (values: {known})"))
+        _check_value_args(self, name, decl, args)
+        rt = self.static_runtime()
+        try:
+            return self.ns["VALUES"][name](rt, *args)
+        except Exception as err:
+            from engine.errors import EngineFault
+            raise EngineFault(f"value {name}({', '.join(map(repr, args))}) failed: "
+                              f"{type(err).__name__}: {err}", self.id, self.hash) from err
+
+    def run_checks(self) -> list[tuple[str, Any, str, int]]:
+        """Evaluate the pack's `check` declarations; returns the failing ones."""
+        rt = self.static_runtime()
         failed = []
         for (decl, path), fn in zip(self.model.checks, self.ns["CHECKS"]):
             if decl.invariant:
@@ -105,6 +164,40 @@ class CompiledPack:
             if ok is not True and not (ok and not isinstance(ok, str)):
                 failed.append((decl.message, ok, path, decl.at.line))
         return failed
+
+
+def _check_value_args(pack: CompiledPack, name: str, decl: Any, args: tuple) -> None:
+    """TypeError unless `args` fit the parameters of value `name` (count; records and sides
+    by id, whole numbers, true/false, text)."""
+    from dsl.ast import TOptional
+    from dsl.types import from_ast, show
+    params = [(p.name, from_ast(p.type), isinstance(p.type, TOptional)) for p in decl.params]
+    shown = ", ".join(f"{n}: {show(t)}{'?' * opt}" for n, t, opt in params)
+    if len(args) != len(params):
+        raise TypeError(f"value '{name}' takes {len(params)} argument"
+                        f"{'s' * (len(params) != 1)} ({shown}), got {len(args)}")
+    for (pname, t, optional), arg in zip(params, args):
+        if not (optional and arg is None or _fits(pack, t, arg)):
+            article = "an" if show(t)[0] in "aeiou" else "a"
+            raise TypeError(f"value '{name}': argument '{pname}' is {article} {show(t)}, not "
+                            f"{arg!r}")
+
+
+def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
+    """Does `arg` (plain data, records and sides by id) fit the checker type `t`?"""
+    if isinstance(t, tuple):  # list of X
+        return isinstance(arg, list) and all(_fits(pack, t[1], a) for a in arg)
+    if t == "int":
+        return isinstance(arg, int) and not isinstance(arg, bool)
+    if t == "bool":
+        return isinstance(arg, bool)
+    if t == "text":
+        return isinstance(arg, str)
+    if t == "side":
+        return arg in pack.side_set
+    if t in pack.by_type:
+        return isinstance(arg, str) and arg in pack.by_type[t]
+    return True
 
 
 def _domain(model: PackModel, by_type: dict[str, list[str]], t: Any) -> list[str]:

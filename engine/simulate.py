@@ -123,7 +123,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
 
     `pack_ref` is a loaded pack, a shipped pack's name or a pack directory. `bots` is a
     spec like "random,greedy" (one entry per side) or a list of entries; 'human' is not
-    allowed. Raises ValueError for a bad spec, PackError for a broken pack."""
+    allowed. Raises ValueError for a bad spec, PackError for a broken pack, NotPlayable for
+    a data pack."""
     from engine.bots import BOT_KINDS, parse_seats
     from engine.loader import load_pack, resolve_pack
 
@@ -133,6 +134,9 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     else:
         pack = pack_ref
         pack_path = str(Path(pack.root).resolve())
+    if not pack.model.playable:
+        from engine.errors import NotPlayable
+        raise NotPlayable(pack.id)
     specs = parse_seats(bots, pack.sides)
     for s in specs:
         if s not in BOT_KINDS:

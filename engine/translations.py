@@ -1,13 +1,16 @@
 """Translations of a pack's names, rules terms and log messages, kept outside the pack.
 
-A translation file is `<pack_id>.<lang>.yaml` in a `translations/` directory next to the
-packs (the shipped ones live in `content/translations/`):
+A translation file lives in a `translations/` directory next to the packs (the shipped ones
+in `content/translations/`) and is named `<pack>.<lang>.yaml`, or `<pack>.<part>.<lang>.yaml`
+when one language is split by topic (`my_game.cards.nl.yaml`, `my_game.map.nl.yaml`): all
+parts of a language are read together, as if they were one file.
 
     pack: my_game
     lang: nl
     names:            # record id -> name
       spearmen: {name: "Speerdragers", source: "rulebook §4"}
-    terms:            # rules term id -> name
+    terms:            # rules term id (type, field, var, zone, event, value, side ... name,
+                      # or a glossary record's id) -> name
       combat_unit: {name: "GE", source: "seed 002 §3"}
     messages:         # event name or `log` text -> template with {0} {1} placeholders
       battle: {text: "Veldslag in {0}", source: "..."}
@@ -15,18 +18,21 @@ packs (the shipped ones live in `content/translations/`):
 An entry may also be a plain string (`spearmen: "Speerdragers"`); every entry
 should say where the translation comes from (`source`), or validation warns.
 
-English names fall back to a record's `name:` field, then to its id; other languages fall
-back to English. Nothing here knows any particular game.
+A record's name in a language: its `names:` entry, else its `terms:` entry (glossary
+records), else (English only) its `name:` field; else, for a type in pack.yaml `names_from`,
+the names of the records its fields refer to, joined with " – "; else its English name,
+else its id. Nothing here knows any particular game.
 
 Codes reported by `check_translations` (used by `engine validate`):
   E500  the file names a pack that is not known
   E501  a name is given for a record id the pack does not have
   W502  an entry without `source`
   E503  the file's shape: not a mapping, missing/mismatched `pack`/`lang`, bad entries
-  W504  a term that is no name in the pack's rules (likely a typo)
   E505  a message for an event or log text the pack does not have
   E506  a message template whose placeholders do not fit the event's arguments
   W507  a language the pack's pack.yaml does not list
+  E508  a term that is neither a name in the pack's rules nor a record id
+  E509  a key given twice for one pack and language, in two files (parts)
   N510  (note) coverage of the pack's records per language
 """
 from __future__ import annotations
@@ -46,6 +52,7 @@ LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?$")
 SECTIONS = {"names": "name", "terms": "name", "messages": "text"}
 TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
 DEFAULT_LANG = "en"
+NAME_JOIN = " – "  # between the names of a derived name (`names_from` with several fields)
 
 
 # ---- files --------------------------------------------------------------------------------
@@ -139,8 +146,8 @@ def read_translation(path: Path) -> TranslationFile:
             if key == "lang" and not LANG.match(value):
                 tf.diag("E503", f"'{value}' is not a language code like 'en' or 'pt-BR'", loc)
     if parts is None:
-        tf.diag("E503", f"name translation files '<pack>.<lang>.yaml', not '{path.name}'",
-                Loc(str(path), 1, 1))
+        tf.diag("E503", "name translation files '<pack>.<lang>.yaml' or "
+                f"'<pack>.<part>.<lang>.yaml', not '{path.name}'", Loc(str(path), 1, 1))
     else:
         for key, want in zip(("pack", "lang"), parts):
             got = getattr(tf, key)
@@ -241,6 +248,10 @@ class PackInfo:
         _collect_logs(bodies, self.logs)
         self.terms = set(model.global_names()) - set(model.records)
         self.terms |= set(self.events) | set(model.sides)
+        self.terms |= {f for t in model.types.values() for f in t.fields}
+        self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
+        self.english: set[str] = {rid for rid, (_t, data) in self.records.items()
+                                  if data.get("name")}
 
     @classmethod
     def of(cls, pack: Any) -> "PackInfo":
@@ -297,11 +308,11 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,
                         did_you_mean(key, info.records), e.key_loc.col + len(key))
         for key, e in tf.terms.items():
-            if key not in info.terms:
-                hint = did_you_mean(key, info.terms)
-                if hint is not None:
-                    tf.diag("W504", f"'{key}' is no name in the rules of '{info.id}'", e.key_loc,
-                            hint, e.key_loc.col + len(key))
+            if key not in info.terms and key not in info.records:
+                tf.diag("E508", f"unknown term '{key}' in pack '{info.id}': a term is a name "
+                        "in the rules (type, field, var, zone, event, value, side ...) or a "
+                        "record id", e.key_loc, did_you_mean(key, [*info.terms, *info.records]),
+                        _key_end(e))
         for key, e in tf.messages.items():
             arity = info.events.get(key, info.logs.get(key))
             if arity is None:
@@ -326,19 +337,79 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                             "from", e.key_loc, None, e.key_loc.col + len(key))
         out.extend(tf.diagnostics)
         tf.diagnostics = []
+    out.extend(_duplicates(files, packs))
     return sorted(out, key=sort_key)
 
 
+def _key_end(e: Entry) -> int | None:
+    """Where the caret under an entry's key ends (plain keys only)."""
+    return e.key_loc.col + len(e.key) if e.key_loc.style is None else None
+
+
+def _duplicates(files: Iterable[TranslationFile], packs: dict[str, PackInfo]
+                ) -> list[Diagnostic]:
+    """E509: a key given in two files (parts) of one pack and language, in one section.
+    The file that sorts first keeps it; the other is reported, naming the first."""
+    out: list[Diagnostic] = []
+    first: dict[tuple[str, str, str, str], tuple[TranslationFile, Entry]] = {}
+    for tf in sorted(files, key=lambda f: str(f.path)):
+        if not tf.ok or tf.pack not in packs or tf.lang is None:
+            continue
+        for section in SECTIONS:
+            for key, e in tf.sections[section].items():
+                seen = first.setdefault((tf.pack, tf.lang, section, key), (tf, e))
+                if seen[0] is tf:
+                    continue
+                where = f"{seen[0].path}:{seen[1].key_loc.line}:{seen[1].key_loc.col}"
+                tf.diag("E509", f"'{key}' is given twice in {section} of {tf.pack} ({tf.lang}): "
+                        f"first in {where}", e.key_loc, "keep one of them (each key belongs "
+                        "in one part)", _key_end(e))
+        out.extend(tf.diagnostics)
+        tf.diagnostics = []
+    return out
+
+
 def coverage(info: PackInfo, files: Iterable[TranslationFile]) -> dict[str, int]:
-    """Percent of the pack's records that have a name, per language (en counts `name:`)."""
+    """Percent of the pack's records that are named, per language (see `named_records`):
+    English first, then the languages of `files` in order."""
+    files = [tf for tf in files if tf.pack == info.id and tf.lang]
+    langs = [DEFAULT_LANG] + sorted({tf.lang for tf in files} - {DEFAULT_LANG})
     total = len(info.records)
-    named: dict[str, set[str]] = {DEFAULT_LANG: {rid for rid, (_t, data) in info.records.items()
-                                                 if data.get("name")}}
-    for tf in files:
-        if tf.pack == info.id and tf.lang:
-            named.setdefault(tf.lang, set()).update(k for k in tf.names if k in info.records)
-    langs = [DEFAULT_LANG] + sorted(x for x in named if x != DEFAULT_LANG)
-    return {lang: (100 * len(named[lang]) // total if total else 100) for lang in langs}
+    out = {}
+    for lang in langs:
+        named = named_records(info, [tf for tf in files if tf.lang == lang], lang)
+        out[lang] = 100 * len(named) // total if total else 100
+    return out
+
+
+def named_records(info: PackInfo, files: Iterable[TranslationFile], lang: str) -> set[str]:
+    """The records named in `lang` by the given files of that language: by a `names:` or
+    `terms:` entry, by their `name:` field (English), or derived (`names_from`) from
+    records that are named themselves."""
+    own = {rid for tf in files for section in ("names", "terms")
+           for rid in tf.sections[section] if rid in info.records}
+    if lang == DEFAULT_LANG:
+        own |= info.english
+    return own | derived_named(info.records, info.names_from, own)
+
+
+def derived_named(records: dict[str, tuple[str, dict[str, Any]]],
+                  names_from: dict[str, tuple[str, ...]], named: set[str]) -> set[str]:
+    """Records without a name of their own whose `names_from` fields all refer to named
+    records (derived names may build on derived names)."""
+    waiting = {rid: [data.get(f) for f in names_from[rtype]]
+               for rid, (rtype, data) in records.items()
+               if rtype in names_from and rid not in named}
+    out: set[str] = set()
+    grew = True
+    while grew:  # until no more names can be derived (chains of derived names)
+        grew = False
+        for rid, refs in list(waiting.items()):
+            if all(r is not None and (r in named or r in out) for r in refs):
+                out.add(rid)
+                del waiting[rid]
+                grew = True
+    return out
 
 
 def coverage_line(pack_id: str, cov: dict[str, int]) -> str:
@@ -354,6 +425,7 @@ class Catalog:
         self.lang = lang
         self.dirs = translation_dirs(getattr(pack, "root", None)) if dirs is None else dirs
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
+        self._deriving: set[str] = set()  # records whose derived name is being made
 
     def _table(self, lang: str) -> dict[str, dict[str, str]]:
         table = self._tables.get(lang)
@@ -378,25 +450,74 @@ class Catalog:
     def _chain(self) -> list[str]:
         return [self.lang] if self.lang == DEFAULT_LANG else [self.lang, DEFAULT_LANG]
 
-    def translated_name(self, rid: str) -> str | None:
-        """The record's name in this language itself, without falling back."""
-        return self._table(self.lang)["names"].get(rid)
+    def own_name(self, rid: str, lang: str | None = None) -> str | None:
+        """The record's name in `lang` (default: this catalog's) itself: its `names:` entry,
+        its `terms:` entry (glossary records), or in English its `name:` field. None when it
+        has none there; nothing is derived and nothing falls back."""
+        lang = lang or self.lang
+        table = self._table(lang)
+        got = table["names"].get(rid)
+        if got is None:
+            got = table["terms"].get(rid)
+        if got is None and lang == DEFAULT_LANG:
+            data = self.pack.records.get(rid)
+            if data and data.get("name"):
+                got = str(data["name"])
+        return got
+
+    translated_name = own_name
+
+    def derived_name(self, rid: str) -> str | None:
+        """For a record whose type is in pack.yaml `names_from`: the names (in this
+        language) of the records its fields refer to, joined with " – "; else None."""
+        rec = self.pack.model.records.get(rid)
+        fields = self.pack.model.names_from.get(rec.type) if rec is not None else None
+        if not fields or rid in self._deriving:
+            return None
+        refs = [self.pack.records[rid].get(f) for f in fields]
+        if any(not isinstance(r, str) for r in refs):
+            return None
+        self._deriving.add(rid)
+        try:
+            return NAME_JOIN.join(self.name(r) for r in refs)
+        finally:
+            self._deriving.discard(rid)
 
     def name(self, rid: str) -> str:
-        for lang in self._chain():
-            got = self._table(lang)["names"].get(rid)
-            if got is not None:
-                return got
-        data = self.pack.records.get(rid)
-        if data and data.get("name"):
-            return str(data["name"])
-        return rid
+        """The record's name in this language: its own, else derived (`names_from`), else
+        its English name, else its id."""
+        got = self.own_name(rid)
+        if got is None:
+            got = self.derived_name(rid)
+        if got is None and self.lang != DEFAULT_LANG:
+            got = self.own_name(rid, DEFAULT_LANG)
+        return rid if got is None else got
+
+    def is_named(self, rid: str) -> bool:
+        """Named in this language: a name of its own, or a derived name whose records are
+        all named (what `engine validate` counts as coverage)."""
+        if self.own_name(rid) is not None:
+            return True
+        rec = self.pack.model.records.get(rid)
+        fields = self.pack.model.names_from.get(rec.type) if rec is not None else None
+        if not fields or rid in self._deriving:
+            return False
+        refs = [self.pack.records[rid].get(f) for f in fields]
+        self._deriving.add(rid)
+        try:
+            return all(isinstance(r, str) and self.is_named(r) for r in refs)
+        finally:
+            self._deriving.discard(rid)
 
     def term(self, tid: str) -> str:
+        """A rules term in this language, falling back to English, then (for a glossary
+        record) to its name, then to the id."""
         for lang in self._chain():
             got = self._table(lang)["terms"].get(tid)
             if got is not None:
                 return got
+        if tid in self.pack.records:
+            return self.name(tid)
         return tid
 
     def message(self, key: str) -> str | None:

@@ -3,6 +3,10 @@
 Every problem comes back as a located `Diagnostic`; bad content never raises. A path that
 is neither a pack, a directory nor a shipped pack's name raises `FileNotFoundError` (a
 usage error for the command line).
+
+Besides problems, a run gathers what a designer reads about a pack: translation coverage
+per language (note N510, `Report.coverage`) and the places where sources disagree
+(records' `disagree:` entries: `Report.disagreements`, and notes N520 when asked for).
 """
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ class Report:
         self.packs = 0
         self.files = 0
         self.messages: list[str] = []  # e.g. "no packs found under X"
+        self.coverage: dict[str, dict[str, int]] = {}  # pack id -> language -> percent named
+        self.disagreements: list[dict[str, Any]] = []  # see `disagreement_data`
 
     @property
     def errors(self) -> int:
@@ -28,6 +34,11 @@ class Report:
     @property
     def warnings(self) -> int:
         return sum(d.severity == "warning" for d in self.diagnostics)
+
+    def json_extra(self) -> dict[str, Any]:
+        """What `--format json` adds to the diagnostics."""
+        return {"packs": self.packs, "files": self.files, "coverage": self.coverage,
+                "disagreements": self.disagreements}
 
     def summary(self) -> str:
         n, f = self.packs, self.files
@@ -131,8 +142,11 @@ def _pack_id(pack_root: Path) -> str | None:
 
 
 # ---- running -------------------------------------------------------------------------------------
-def validate(paths: Iterable[str | Path] | None = None) -> Report:
-    """Validate packs and translations; see `validate_paths`."""
+def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = False
+             ) -> Report:
+    """Validate packs and translations; see `validate_paths`. With `disagreements`, every
+    disagreement between sources is also a note (N520); otherwise each pack that has some
+    gets one line in `Report.messages`."""
     from engine.translations import PackInfo, check_translations, coverage, coverage_line
     from engine.translations import read_translation
 
@@ -149,12 +163,14 @@ def validate(paths: Iterable[str | Path] | None = None) -> Report:
             if key in done:
                 continue
             done.add(key)
-            info, files, diags = _validate_pack(root)
+            info, files, diags, src = _validate_pack(root)
             report.packs += 1
             report.files += files
             report.diagnostics.extend(diags)
             if info is not None:
                 infos.setdefault(info.id, info)
+            if src is not None:
+                _report_disagreements(report, src, disagreements)
     # Packs that translation files may refer to without being validated themselves.
     for t in targets:
         for root in t.lookup_roots:
@@ -177,10 +193,51 @@ def validate(paths: Iterable[str | Path] | None = None) -> Report:
             by_pack.setdefault(tf.pack, []).append(tf)
     for pid, files in sorted(by_pack.items()):
         where = str(files[0].path.parent)
+        report.coverage[pid] = coverage(infos[pid], files)
         report.diagnostics.append(Diagnostic(
-            "N510", "translation coverage " + coverage_line(pid, coverage(infos[pid], files)),
+            "N510", "translation coverage " + coverage_line(pid, report.coverage[pid]),
             where, 0, 0, severity="note"))
     return report
+
+
+# ---- disagreeing sources ------------------------------------------------------------------------
+def disagreement_message(d: Any) -> str:
+    """`type 'id'.field: this pack uses X; SOURCE says Y (note)`."""
+    from dsl.pack import show_value
+    said = f"says {show_value(d.value)}" if d.has_value else "disagrees"
+    text = f"{d.type} '{d.record}'.{d.field}: this pack uses {show_value(d.own)}; {d.source} " \
+        f"{said}"
+    return text + (f" ({d.note})" if d.note else "")
+
+
+def disagreement_data(pack_id: str, d: Any) -> dict[str, Any]:
+    """One disagreement as JSON-ready data (`theirs` only when the entry gives a value)."""
+    out: dict[str, Any] = {"pack": pack_id, "type": d.type, "id": d.record, "field": d.field,
+                           "ours": d.own}
+    if d.has_value:
+        out["theirs"] = d.value
+    out.update({"source": d.source, "note": d.note, "path": d.entry.path,
+                "line": d.entry.line, "col": d.entry.col, "message": disagreement_message(d)})
+    return out
+
+
+def _report_disagreements(report: Report, src: Any, as_notes: bool) -> None:
+    model = src.model
+    found = model.disagreements
+    if not found:
+        return
+    report.disagreements.extend(disagreement_data(model.id, d) for d in found)
+    n = len(found)
+    line = f"{model.id}: {n} disagreement{'s' * (n != 1)} between sources"
+    if as_notes:
+        for d in found:
+            at = d.entry  # the entry, inside its record: the line shows what is disputed
+            report.diagnostics.append(Diagnostic(
+                "N520", disagreement_message(d), at.path, at.line, at.col,
+                source_line(src.sources.get(at.path, ""), at.line), severity="note"))
+    else:
+        line += " (engine validate --disagreements lists them)"
+    report.messages.append(line)
 
 
 def _read_info(root: Path) -> Any:
@@ -197,8 +254,9 @@ def _internal(code: str, message: str, path: Path) -> Diagnostic:
     return Diagnostic(code, message, str(path), 0, 0)
 
 
-def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic]]:
-    """(PackInfo or None, number of files read, diagnostics) for one pack directory."""
+def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
+    """(PackInfo or None, number of files read, diagnostics, PackSource or None) for one
+    pack directory."""
     from dsl.build import build_pack
     from engine.loader import instantiate
     from engine.translations import PackInfo
@@ -207,7 +265,7 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic]]:
         build = build_pack(root)
     except Exception as err:  # a crash on bad content is a bug, but report it located
         return None, 0, [_internal("E300", f"cannot read pack: {type(err).__name__}: {err}",
-                                   root / "pack.yaml")]
+                                   root / "pack.yaml")], None
     src = build.source
     diags = list(build.diagnostics)
     rec_ok, recs, rules_ok, rules = src.model.provenance_counts()
@@ -235,4 +293,4 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic]]:
             detail = f" ({got})" if isinstance(got, str) else ""
             diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
                                     text))
-    return info, len(src.sources), diags
+    return info, len(src.sources), diags, src

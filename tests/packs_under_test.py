@@ -1,17 +1,21 @@
-"""Every pack the generic tests run on: the shipped packs under content/ and the test game."""
+"""Every pack the generic tests run on: the shipped packs under content/ and the test game.
+
+Data packs (`playable: false` in pack.yaml) have no game to play, so the property tests
+that play random games leave them out."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.loader import content_root, find_packs
+from engine.loader import content_root, find_packs, is_playable
 
 TESTS = Path(__file__).resolve().parent
 TESTGAME = TESTS / "packs" / "testgame"
 
 
 def pack_dirs() -> list[Path]:
-    """Pack directories: all packs under content/, then tests/packs/testgame."""
-    found = [p.resolve() for p in find_packs(content_root())]
+    """Playable pack directories: all packs under content/ but data packs, then
+    tests/packs/testgame."""
+    found = [p.resolve() for p in find_packs(content_root()) if is_playable(p)]
     if TESTGAME not in found:
         found.append(TESTGAME)
     return found

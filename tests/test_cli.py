@@ -257,10 +257,16 @@ def test_cards(translated, capsys):
     assert main(["cards", str(translated), "--lang", "ru", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     rec = {r["id"]: r for r in data["records"]}
-    assert rec["one"]["name"] == "Один" and rec["one"]["translated"]
-    assert rec["two"]["name"] == "Two of a kind" and not rec["two"]["translated"]
+    assert rec["one"]["name"] == "Один" and rec["one"]["named"]
+    assert rec["two"]["name"] == "Two of a kind" and not rec["two"]["named"]
     assert rec["two"]["number"] == 12 and rec["three"]["name"] == "three"
+    assert "number" not in rec["one"]  # only records that have one
     assert rec["one"]["type"] == "card"
+    # numbered records first, then by id
+    assert [r["id"] for r in data["records"]] == ["two", "one", "three"]
+    assert main(["cards", str(translated), "--json"]) == 0
+    rec = {r["id"]: r for r in json.loads(capsys.readouterr().out)["records"]}
+    assert rec["two"]["named"] and not rec["one"]["named"]  # English: the `name:` field
     assert main(["cards", str(translated), "--lang", "hu"]) == 0
     assert "no hu translation" in capsys.readouterr().err
     assert main(["cards", str(translated), "--type", "crad"]) == 2

@@ -203,15 +203,17 @@ def test_translation_problems(content, capsys):
     assert f"{t}:5:3: error[E501]: pack 'tinygame' has no record 'thre'" in out
     assert "did you mean 'three'?" in out
     assert f"{t}:6:3: warning[W502]: 'two' has no source" in out
-    assert f"{t}:8:3: warning[W504]" in out and "did you mean 'score'?" in out
-    assert "combat_unit" not in out  # free glossary terms are fine
+    assert f"{t}:8:3: error[E508]: unknown term 'scor' in pack 'tinygame'" in out
+    assert "did you mean 'score'?" in out
+    # a term must be a rules name or a record id: a free word is an error
+    assert f"{t}:9:3: error[E508]: unknown term 'combat_unit'" in out
     assert f"{t}:13:3: error[E505]" in out
     assert f"{t}:14:" in out and "error[E506]" in out
     hu = content / "translations" / "tinygame.hu.yaml"
     assert f"{hu}:3:1: error[E503]: unknown key 'nmes'" in out
     assert f"{hu}:2:7: warning[W507]" in out
     assert "translation coverage tinygame: en 33%, hu 0%, nl 66%" in out
-    assert "checked 1 pack, 6 files: 5 errors, 3 warnings" in out
+    assert "checked 1 pack, 6 files: 7 errors, 2 warnings" in out
 
 
 def test_translation_ok_and_coverage(content, capsys):

@@ -1,0 +1,387 @@
+"""Translations split into parts, strict term ids, coverage, derived names (`names_from`),
+disagreeing sources (`disagree:`) and the event log in other languages."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import write_pack_files
+from engine.cli import main
+
+RULES = """
+type city:
+    x: int = 0
+type road:
+    a: city
+    b: city
+    cost: int = 1
+type term_card
+var at: city = north
+event march(s: side, to: city)
+
+on setup:
+    emit march(red, south)
+    let c = choose c from city by blue prompt "Where?"
+    log "{0} takes {1}", blue, c
+    win red
+"""
+
+RECORDS = """
+city:
+  - {id: north, name: North}
+  - {id: south, name: South}
+  - {id: east}
+road:
+  - {id: north_south, a: north, b: south}
+  - {id: south_east, a: south, b: east}
+  - {id: east_north, a: east, b: north, name: "The Old Road"}
+term_card:
+  - {id: ops_card}
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def make_content(tmp: Path, meta: str = "", records: str = RECORDS) -> Path:
+    """content/map_game (pack id `mapg`) with extra pack.yaml lines; returns the pack dir."""
+    root = write_pack_files(tmp / "content" / "map_game", RULES, records, pack_id="mapg")
+    with open(root / "pack.yaml", "a", encoding="utf-8") as fh:
+        fh.write("languages: [en, nl, ru]\n" + textwrap.dedent(meta))
+    (tmp / "content" / "translations").mkdir(exist_ok=True)
+    return root
+
+
+def tr(root: Path, name: str, text: str) -> Path:
+    return write(root.parent / "translations" / name, text)
+
+
+NL_MAP = """
+    pack: mapg
+    lang: nl
+    names:
+      north: {name: "Noord", source: "t"}
+      south: {name: "Zuid", source: "t"}
+      east: {name: "Oost", source: "t"}
+"""
+NL_RULES = """
+    pack: mapg
+    lang: nl
+    terms:
+      red: {name: "Rood", source: "t"}
+      blue: {name: "Blauw", source: "t"}
+      at: {name: "positie", source: "t"}
+      ops_card: {name: "OK-kaart", source: "t"}
+    messages:
+      march: {text: "{0} marcheert naar {1}", source: "t"}
+      "{0} takes {1}": {text: "{0} neemt {1}", source: "t"}
+"""
+RU_MAP = """
+    pack: mapg
+    lang: ru
+    names:
+      north: {name: "Север", source: "t"}
+      south: {name: "Юг", source: "t"}
+"""
+RU_RULES = """
+    pack: mapg
+    lang: ru
+    terms:
+      red: {name: "Красные", source: "t"}
+      blue: {name: "Синие", source: "t"}
+    messages:
+      march: {text: "{0} идут на {1}", source: "t"}
+      "{0} takes {1}": {text: "{0} берут {1}", source: "t"}
+"""
+
+
+@pytest.fixture
+def parts(tmp_path):
+    """The pack with nl and ru translations, each split into a map part and a rules part."""
+    root = make_content(tmp_path, "names_from: {road: [a, b]}\n")
+    tr(root, "mapg.map.nl.yaml", NL_MAP)
+    tr(root, "mapg.rules.nl.yaml", NL_RULES)
+    tr(root, "mapg.map.ru.yaml", RU_MAP)
+    tr(root, "mapg.rules.ru.yaml", RU_RULES)
+    return root
+
+
+def load(root: Path):
+    from engine.loader import load_pack
+    return load_pack(root)
+
+
+# ---- parts -------------------------------------------------------------------------------------
+def test_parts_validate_clean(parts, capsys):
+    assert main(["validate", str(parts)]) == 0
+    out = capsys.readouterr().out
+    assert "checked 1 pack, 7 files: ok" in out
+
+
+def test_event_log_in_other_languages_with_parts(parts):
+    from engine.translations import Catalog
+    pack = load(parts)
+    game = pack.new_game(1)
+    game.apply("east")
+    assert game.over
+    nl, ru = Catalog(pack, "nl"), Catalog(pack, "ru")
+    nl_log = [nl.render(e) for e in game.log]
+    ru_log = [ru.render(e) for e in game.log]
+    assert "Rood marcheert naar Zuid" in nl_log
+    assert "Blauw chose Oost" in nl_log and "Blauw neemt Oost" in nl_log
+    assert "game over: Rood wins" in nl_log
+    assert "Красные идут на Юг" in ru_log
+    assert "Синие берут east" in ru_log  # no Russian or English name: the id
+    assert "game over: Красные wins" in ru_log
+
+
+def test_terms_command_reads_every_part(parts, capsys):
+    assert main(["terms", str(parts), "--lang", "nl", "--json"]) == 0
+    terms = {t["id"]: t["name"] for t in json.loads(capsys.readouterr().out)["terms"]}
+    assert terms == {"at": "positie", "blue": "Blauw", "ops_card": "OK-kaart", "red": "Rood"}
+    assert main(["terms", str(parts), "--lang", "ru", "--json"]) == 0
+    terms = {t["id"]: t["name"] for t in json.loads(capsys.readouterr().out)["terms"]}
+    # ids of every language; untranslated ones fall back to English, then the id
+    assert terms == {"at": "at", "blue": "Синие", "ops_card": "ops_card", "red": "Красные"}
+
+
+def test_same_key_in_two_parts_is_an_error(parts, capsys):
+    second = tr(parts, "mapg.zz.nl.yaml", """
+        pack: mapg
+        lang: nl
+        names:
+          south: {name: "Zuiden", source: "t"}
+        terms:
+          north: {name: "Noorden", source: "t"}
+          red: {name: "rood", source: "t"}
+    """)
+    # the same keys in another language, or in another section, are no clash
+    tr(parts, "mapg.zz.ru.yaml", """
+        pack: mapg
+        lang: ru
+        names:
+          east: {name: "Восток", source: "t"}
+    """)
+    assert main(["validate", str(parts)]) == 1
+    out = capsys.readouterr().out
+    first = parts.parent / "translations" / "mapg.map.nl.yaml"
+    assert (f"{second}:4:3: error[E509]: 'south' is given twice in names of mapg (nl): first "
+            f"in {first}:5:3") in out
+    rules = parts.parent / "translations" / "mapg.rules.nl.yaml"
+    assert (f"{second}:7:3: error[E509]: 'red' is given twice in terms of mapg (nl): first in "
+            f"{rules}:4:3") in out
+    assert "  7 |   red:" in out and "^^^" in out
+    assert out.count("E509") == 2  # 'north' as a term beside 'north' as a name is fine
+
+
+def test_catalog_reads_parts_first_file_wins(parts):
+    from engine.translations import Catalog
+    pack = load(parts)
+    cat = Catalog(pack, "nl")
+    assert cat.name("north") == "Noord" and cat.term("red") == "Rood"
+    assert cat.has_language() and not Catalog(pack, "hu").has_language()
+
+
+# ---- strict terms --------------------------------------------------------------------------------
+def test_terms_must_be_rules_names_or_record_ids(tmp_path, capsys):
+    root = make_content(tmp_path)
+    t = tr(root, "mapg.nl.yaml", """
+        pack: mapg
+        lang: nl
+        terms:
+          march: {name: "mars", source: "t"}
+          city: {name: "stad", source: "t"}
+          cost: {name: "kosten", source: "t"}
+          red: {name: "rood", source: "t"}
+          setup: {name: "opzet", source: "t"}
+          ops_card: {name: "OK", source: "t"}
+          marsh: {name: "moeras", source: "t"}
+          combat_unit: {name: "GE", source: "t"}
+    """)
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert f"{t}:10:3: error[E508]: unknown term 'marsh' in pack 'mapg'" in out
+    assert "did you mean 'march'?" in out
+    assert f"{t}:11:3: error[E508]: unknown term 'combat_unit' in pack 'mapg'" in out
+    assert out.count("E508") == 2
+
+
+# ---- coverage ------------------------------------------------------------------------------------
+def test_coverage_counts_terms_and_derived_names(parts, capsys):
+    # 7 records. en: north, south, east_north (name:), north_south (derived from named
+    # cities) = 4; south_east is not: east has no English name.
+    # nl: 3 cities, ops_card (terms:), 3 roads derived = 7. ru: 2 cities + north_south = 3.
+    assert main(["validate", str(parts)]) == 0
+    out = capsys.readouterr().out
+    assert "note[N510]: translation coverage mapg: en 57%, nl 100%, ru 42%" in out
+    assert main(["validate", "--format", "json", str(parts)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["coverage"] == {"mapg": {"en": 57, "nl": 100, "ru": 42}}
+
+
+def test_coverage_without_names_from(tmp_path, capsys):
+    root = make_content(tmp_path)
+    tr(root, "mapg.map.nl.yaml", NL_MAP)
+    tr(root, "mapg.rules.nl.yaml", NL_RULES)
+    assert main(["validate", "--format", "json", str(root)]) == 0
+    assert json.loads(capsys.readouterr().out)["coverage"] == {"mapg": {"en": 42, "nl": 57}}
+
+
+# ---- derived names -----------------------------------------------------------------------------
+def test_derived_names(parts):
+    from engine.translations import Catalog
+    pack = load(parts)
+    en, nl, ru = (Catalog(pack, lang) for lang in ("en", "nl", "ru"))
+    assert en.name("north_south") == "North – South"
+    assert en.name("south_east") == "South – east"
+    assert en.name("east_north") == "The Old Road"  # a name of its own wins
+    assert nl.name("north_south") == "Noord – Zuid"
+    assert nl.name("east_north") == "Oost – Noord"  # derived in nl before English
+    assert ru.name("south_east") == "Юг – east"
+    assert nl.is_named("south_east") and not ru.is_named("south_east")
+    assert en.is_named("east_north") and not en.is_named("south_east")
+    assert nl.own_name("north_south") is None and nl.derived_name("north_south")
+
+
+def test_cards_json_marks_named_and_derived(parts, capsys):
+    assert main(["cards", str(parts), "--lang", "ru", "--json", "--type", "road",
+                 "--type", "city"]) == 0
+    records = json.loads(capsys.readouterr().out)["records"]
+    assert [r["id"] for r in records] == ["east", "north", "south", "east_north",
+                                          "north_south", "south_east"]
+    rec = {r["id"]: r for r in records}
+    assert rec["north_south"] == {"type": "road", "id": "north_south", "name": "Север – Юг",
+                                  "named": True, "derived": True}
+    assert not rec["south_east"]["named"] and not rec["east"]["named"]
+    assert rec["north"]["named"] and not rec["north"]["derived"]
+
+
+def test_derived_names_in_a_cycle_end(tmp_path):
+    from engine.translations import Catalog
+    root = write_pack_files(tmp_path / "loop", """
+        type place:
+            near: place
+        on setup:
+            win red
+    """, """
+        place:
+          - {id: here, near: there}
+          - {id: there, near: here}
+    """, pack_id="loop")
+    with open(root / "pack.yaml", "a", encoding="utf-8") as fh:
+        fh.write("names_from: {place: near}\n")
+    cat = Catalog(load(root), "en")
+    assert cat.name("here") == "here"
+    assert not cat.is_named("here")
+
+
+@pytest.mark.parametrize("spec, message, col", [
+    ("{rood: [a, b]}", "names_from: unknown record type 'rood'", 14),
+    ("{road: [a, c]}", "names_from: road has no field 'c'", 24),
+    ("{road: [a, cost]}", "names_from: field 'cost' of road is an int, not a reference to a "
+     "record", 24),
+    ("{road: []}", "names_from: give 'road' at least one field", 20),
+    ("[road]", "'names_from' maps a record type to a field", 13),
+])
+def test_names_from_errors(tmp_path, capsys, spec, message, col):
+    root = make_content(tmp_path, f"names_from: {spec}\n")
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert f"{root / 'pack.yaml'}:6:{col}: error[E323]: {message}" in out
+    if "rood" in spec:
+        assert "did you mean 'road'?" in out
+
+
+# ---- disagreeing sources -------------------------------------------------------------------------
+DISAGREE = RECORDS.replace("""  - {id: north_south, a: north, b: south}
+""", """  - id: north_south
+    a: north
+    b: south
+    cost: 2
+    disagree:
+      - {field: cost, value: 3, source: "Livy XXI.4", note: "in winter"}
+      - {field: b, value: east, source: "Polybius"}
+      - {field: name, value: "Via Nova", source: "a map"}
+      - {field: a, source: "Appian"}
+""")
+
+
+def test_disagreements(tmp_path, capsys):
+    root = make_content(tmp_path, records=DISAGREE)
+    path = root / "records.yaml"
+    assert main(["validate", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "mapg: 4 disagreements between sources (engine validate --disagreements lists " \
+           "them)" in out
+    assert "N520" not in out
+    assert main(["validate", "--disagreements", str(root)]) == 0
+    out = capsys.readouterr().out
+    at = "note[N520]: road 'north_south'"  # located at each entry
+    assert f"{path}:11:9: {at}.cost: this pack uses 2; Livy XXI.4 says 3 (in winter)" in out
+    assert f"{path}:12:9: {at}.b: this pack uses south; Polybius says east" in out
+    assert f"{path}:13:9: {at}.name: this pack uses none; a map says Via Nova" in out
+    assert f"{path}:14:9: {at}.a: this pack uses north; Appian disagrees" in out
+    assert "  14 |       - {field: a, source: \"Appian\"}" in out
+    assert "checked 1 pack, 3 files: ok" in out
+    assert main(["validate", "--format", "json", str(root)]) == 0
+    found = json.loads(capsys.readouterr().out)["disagreements"]
+    assert found[0] == {"pack": "mapg", "type": "road", "id": "north_south", "field": "cost",
+                        "ours": 2, "theirs": 3, "source": "Livy XXI.4", "note": "in winter",
+                        "path": str(path), "line": 11, "col": 9,
+                        "message": "road 'north_south'.cost: this pack uses 2; Livy XXI.4 "
+                                   "says 3 (in winter)"}
+    assert "theirs" not in found[3]
+
+
+def test_disagree_problems(tmp_path, capsys):
+    bad = RECORDS.replace("  - {id: east}\n", """  - id: east
+    x: 4
+    disagree:
+      - {field: xx, value: 5, source: "Livy"}
+      - {field: x, value: 5}
+      - {value: 5, source: "Livy"}
+      - {field: x, value: 4, source: "Livy"}
+      - {field: x, value: 3, source: "Livy", page: 4}
+      - just text
+""").replace("  - {id: north, name: North}\n", """  - id: north
+    disagree: {field: x, value: 1, source: "Livy"}
+""")
+    root = make_content(tmp_path, records=bad)
+    path = root / "records.yaml"
+    assert main(["validate", "--format", "json", str(root)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    got = {(d["line"], d["col"], d["code"]) for d in data["diagnostics"]}
+    assert got == {(3, 15, "E324"), (8, 17, "E326"), (9, 9, "E325"), (10, 9, "E325"),
+                   (11, 27, "W327"), (12, 46, "E324"), (13, 9, "E324")}
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:8:17: error[E326]: city has no field 'xx' to disagree on" in out
+    assert "did you mean 'x'?" in out
+    assert f"{path}:9:9: error[E325]: a 'disagree' entry needs 'source:'" in out
+    assert f"{path}:10:9: error[E325]: a 'disagree' entry needs 'field:'" in out
+    assert f"{path}:11:27: warning[W327]: the 'disagree' entry gives x = 4, the city's own " \
+           "value: that is no disagreement" in out
+    assert "unknown key 'page' in a 'disagree' entry" in out
+    assert "disagreements between sources" not in out  # none of them is a good one
+
+
+def test_tables_may_disagree_too(tmp_path, capsys):
+    records = RECORDS + """table:
+  - id: losses
+    rows: {1: 0, 2: 1}
+    disagree:
+      - {field: rows, value: {1: 0, 2: 2}, source: "second edition"}
+      - {field: cells, value: 1, source: "x"}
+"""
+    root = make_content(tmp_path, records=records)
+    assert main(["validate", "--disagreements", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert "note[N520]: table 'losses'.rows: this pack uses {1: 0, 2: 1}; second edition says " \
+           "{1: 0, 2: 2}" in out
+    assert "error[E326]: table has no field 'cells' to disagree on" in out
