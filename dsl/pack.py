@@ -648,10 +648,16 @@ def _plain(value: Any) -> Any:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Equal as data, telling true from 1 and 2 from "2"."""
-    import json
-    return json.dumps(_plain(a), sort_keys=True, default=str) == \
-        json.dumps(_plain(b), sort_keys=True, default=str)
+    """Equal as data, telling true from 1 and 2 from "2" (mappings may mix key kinds,
+    as table rows do: `1:` and `"2-4":`)."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (bool, int, float, str)) and isinstance(b, (bool, int, float, str)):
+        return isinstance(a, bool) == isinstance(b, bool) and \
+            isinstance(a, str) == isinstance(b, str) and a == b
+    return a == b
 
 
 def show_value(value: Any) -> str:

@@ -372,21 +372,44 @@ def _parse_call(text: str) -> tuple[str, list]:
     none, [lists], and bare ids (records, sides)."""
     import ast
     try:
-        node = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError:
+        node = ast.parse(_hide_keywords(text.strip()), mode="eval").body
+    except (SyntaxError, ValueError):
         node = None
     if isinstance(node, ast.Name):
-        return node.id, []
+        return _ident(node.id), []
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        return node.func.id, [_literal(a) for a in node.args]
+        return _ident(node.func.id), [_literal(a) for a in node.args]
     raise UsageError(f"cannot read {text!r}: write a value and its arguments, like "
                      "'attack_strength(3, north_gate)'")
+
+
+_KEYWORD = "_kw_"  # ids that are Python keywords (`global`, `with`) are parsed as `_kw_global`
+
+
+def _hide_keywords(text: str) -> str:
+    """`text` with every Python keyword renamed, so that ids like `global` or `yield` (fine
+    as pack ids) parse as names; `_ident` gives them back."""
+    import io
+    import keyword
+    import tokenize
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text  # not readable anyway: ast.parse says so
+    return tokenize.untokenize(
+        (t.type, _KEYWORD + t.string if t.type == tokenize.NAME and keyword.iskeyword(t.string)
+         else t.string) for t in tokens)
+
+
+def _ident(name: str) -> str:
+    return name[len(_KEYWORD):] if name.startswith(_KEYWORD) else name
 
 
 def _literal(node) -> object:
     import ast
     if isinstance(node, ast.Name):
-        return {"true": True, "false": False, "none": None}.get(node.id, node.id)
+        name = _ident(node.id)
+        return {"true": True, "false": False, "none": None}.get(name, name)
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) \
             and not isinstance(node.value, bool):
         return node.value
@@ -395,8 +418,8 @@ def _literal(node) -> object:
         return -node.operand.value
     if isinstance(node, ast.List):
         return [_literal(x) for x in node.elts]
-    raise UsageError(f"'{ast.unparse(node)}' is not a plain argument: use whole numbers, "
-                     "\"text\", true, false, none, [lists] or ids")
+    raise UsageError(f"'{ast.unparse(node).replace(_KEYWORD, '')}' is not a plain argument: "
+                     "use whole numbers, \"text\", true, false, none, [lists] or ids")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -418,27 +441,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 # ---- the parser ----------------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose help may end with the shipped packs, listed only when the
-    help is printed (reading them needs the YAML loader, which `engine --help` avoids)."""
+    """An argument parser whose help may end with the shipped packs to play, listed only
+    when the help is printed (reading them needs the YAML loader, which `engine --help`
+    avoids)."""
 
-    def __init__(self, *args, lists_packs: str | None = None, **kwargs):
+    def __init__(self, *args, lists_packs: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.lists_packs = lists_packs  # None, "playable" or "all"
+        self.lists_packs = lists_packs
 
     def format_help(self) -> str:
         text = super().format_help()
-        if self.lists_packs is None:
-            return text
-        return text + "\n" + _pack_list(self.lists_packs == "playable") + "\n"
+        return text + "\n" + _pack_list() + "\n" if self.lists_packs else text
 
 
-def _pack_list(playable_only: bool) -> str:
-    from engine.loader import content_root, find_packs, is_playable
-    packs = find_packs(content_root())
-    games = [p.name for p in packs if is_playable(p)]
-    data = [p.name for p in packs if not is_playable(p)]
-    if not playable_only:
-        return f"shipped packs: {', '.join(games + data) or 'none'}"
+def _pack_list() -> str:
+    """The shipped packs to play, then the data packs (which cannot be played)."""
+    from engine.loader import shipped_packs
+    games, data = shipped_packs()
     out = f"shipped packs to play: {', '.join(games) or 'none'}"
     if data:
         out += (f"\ndata packs (records and checks, no rules to play yet; see `engine cards "
@@ -474,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a game with bots and/or people",
                         description="Play a game. SPEC gives one seat per side, in the pack's "
                         "side order: random, greedy or human (e.g. human,random).",
-                        lists_packs="playable")
+                        lists_packs=True)
     pl.add_argument("pack", metavar="PACK")
     pl.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
     pl.add_argument("--bots", default="random", metavar="SPEC",
@@ -489,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play many bot games and print statistics (JSON)",
                        description="Play N games (game i with seed S+i) and print one JSON "
                        "object: wins, draws, errors (replayable), speed.",
-                       lists_packs="playable")
+                       lists_packs=True)
     s.add_argument("pack", metavar="PACK")
     s.add_argument("--games", type=_count, default=100, metavar="N")
     s.add_argument("--seed", type=int, default=0, metavar="S")

@@ -49,7 +49,7 @@ class Game:
     # ---- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True) -> "Game":
-        _require_playable(pack)
+        require_playable(pack)
         game = cls(pack, Runtime.initial_state(pack, seed), seed, [], log=log, undo=undo)
         game._guard(lambda: (game.rt.setup(), game.rt.run()))
         return game
@@ -226,7 +226,7 @@ class Game:
 
     @classmethod
     def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True) -> "Game":
-        _require_playable(pack)
+        require_playable(pack)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
@@ -251,8 +251,9 @@ class Game:
         return failed_invariants(self)
 
 
-def _require_playable(pack: Any) -> None:
-    """A data pack (`playable: false`) has no rules to play: no game is made from it."""
+def require_playable(pack: Any) -> None:
+    """A data pack (`playable: false`) has no rules to play: no game is made from it
+    (`NotPlayable`)."""
     if not pack.model.playable:
         raise NotPlayable(pack.id)
 

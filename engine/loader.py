@@ -43,28 +43,38 @@ def find_packs(root: Path) -> list[Path]:
     return sorted(p.parent for p in root.rglob("pack.yaml"))
 
 
-def is_playable(root: Path) -> bool:
-    """False for a data pack (`playable: false` in its pack.yaml), read without building it.
-    A pack.yaml that cannot be read counts as playable: building it reports the problem."""
+def pack_meta(root: str | Path) -> dict[str, Any]:
+    """A pack's pack.yaml as plain data, read cheaply without building the pack; {} when it
+    cannot be read or is no mapping (building the pack reports the problem)."""
     from dsl.yamlload import load_yaml
     path = Path(root) / "pack.yaml"
     try:
         data, _ = load_yaml(str(path), path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
-        return True
-    return not (isinstance(data, dict) and data.get("playable") is False)
+        return {}
+    return dict(data) if isinstance(data, dict) else {}
 
 
-def shipped_list(playable_only: bool = False) -> str:
-    """The shipped packs for a message: "a, b, c (data pack)" (data packs marked, or left
-    out with `playable_only`), or "none"."""
-    names = []
-    for p in find_packs(content_root()):
-        if is_playable(p):
-            names.append(p.name)
-        elif not playable_only:
-            names.append(f"{p.name} (data pack)")
-    return ", ".join(names) or "none"
+def is_playable(root: Path) -> bool:
+    """False for a data pack (`playable: false` in its pack.yaml), read without building it.
+    A pack.yaml that cannot be read counts as playable: building it reports the problem."""
+    return pack_meta(root).get("playable") is not False
+
+
+def _shipped() -> list[tuple[str, bool]]:
+    """(name, playable) of each shipped pack, in name order."""
+    return [(p.name, is_playable(p)) for p in find_packs(content_root())]
+
+
+def shipped_packs() -> tuple[list[str], list[str]]:
+    """The names of the shipped packs: (playable ones, data packs)."""
+    found = _shipped()
+    return [n for n, ok in found if ok], [n for n, ok in found if not ok]
+
+
+def shipped_list() -> str:
+    """The shipped packs for a message: "a, b (data pack), c", or "none"."""
+    return ", ".join(n if ok else f"{n} (data pack)" for n, ok in _shipped()) or "none"
 
 
 @attrs.define(eq=False)
@@ -194,7 +204,7 @@ def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
     if t == "text":
         return isinstance(arg, str)
     if t == "side":
-        return arg in pack.side_set
+        return isinstance(arg, str) and arg in pack.side_set
     if t in pack.by_type:
         return isinstance(arg, str) and arg in pack.by_type[t]
     return True

@@ -134,9 +134,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     else:
         pack = pack_ref
         pack_path = str(Path(pack.root).resolve())
-    if not pack.model.playable:
-        from engine.errors import NotPlayable
-        raise NotPlayable(pack.id)
+    from engine.game import require_playable
+    require_playable(pack)
     specs = parse_seats(bots, pack.sides)
     for s in specs:
         if s not in BOT_KINDS:

@@ -465,23 +465,27 @@ class Catalog:
                 got = str(data["name"])
         return got
 
-    translated_name = own_name
-
     def derived_name(self, rid: str) -> str | None:
         """For a record whose type is in pack.yaml `names_from`: the names (in this
         language) of the records its fields refer to, joined with " – "; else None."""
-        rec = self.pack.model.records.get(rid)
-        fields = self.pack.model.names_from.get(rec.type) if rec is not None else None
-        if not fields or rid in self._deriving:
-            return None
-        refs = [self.pack.records[rid].get(f) for f in fields]
-        if any(not isinstance(r, str) for r in refs):
+        refs = self._name_refs(rid)
+        if refs is None or any(not isinstance(r, str) for r in refs):
             return None
         self._deriving.add(rid)
         try:
             return NAME_JOIN.join(self.name(r) for r in refs)
         finally:
             self._deriving.discard(rid)
+
+    def _name_refs(self, rid: str) -> list[Any] | None:
+        """What a record of a `names_from` type refers to in those fields (ids, or None for
+        an empty optional field); None for other records and for one whose derived name is
+        being made (a cycle)."""
+        rec = self.pack.model.records.get(rid)
+        fields = self.pack.model.names_from.get(rec.type) if rec is not None else None
+        if not fields or rid in self._deriving:
+            return None
+        return [self.pack.records[rid].get(f) for f in fields]
 
     def name(self, rid: str) -> str:
         """The record's name in this language: its own, else derived (`names_from`), else
@@ -498,11 +502,9 @@ class Catalog:
         all named (what `engine validate` counts as coverage)."""
         if self.own_name(rid) is not None:
             return True
-        rec = self.pack.model.records.get(rid)
-        fields = self.pack.model.names_from.get(rec.type) if rec is not None else None
-        if not fields or rid in self._deriving:
+        refs = self._name_refs(rid)
+        if refs is None:
             return False
-        refs = [self.pack.records[rid].get(f) for f in fields]
         self._deriving.add(rid)
         try:
             return all(isinstance(r, str) and self.is_named(r) for r in refs)

@@ -128,17 +128,11 @@ def _own_translations(pack_root: Path) -> list[Path]:
     return translation_files(pack_root.parent / "translations", pid) if pid else []
 
 
-def _pack_id(pack_root: Path) -> str | None:
+def _pack_id(pack_root: Path) -> str:
     """The id written in pack.yaml (or the directory name), read cheaply."""
-    from dsl.yamlload import load_yaml
-    try:
-        data, _ = load_yaml(str(pack_root / "pack.yaml"),
-                            (pack_root / "pack.yaml").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return pack_root.name
-    if isinstance(data, dict) and isinstance(data.get("id"), str):
-        return data["id"]
-    return pack_root.name
+    from engine.loader import pack_meta
+    pid = pack_meta(pack_root).get("id")
+    return pid if isinstance(pid, str) else pack_root.name
 
 
 # ---- running -------------------------------------------------------------------------------------

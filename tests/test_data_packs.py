@@ -22,6 +22,7 @@ value road_cost(r: road): int = r.a.x + r.b.x
 value with_bonus(n: int): int = n + bonus
 value broken(n: int): int = 10 / n
 value ends(r: road): list of space = [r.a, r.b]
+value side_score(s: side): int = 1 if s == red else 2
 check "three spaces": count(space) == 3
 """
 
@@ -147,6 +148,18 @@ def test_is_playable(shipped):
     from engine.loader import is_playable
     assert is_playable(shipped / "duel") and not is_playable(shipped / "atlas")
     assert is_playable(shipped / "missing")  # unreadable: building it reports the problem
+    from engine.loader import pack_meta
+    assert pack_meta(shipped / "atlas")["playable"] is False
+    assert pack_meta(shipped / "missing") == {}
+    (shipped / "listed").mkdir()
+    (shipped / "listed" / "pack.yaml").write_text("- playable\n- false\n")
+    assert pack_meta(shipped / "listed") == {} and is_playable(shipped / "listed")
+
+
+def test_shipped_packs_split_games_from_data(shipped):
+    from engine.loader import shipped_list, shipped_packs
+    assert shipped_packs() == (["duel"], ["atlas"])
+    assert shipped_list() == "atlas (data pack), duel"
 
 
 # ---- call_value -------------------------------------------------------------------------------
@@ -169,6 +182,8 @@ def test_call_value_errors(atlas):
         atlas.call_value("double", "3")
     with pytest.raises(TypeError):
         atlas.call_value("double", True)
+    with pytest.raises(TypeError, match=r"argument 's' is a side, not \[1\]"):
+        atlas.call_value("side_score", [1])  # a list is no side (and is not hashable)
     with pytest.raises(EngineFault, match=r"value broken\(0\) failed: ZeroDivisionError"):
         atlas.call_value("broken", 0)
 
@@ -189,3 +204,26 @@ def test_engine_eval(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
     assert main(["eval", str(root), "broken(0)"]) == 1
     assert "ZeroDivisionError" in capsys.readouterr().err
+
+
+def test_engine_eval_ids_that_are_python_keywords(tmp_path, capsys):
+    # record ids are slugs: `global`, `with` or `yield` are fine ids and must be passable
+    root = write_pack_files(tmp_path / "kw", """
+type space:
+    x: int
+value sx(s: space): int = s.x
+value both(a: space, b: list of space): int = a.x + sum(c.x for c in b)
+""", """
+space:
+  - {id: global, x: 1}
+  - {id: with, x: 2}
+  - {id: yield, x: 4}
+""", pack_id="kw")
+    with open(root / "pack.yaml", "a", encoding="utf-8") as fh:
+        fh.write("playable: false\n")
+    assert main(["eval", str(root), "sx(global)"]) == 0
+    assert capsys.readouterr().out.strip() == "1"
+    assert main(["eval", str(root), "both(with, [global, yield])"]) == 0
+    assert capsys.readouterr().out.strip() == "7"
+    assert main(["eval", str(root), "sx(global + 1)"]) == 2
+    assert "'global + 1' is not a plain argument" in capsys.readouterr().err

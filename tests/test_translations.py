@@ -385,3 +385,33 @@ def test_tables_may_disagree_too(tmp_path, capsys):
     assert "note[N520]: table 'losses'.rows: this pack uses {1: 0, 2: 1}; second edition says " \
            "{1: 0, 2: 2}" in out
     assert "error[E326]: table has no field 'cells' to disagree on" in out
+
+
+def test_table_rows_with_mixed_keys_may_disagree(tmp_path, capsys):
+    # rows keyed by numbers and ranges: comparing them with the record's own must not crash
+    records = RECORDS + """table:
+  - id: losses
+    columns: [1, "2-3"]
+    rows:
+      1: [0, 1]
+      "2-4": [1, 2]
+    disagree:
+      - {field: rows, value: {1: [0, 1], "2-4": [1, 3]}, source: "second edition"}
+      - {field: rows, value: {1: [0, 1], "2-4": [1, 2]}, source: "first edition"}
+      - {field: columns, value: [1, 2], source: "x"}
+"""
+    root = make_content(tmp_path, records=records)
+    assert main(["validate", "--disagreements", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "E300" not in out
+    assert "note[N520]: table 'losses'.rows: this pack uses {1: [0, 1], 2-4: [1, 2]}; second " \
+           "edition says {1: [0, 1], 2-4: [1, 3]}" in out
+    assert "warning[W327]: the 'disagree' entry gives rows = " in out  # the first edition's
+    assert "note[N520]: table 'losses'.columns: this pack uses [1, 2-3]; x says [1, 2]" in out
+
+
+def test_disagree_value_compares_as_data():
+    from dsl.pack import _same
+    assert _same({1: [0, 1], "2-4": [True]}, {"2-4": [True], 1: [0, 1]})
+    assert not _same(1, True) and not _same(2, "2") and not _same([1], [1, 1])
+    assert not _same({1: 0}, {"1": 0}) and _same(None, None) and not _same(None, 0)
