@@ -327,8 +327,8 @@ class _Loader:
                 continue
             default = None
             if f.default is not None:
-                default = _literal(f.default)
-                if default is _NOT_LITERAL:
+                default = literal_value(f.default)
+                if default is NOT_LITERAL:
                     self.error("E308", "a field default must be a literal", site)
                     default = None
             fields[f.name] = FieldInfo(f.name, T.from_ast(f.type), isinstance(f.type, A.TOptional)
@@ -693,10 +693,11 @@ def key_matcher(spec: Any) -> tuple | None:
     return None
 
 
-_NOT_LITERAL = object()
+NOT_LITERAL = object()
 
 
-def _literal(e: A.Expr) -> Any:
+def literal_value(e: A.Expr) -> Any:
+    """The value a literal expression stands for (ids as text), or NOT_LITERAL."""
     if isinstance(e, (A.Int, A.Str, A.Bool)):
         return e.value
     if isinstance(e, A.NoneLit):
@@ -704,6 +705,6 @@ def _literal(e: A.Expr) -> Any:
     if isinstance(e, A.Name):  # a side or record id; checked with the other names
         return e.id
     if isinstance(e, A.ListLit):
-        items = [_literal(i) for i in e.items]
-        return _NOT_LITERAL if _NOT_LITERAL in items else items
-    return _NOT_LITERAL
+        items = [literal_value(i) for i in e.items]
+        return NOT_LITERAL if NOT_LITERAL in items else items
+    return NOT_LITERAL

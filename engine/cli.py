@@ -369,57 +369,28 @@ def cmd_terms(args: argparse.Namespace) -> int:
 # ---- eval ----------------------------------------------------------------------------------------
 def _parse_call(text: str) -> tuple[str, list]:
     """`name` or `name(arg, ...)` with literal arguments: whole numbers, "text", true, false,
-    none, [lists], and bare ids (records, sides)."""
-    import ast
+    none, [lists], and bare ids (records, sides). Read with the rules language's own parser."""
+    from dsl import ast as A
+    from dsl.errors import DslError
+    from dsl.formatter import format_expr
+    from dsl.pack import NOT_LITERAL, literal_value
+    from dsl.parser import parse_effect
     try:
-        node = ast.parse(_hide_keywords(text.strip()), mode="eval").body
-    except (SyntaxError, ValueError):
-        node = None
-    if isinstance(node, ast.Name):
-        return _ident(node.id), []
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        return _ident(node.func.id), [_literal(a) for a in node.args]
-    raise UsageError(f"cannot read {text!r}: write a value and its arguments, like "
-                     "'attack_strength(3, north_gate)'")
-
-
-_KEYWORD = "_kw_"  # ids that are Python keywords (`global`, `with`) are parsed as `_kw_global`
-
-
-def _hide_keywords(text: str) -> str:
-    """`text` with every Python keyword renamed, so that ids like `global` or `yield` (fine
-    as pack ids) parse as names; `_ident` gives them back."""
-    import io
-    import keyword
-    import tokenize
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return text  # not readable anyway: ast.parse says so
-    return tokenize.untokenize(
-        (t.type, _KEYWORD + t.string if t.type == tokenize.NAME and keyword.iskeyword(t.string)
-         else t.string) for t in tokens)
-
-
-def _ident(name: str) -> str:
-    return name[len(_KEYWORD):] if name.startswith(_KEYWORD) else name
-
-
-def _literal(node) -> object:
-    import ast
-    if isinstance(node, ast.Name):
-        name = _ident(node.id)
-        return {"true": True, "false": False, "none": None}.get(name, name)
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)) \
-            and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
-            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
-        return -node.operand.value
-    if isinstance(node, ast.List):
-        return [_literal(x) for x in node.elts]
-    raise UsageError(f"'{ast.unparse(node).replace(_KEYWORD, '')}' is not a plain argument: "
-                     "use whole numbers, \"text\", true, false, none, [lists] or ids")
+        block = parse_effect(f"let _value = {text.strip()}")
+    except DslError:
+        block = ()
+    node = block[0].value if len(block) == 1 and isinstance(block[0], A.Let) else None
+    if isinstance(node, A.Name):
+        return node.id, []
+    if not isinstance(node, A.Call):
+        raise UsageError(f"cannot read {text!r}: write a value and its arguments, like "
+                         "'attack_strength(3, north_gate)'")
+    args = [literal_value(a) for a in node.args]
+    for a, v in zip(node.args, args):
+        if v is NOT_LITERAL:
+            raise UsageError(f"'{format_expr(a)}' is not a plain argument: use whole numbers, "
+                             "\"text\", true, false, none, [lists] or ids")
+    return node.func, args
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
