@@ -426,6 +426,7 @@ class Catalog:
         self.dirs = translation_dirs(getattr(pack, "root", None)) if dirs is None else dirs
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
         self._deriving: set[str] = set()  # records whose derived name is being made
+        self._named: set[str] | None = None  # records named in this language (is_named)
 
     def _table(self, lang: str) -> dict[str, dict[str, str]]:
         table = self._tables.get(lang)
@@ -499,17 +500,13 @@ class Catalog:
 
     def is_named(self, rid: str) -> bool:
         """Named in this language: a name of its own, or a derived name whose records are
-        all named (what `engine validate` counts as coverage)."""
-        if self.own_name(rid) is not None:
-            return True
-        refs = self._name_refs(rid)
-        if refs is None:
-            return False
-        self._deriving.add(rid)
-        try:
-            return all(isinstance(r, str) and self.is_named(r) for r in refs)
-        finally:
-            self._deriving.discard(rid)
+        all named (the rule `engine validate` counts as coverage, `derived_named`)."""
+        if self._named is None:
+            records = {i: (r.type, self.pack.records[i])
+                       for i, r in self.pack.model.records.items()}
+            own = {i for i in records if self.own_name(i) is not None}
+            self._named = own | derived_named(records, self.pack.model.names_from, own)
+        return rid in self._named
 
     def term(self, tid: str) -> str:
         """A rules term in this language, falling back to English, then (for a glossary
