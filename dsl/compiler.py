@@ -5,9 +5,16 @@ Code that may wait (a choice, or a call of something that chooses) compiles to a
 state machine, the way compilers lower async functions: its locals live in the frame's `L`
 dict and its resume point in `F["pc"]`, so a suspended game is plain data. Such a function
 returns DONE (0), SUSPEND (1) or PUSHED (2) to the engine's run loop.
+
+Nothing a pack contains reaches the generated source as code or comment text: names are
+identifiers the grammar and the record-id rule allow, every string is a `repr` literal,
+and where a rule was written is a table (`SITES`, `FILES`), not a comment. Loops, `repeat`
+and comprehensions charge the runtime's step budget (`G.loop`, `G.count`, `G.tick`), so a
+runaway rule ends as a located fault instead of running forever.
 """
 from __future__ import annotations
 
+import ast as pyast
 import os
 from typing import Any, Iterable
 
@@ -17,7 +24,6 @@ from dsl.model import PackModel
 from dsl.types import elem
 
 DONE, SUSPEND, PUSHED = 0, 1, 2
-LOOP_GUARD = 100_000  # iterations before a `while` is reported as an engine fault
 
 
 def _q(v: Any) -> str:
@@ -44,15 +50,22 @@ class Compiler:
         self.out: list[str] = []
         self.uid = 0
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
-        # Generated lines carry their rule's place as comments (`# @F<file>` on a function,
-        # `# @L<line>` on a statement), so a run-time fault can name the rule: see
-        # engine.runtime.rule_location. Comments cost nothing at run time.
+        # Where each generated function's rule was written: SITES maps the function to an
+        # index into FILES (paths relative to the pack, as repr literals), and statements
+        # carry `# @L<line>` comments (digits only), so a run-time fault can name the rule:
+        # see engine.runtime.rule_location. Comments cost nothing at run time.
         self.path = ""
+        self.files: list[str] = []
+        self.sites: list[tuple[str, int, int]] = []  # (function, file index, line)
+        self.check_items: list[tuple[int, str, str | None]] = []  # (check, function, field)
 
-    def file_mark(self) -> str:
+    def site(self, fn: str, line: int = 0) -> None:
+        """Record that generated function `fn` comes from the current rule file."""
         # relative: the generated code is cached by content, wherever the pack lies
         rel = os.path.relpath(self.path, self.m.root) if self.m.root and self.path else self.path
-        return f"# @F{rel}"
+        if rel not in self.files:
+            self.files.append(rel)
+        self.sites.append((fn, self.files.index(rel), line))
 
     def fresh(self, stem: str) -> str:
         self.uid += 1
@@ -79,8 +92,8 @@ class Compiler:
             self._function(tr.fn, params, d.body)
             if d.cond is not None:
                 ctx = _Ctx(False, params)
-                out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):"
-                           f"  {self.file_mark()}")
+                self.site(f"c_{tr.fn}", d.at.line)
+                out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):")
                 out.append("    V, Z, R = G.v, G.z, G.R")
                 out.append(f"    return {self.expr(d.cond, ctx)}  # @L{d.at.line}")
                 out.append("")
@@ -89,13 +102,31 @@ class Compiler:
             self._function(eff.fn, ["self"], eff.body)
         for i, (decl, path) in enumerate(m.checks):
             self.path = path
-            out.append(f"def check_{i}(G):  {self.file_mark()}")
+            self.site(f"check_{i}", decl.at.line)
+            out.append(f"def check_{i}(G):")
             out.append("    V, Z, R = G.v, G.z, G.R")
             out.append(f"    return {self.expr(decl.expr, _Ctx(False))}  # @L{decl.at.line}")
             out.append("")
+            self._check_items(i, decl)
         out.extend(self.extra)
         self._registry()
         return "\n".join(out) + "\n"
+
+    def _check_items(self, i: int, decl: A.CheckDecl) -> None:
+        """For a check of the form `every(<test> for x in <records>)`, a function listing
+        the x that fail the test, so validate can point at those records' own lines."""
+        comp = _every_comprehension(decl.expr)
+        if comp is None or decl.invariant:  # invariants are checked in play, not validate
+            return
+        test = comp.cond if comp.cond is not None else comp.expr  # as `every` compiles it
+        inner = _Ctx(False, [comp.var])
+        fn = f"check_{i}_failing"
+        self.site(fn, decl.at.line)
+        self.out += [f"def {fn}(G):", "    V, Z, R = G.v, G.z, G.R",
+                     f"    return [l_{comp.var} for l_{comp.var} in "
+                     f"G.loop({self.expr(comp.source, _Ctx(False))}) "
+                     f"if not ({self.expr(test, inner)})]  # @L{decl.at.line}", ""]
+        self.check_items.append((i, fn, _tested_field(test, comp.var)))
 
     def _trigger_params(self, tr) -> list[str]:
         d = tr.decl
@@ -107,6 +138,11 @@ class Compiler:
     def _registry(self) -> None:
         m, c, out = self.m, self.c, self.out
         susp = c.suspending_fns
+        out.append(f"FILES = {self.files!r}")
+        out.append("SITES = {")
+        for fn, file, line in self.sites:
+            out.append(f"    {fn!r}: ({file}, {line}),")
+        out.append("}")
         out.append("PROCS = {")
         for name, p in m.procs.items():
             out.append(f"    {name!r}: p_{name},")
@@ -135,6 +171,8 @@ class Compiler:
                        f"{eff.fn in susp!r}),")
         out.append("}")
         out.append("CHECKS = [" + ", ".join(f"check_{i}" for i in range(len(m.checks))) + "]")
+        out.append("CHECK_ITEMS = {" + ", ".join(f"{i}: ({fn}, {field!r})"
+                                                 for i, fn, field in self.check_items) + "}")
         out.append("VALUES = {" + ", ".join(f"{n!r}: v_{n}" for n in m.values) + "}")
         out.append("BOUNDS = {" + ", ".join(f"{n!r}: bounds_{n}" for n, v in m.vars.items()
                                             if v.bounds) + "}")
@@ -144,9 +182,11 @@ class Compiler:
         params = [p.name for p in v.params]
         ctx = _Ctx(False, params)
         key = self._key([f"str(l_{p})" for p in params])
+        self.site(f"v_{name}", v.at.line)
         self.out += [
-            f"def v_{name}(G{''.join(', l_' + p for p in params)}):  {self.file_mark()}",
+            f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
             "    V, Z, R = G.v, G.z, G.R",
+            "    G.tick()",
             f"    base = {self.expr(v.expr, ctx)}  # @L{v.at.line}",
             f"    return base + G.modsum({name!r}, {key}) if G.mods else base",
             "",
@@ -183,7 +223,7 @@ class Compiler:
         folded: list[str] = []
         for p in pieces:
             if folded and _is_str_literal(folded[-1]) and _is_str_literal(p):
-                folded[-1] = repr(eval(folded[-1]) + eval(p))  # both are plain literals
+                folded[-1] = repr(pyast.literal_eval(folded[-1]) + pyast.literal_eval(p))
             else:
                 folded.append(p)
         return " + ".join(folded)
@@ -202,9 +242,10 @@ class Compiler:
             _Machine(self, fn, params).build(body)
         else:
             ctx = _Ctx(False, params)
-            self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):"
-                            f"  {self.file_mark()}")
+            self.site(fn, body[0].at.line if body else 0)
+            self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
             self.out.append("    V, Z, R = G.v, G.z, G.R")
+            self.out.append("    G.tick()")  # a call is a step: recursion cannot run unbounded
             lines: list[str] = []
             self.stmts(body, ctx, lines, 1, loops=0)
             self.out.extend(lines or ["    pass"])
@@ -293,21 +334,17 @@ class Compiler:
                 self._sub(s.orelse, ctx, lines, ind + 1, loops, goto)
         elif isinstance(s, A.For):
             var = ctx.local(s.var)
-            emit(f"{pad}for {var} in list({self.expr(s.source, ctx)}):")
+            emit(f"{pad}for {var} in G.loop({self.expr(s.source, ctx)}):")
             if s.where is not None:
                 emit(f"{pad}    if not ({self.expr(s.where, ctx)}):")
                 emit(f"{pad}        continue")
             self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
         elif isinstance(s, A.While):
-            guard = self.fresh("_guard")
-            emit(f"{pad}{guard} = 0")
             emit(f"{pad}while {self.expr(s.cond, ctx)}:")
-            emit(f"{pad}    {guard} += 1")
-            emit(f"{pad}    if {guard} > {LOOP_GUARD}:")
-            emit(f"{pad}        G.fault('a while loop ran {LOOP_GUARD} times')")
+            emit(f"{pad}    G.tick()")
             self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
         elif isinstance(s, A.Repeat):
-            emit(f"{pad}for _ in range({self.expr(s.count, ctx)}):")
+            emit(f"{pad}for _ in range(G.count({self.expr(s.count, ctx)})):")
             self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
         else:  # pragma: no cover
             raise AssertionError(s)
@@ -358,9 +395,10 @@ class Compiler:
             fn = self.fresh("while_")
             names = sorted(self._free_locals(d.cond, ctx))
             wctx = _Ctx(False, names)
+            self.site(fn, s.at.line)
             self.extra += [f"def {fn}(G, C):", "    V, Z, R = G.v, G.z, G.R"]
             self.extra += [f"    l_{n} = C[{n!r}]" for n in names]
-            self.extra += [f"    return {self.expr(d.cond, wctx)}", ""]
+            self.extra += [f"    return {self.expr(d.cond, wctx)}  # @L{s.at.line}", ""]
             captured = "{" + ", ".join(f"{n!r}: {ctx.local(n)}" for n in names) + "}"
             dur = f"('while', {fn!r}, {captured})"
         lines.append(f"{pad}G.modify({s.key!r}, {key}, {amount}, {dur})")
@@ -461,8 +499,13 @@ class Compiler:
                 return f"R[{obj}].get('name') or {obj}"
             return f"R[{obj}][{e.name!r}]"
         if isinstance(e, A.BinOp):
+            left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
+            if e.op == "*":  # the one operator that can grow a number past any bound fast
+                return f"imul({left}, {right})"
+            if e.op == "+" and self.c.types.get(id(e)) != "int":
+                return f"G.cat({left}, {right})"  # lists and text: capped in size
             op = "//" if e.op == "/" else e.op
-            return f"({self.expr(e.left, ctx)} {op} {self.expr(e.right, ctx)})"
+            return f"({left} {op} {right})"
         if isinstance(e, A.Compare):
             return f"({self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)})"
         if isinstance(e, A.BoolOp):
@@ -484,7 +527,7 @@ class Compiler:
 
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
-        src = self.expr(e.source, ctx)
+        src = f"G.loop({self.expr(e.source, ctx)})"
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
             out += f" if {self.expr(e.cond, inner)}"
@@ -529,7 +572,7 @@ class Compiler:
             if isinstance(a0, A.Comprehension) and a0.cond is not None:
                 inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
-                        f"{self.expr(a0.source, ctx)})")
+                        f"G.loop({self.expr(a0.source, ctx)}))")
             return f"all({x(0)})"
         if n == "lookup":
             col = x(2) if len(args) == 3 else "None"
@@ -555,9 +598,36 @@ _TEMPLATES = {
     "abs": "abs({0})", "other": "G.other[{0}]", "roll": "G.roll({0}, {1})",
     "zone_of": "G.loc.get({0})", "top": "first({0})", "first": "first({0})",
     "last": "last({0})", "random_pick": "G.pick({0})", "contents": "list({0})",
-    "numbers": "list(range({0}, {1} + 1))", "take": "list({0}[:max({1}, 0)])",
+    "numbers": "G.numbers({0}, {1})", "take": "list({0}[:max({1}, 0)])",
     "is_revealed": "({0} in G.revealed)", "attribute": "R[{0}].get({1})",
 }
+
+
+def _every_comprehension(e: A.Expr) -> A.Comprehension | None:
+    """The comprehension of `every(... for x in ...)`, or None for any other check."""
+    if isinstance(e, A.Call) and e.func == "every" and len(e.args) == 1 \
+            and isinstance(e.args[0], A.Comprehension):
+        return e.args[0]
+    return None
+
+
+def _tested_field(test: A.Expr, var: str) -> str | None:
+    """The first field of `var` the test reads (`x.target` -> 'target'): the line to show."""
+    found: list[str] = []
+
+    def walk(n: Any) -> None:
+        if found:
+            return
+        if isinstance(n, A.Attr) and isinstance(n.obj, A.Name) and n.obj.id == var:
+            found.append(n.name)
+        elif isinstance(n, tuple):
+            for x in n:
+                walk(x)
+        elif hasattr(n, "__attrs_attrs__"):
+            for f in n.__attrs_attrs__:
+                walk(getattr(n, f.name))
+    walk(test)
+    return found[0] if found else None
 
 
 def _is_str_literal(code: str) -> bool:
@@ -611,7 +681,8 @@ class _Machine:
         self.lower(body, None)
         self.line("return 0")
         out = self.comp.out
-        out.append(f"def {self.fn}(G, F):  {self.comp.file_mark()}")
+        self.comp.site(self.fn, body[0].at.line if body else 0)
+        out.append(f"def {self.fn}(G, F):")
         out.append("    V, Z, R = G.v, G.z, G.R")
         out.append("    L = F['L']")
         out.append("    pc = F['pc']")
@@ -621,7 +692,7 @@ class _Machine:
             for ln in blk or ["pass"]:
                 out.append("            " + ln)
         out.append("        else:")
-        out.append("            raise AssertionError(pc)")
+        out.append("            G.fault(f'no resume point {pc!r} in this rule')")
         out.append("")
 
     def lower(self, body: Iterable[A.Stmt], loop: tuple[int, int] | None) -> None:
@@ -715,9 +786,9 @@ class _Machine:
         if isinstance(s, (A.For, A.Repeat)):
             it, ix = comp.fresh("_it"), comp.fresh("_ix")
             if isinstance(s, A.For):
-                self.line(f"L[{it!r}] = list({comp.expr(s.source, ctx)})")
+                self.line(f"L[{it!r}] = G.loop({comp.expr(s.source, ctx)})")
             else:
-                self.line(f"L[{it!r}] = list(range({comp.expr(s.count, ctx)}))")
+                self.line(f"L[{it!r}] = list(range(G.count({comp.expr(s.count, ctx)})))")
             self.line(f"L[{ix!r}] = 0")
             head, end = self.new(), self.new()
             self.jump(head)
@@ -739,17 +810,13 @@ class _Machine:
             self.line(f"L.pop({ix!r}, None)")
             return
         if isinstance(s, A.While):
-            guard = comp.fresh("_guard")
-            self.line(f"L[{guard!r}] = 0")
             head, end = self.new(), self.new()
             self.jump(head)
             self.cur = head
             self.line(f"if not ({comp.expr(s.cond, ctx)}):")
             self.line(f"    pc = {end}")
             self.line("    continue")
-            self.line(f"L[{guard!r}] += 1")
-            self.line(f"if L[{guard!r}] > {LOOP_GUARD}:")
-            self.line(f"    G.fault('a while loop ran {LOOP_GUARD} times')")
+            self.line("G.tick()")
             self.lower(s.body, (head, end))
             self.jump(head)
             self.cur = end
@@ -787,9 +854,11 @@ class _Machine:
             fn = comp.fresh("require_")
             names = sorted(comp._free_locals(d.require, ctx) - {d.var})
             rctx = _Ctx(False, names + [d.var])
+            comp.site(fn, d.require.at.line)
             comp.extra += [f"def {fn}(G, C, l_{d.var}):", "    V, Z, R = G.v, G.z, G.R"]
             comp.extra += [f"    l_{n} = C[{n!r}]" for n in names]
-            comp.extra += [f"    return {comp.expr(d.require, rctx)}", ""]
+            comp.extra += [f"    return {comp.expr(d.require, rctx)}  # @L{d.require.at.line}",
+                           ""]
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
                   f"{d.prompt!r}, {require})")

@@ -59,7 +59,8 @@ class Effect:
 
     @property
     def fn(self) -> str:
-        return f"x_{self.field}__{self.record}"
+        # the field's length keeps names apart: field a__b on c and field a on b__c differ
+        return f"x{len(self.field)}_{self.field}_{self.record}"
 
 
 @attrs.define

@@ -51,7 +51,8 @@ class PackError(DslError, EngineError):
 
 
 class SaveError(EngineError):
-    """A saved game cannot be loaded (wrong pack, bad format)."""
+    """A saved game cannot be loaded: another pack, a bad format, a damaged save, or a state
+    that does not match its own actions. The message says what is wrong and where."""
 
 
 class NotPlayable(EngineError):

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from typing import Any
 
 import attrs
 
-from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
+from engine.errors import EngineFault, IllegalAction, NotPlayable
+from engine.limits import Limits
 from engine.runtime import Runtime, copy_state, enumerate_many
 
-SAVE_FORMAT = "engine-save/1"
+from engine import saves  # the save format, its checks and verification
+
+SAVE_FORMAT = saves.SAVE_FORMAT
 
 
 @attrs.frozen
@@ -19,7 +21,8 @@ class Decision:
     """What the game waits for. An action answers it:
     kind 'one' -> one of `options` (or None when `optional`);
     kind 'many' -> a list of `min`..`max` distinct options;
-    kind 'ask' -> True or False;  kind 'order' -> all options, reordered."""
+    kind 'ask' -> True or False;  kind 'order' -> all options, reordered.
+    `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer."""
 
     side: str
     kind: str
@@ -28,6 +31,7 @@ class Decision:
     max: int
     optional: bool = False
     prompt: str | None = None
+    id: int = 0
 
 
 @attrs.frozen
@@ -38,19 +42,21 @@ class Result:
 
 class Game:
     def __init__(self, pack: Any, state: dict[str, Any], seed: int, actions: list[Any],
-                 log: bool = True, undo: bool = True):
+                 log: bool = True, undo: bool = True, limits: Limits | None = None):
         self.pack = pack
         self.seed = seed
         self.actions = actions
-        self.rt = Runtime(pack, state, log=log)
+        self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
         self._undo: list[tuple[dict[str, Any], str, int]] = []
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
-    def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True) -> "Game":
+    def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
+            limits: Limits | None = None) -> "Game":
         require_playable(pack)
-        game = cls(pack, Runtime.initial_state(pack, seed), seed, [], log=log, undo=undo)
+        game = cls(pack, Runtime.initial_state(pack, seed), seed, [], log=log, undo=undo,
+                   limits=limits)
         game._guard(lambda: (game.rt.setup(), game.rt.run()))
         return game
 
@@ -66,7 +72,16 @@ class Game:
         if d is None:
             return None
         return Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                        d["optional"], d["prompt"])
+                        d["optional"], d["prompt"], d["id"])
+
+    @property
+    def limits(self) -> Limits:
+        """The step budget and size caps rules run under (see engine.limits)."""
+        return self.rt.limits
+
+    @limits.setter
+    def limits(self, value: Limits) -> None:
+        self.rt.limits = value
 
     @property
     def result(self) -> Result | None:
@@ -129,64 +144,122 @@ class Game:
             raise EngineFault("a multi-choice has no legal answer")
         return rnd.choice(legal)
 
-    def validate(self, action: Any) -> Any:
-        """The action in canonical form, or IllegalAction; never changes the game."""
+    def validate(self, action: Any, side: str | None = None,
+                 decision: int | None = None) -> Any:
+        """The action in canonical form, or IllegalAction; never changes the game.
+
+        `side` is who answers and `decision` the id of the decision answered: front-ends give
+        both, so a late click or another side's message is refused instead of applied. A
+        message lists the options only when it goes to the decider (`side` given and
+        deciding); otherwise it gives their count, so a wrong guess shows no hidden hand."""
         d = self.rt.s["decision"]
         if d is None:
             raise IllegalAction("the game is not waiting for a decision"
                                 + (" (it is over)" if self.over else ""), "no-decision")
+        self._check_addressee(d, side, decision)
+        to_decider = side is not None
         kind, opts = d["kind"], d["options"]
         if kind == "ask":
             if not isinstance(action, bool):
-                raise IllegalAction(f"answer yes/no with true or false, not {action!r}", "ask")
+                raise IllegalAction(f"answer yes/no with true or false, not {_shown(action)}",
+                                    "ask")
             return action
         if kind == "one":
             if action is None and d["optional"]:
                 return None
-            if action not in opts or isinstance(action, (list, tuple)):
-                raise IllegalAction(f"{action!r} is not one of the options {opts!r}", "choose")
-            return action
+            i = None if isinstance(action, (list, tuple)) else _find(opts, action)
+            if i is None:
+                raise IllegalAction(f"{_shown(action)} is not one of "
+                                    f"{_options(opts, to_decider)}", "choose")
+            return opts[i]
         if not isinstance(action, (list, tuple)):
-            raise IllegalAction(f"this decision takes a list, not {action!r}", kind)
-        action = list(action)
+            raise IllegalAction(f"this decision takes a list, not {_shown(action)}", kind)
         remaining = list(opts)
+        chosen = []
         for a in action:
-            if a not in remaining:
-                raise IllegalAction(f"{a!r} is not an option here (or is chosen twice)", kind)
-            remaining.remove(a)
+            i = _find(remaining, a)
+            if i is None:
+                raise IllegalAction(f"{_shown(a)} is not an option here (or is chosen twice)",
+                                    kind)
+            chosen.append(remaining.pop(i))
         if kind == "order":
             if remaining:
-                raise IllegalAction(f"order all of {opts!r}", "order")
-            return action
-        if not d["min"] <= len(action) <= d["max"]:
-            raise IllegalAction(f"choose between {d['min']} and {d['max']}, not {len(action)}",
+                raise IllegalAction(f"order all of {_options(opts, to_decider)}", "order")
+            return chosen
+        if not d["min"] <= len(chosen) <= d["max"]:
+            raise IllegalAction(f"choose between {d['min']} and {d['max']}, not {len(chosen)}",
                                 "count")
-        if not self.rt.check_require(d, action):
-            raise IllegalAction(f"{action!r} does not meet the choice's condition", "require")
-        return action
+        if not self.rt.check_require(d, chosen):
+            raise IllegalAction(f"{_shown(chosen)} does not meet the choice's condition",
+                                "require")
+        return chosen
 
-    def apply(self, action: Any) -> None:
-        """Answer the current decision. An illegal action raises IllegalAction and changes
-        nothing."""
-        action = self.validate(action)
-        side = self.rt.s["decision"]["side"]
+    def _check_addressee(self, d: dict[str, Any], side: Any, decision: Any) -> None:
+        """IllegalAction unless `side` (when given) decides now and `decision` (when given)
+        is the id of the decision waiting."""
+        if side is not None:
+            if not isinstance(side, str) or side not in self.pack.side_set:
+                raise IllegalAction(f"{_shown(side)} is not a side of this game (sides: "
+                                    f"{', '.join(self.pack.sides)})", "side")
+            if side != d["side"]:
+                raise IllegalAction(f"it is {d['side']}'s decision, not {side}'s", "side")
+        if decision is not None:
+            if isinstance(decision, bool) or not isinstance(decision, int):
+                raise IllegalAction(f"decision is the id of a decision (a whole number), not "
+                                    f"{_shown(decision)}", "stale")
+            if decision != d["id"]:
+                when = "was answered already" if decision < d["id"] else "has not been asked"
+                raise IllegalAction(f"decision {decision} {when}; the game waits for decision "
+                                    f"{d['id']}", "stale")
+
+    def apply(self, action: Any, side: str | None = None, decision: int | None = None) -> None:
+        """Answer the current decision (see `validate` for `side` and `decision`). An
+        illegal action raises IllegalAction and changes nothing; so does a rule that fails
+        while the answer runs (EngineFault): the game is exactly as before the call."""
+        action = self.validate(action, side, decision)
+        decider = self.rt.s["decision"]["side"]
+        undo_before = list(self._undo)
         if self.undo_enabled:
-            if self._undo and self._undo[-1][1] != side:
+            if self._undo and self._undo[-1][1] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
-            self._undo.append((copy_state(self.rt.s), side, len(self.actions)))
-            self.rt.watch(side)
+            before = copy_state(self.rt.s)
+            self._undo.append((before, decider, len(self.actions)))
+            self.rt.watch(decider)
+        else:
+            before = None  # rebuilt by replay if the answer fails: faults are rare
+        log_length = len(self.rt.s["log"])
         self.actions.append(action)
         try:
             self._guard(lambda: self.rt.answer(action))
-        finally:
-            if self.undo_enabled:
-                hit = self.rt.barrier_hit
-                self.rt.unwatch()
-                nxt = self.rt.s["decision"]
-                # Undo ends at dice, draws, reveals, reads of what `side` cannot see, and
-                # as soon as another side is asked anything (it has seen the move).
-                if hit or nxt is None or nxt["side"] != side:
-                    self._undo.clear()
+        except BaseException:
+            self.rt.unwatch()
+            self._roll_back(before, log_length, undo_before)
+            raise
+        if self.undo_enabled:
+            hit = self.rt.barrier_hit
+            self.rt.unwatch()
+            nxt = self.rt.s["decision"]
+            # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
+            # soon as another side is asked anything (it has seen the move).
+            if hit or nxt is None or nxt["side"] != decider:
+                self._undo.clear()
+
+    def _roll_back(self, before: dict[str, Any] | None, log_length: int,
+                   undo_before: list) -> None:
+        """Put the game back as it was before a failed `apply`: the undo snapshot when
+        there is one, else the state replayed from the seed and the earlier actions (exact,
+        and free until a fault happens). The log only grows, so it is cut back to its length;
+        replay runs without it, since logging changes nothing else in the state."""
+        self.actions.pop()
+        if before is None:
+            log = self.rt.s["log"]
+            del log[log_length:]
+            before = replay(self.pack, self.seed, self.actions, log=False,
+                            limits=self.limits).rt.s
+            before["log"] = log
+        self.rt.attach(before)
+        self._undo[:] = undo_before
+        self.rt.barrier_hit = False
 
     def _guard(self, fn: Any) -> None:
         try:
@@ -218,37 +291,75 @@ class Game:
 
     # ---- save / load / replay / clone -------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "pack": self.pack.id, "pack_hash": self.pack.hash,
-                "seed": self.seed, "actions": self.actions, "state": self.rt.s}
+        """The save as plain data (see engine.saves): the seed and actions, which replay the
+        game, the state, which loads it at once, whether the log was on, and a digest."""
+        return saves.save_data(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
 
     def save(self) -> str:
-        return json.dumps(self.to_data(), separators=(",", ":"), sort_keys=True)
+        """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
+        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
 
     @classmethod
-    def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True) -> "Game":
+    def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
+             verify: str = "replay", limits: Limits | None = None) -> "Game":
+        """The game saved in `text`, exactly as it was saved, or SaveError saying what is
+        wrong and where. verify="replay" replays the save's actions from its seed and
+        requires the very state saved; verify="digest" (storage you trust: no replay) checks
+        the schema and the save's digest only. A `log` other than the save's replays the
+        game once more, to have (or drop) the whole log."""
+        saves.check_verify_mode(verify)
         require_playable(pack)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise SaveError(f"not a saved game: {err}") from None
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveError(f"not a saved game of format {SAVE_FORMAT}")
-        if data.get("pack") != pack.id:
-            raise SaveError(f"this game was saved with pack {data.get('pack')!r}, not {pack.id!r}")
-        if data.get("pack_hash") != pack.hash:
-            raise SaveError(f"pack {pack.id!r} changed since this game was saved (saved with "
-                            f"{data.get('pack_hash')}, now {pack.hash}); replay it instead")
-        return cls(pack, data["state"], data["seed"], list(data["actions"]), log=log, undo=undo)
+        save = saves.read_save(pack, text)
+        seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
+        if verify == "replay":
+            game = saves.replayed(pack, save, limits)
+        else:
+            saves.check_digest(save)
+            game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
+        if log != saved_log:
+            game = saves.replay_actions(pack, seed, actions, log=log, limits=limits)
+        game.undo_enabled = undo
+        return game
 
     def clone(self) -> "Game":
         g = Game(self.pack, copy_state(self.rt.s), self.seed, list(self.actions),
-                 log=self.rt.logging, undo=False)
+                 log=self.rt.logging, undo=False, limits=self.limits)
         return g
 
     def check_invariants(self) -> list[str]:
         """Messages of the pack's `invariant` declarations that do not hold now."""
         from engine.views import failed_invariants
         return failed_invariants(self)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type: `True` is not the option 1, nor 1.0 the option 1."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _find(options: list[Any], value: Any) -> int | None:
+    for i, o in enumerate(options):
+        if _same(o, value):
+            return i
+    return None
+
+
+def _shown(value: Any, width: int = 60) -> str:
+    """A front-end's own input in a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _options(options: list[Any], to_decider: bool) -> str:
+    """The options for a message: listed for the decider, counted for anyone else, since
+    they may be cards in the decider's hidden hand."""
+    if to_decider:
+        return f"the options {options!r}"
+    return f"the {len(options)} options (give side= to see them listed)"
 
 
 def require_playable(pack: Any) -> None:
@@ -258,9 +369,10 @@ def require_playable(pack: Any) -> None:
         raise NotPlayable(pack.id)
 
 
-def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True) -> Game:
+def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
+           limits: Limits | None = None) -> Game:
     """Play `actions` from a new game with `seed`; exact, since all randomness is seeded."""
-    game = Game.new(pack, seed, log=log, undo=False)
+    game = Game.new(pack, seed, log=log, undo=False, limits=limits)
     for a in actions:
         game.apply(a)
     return game

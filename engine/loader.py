@@ -8,10 +8,11 @@ from typing import Any
 
 import attrs
 
-from dsl.build import Build, build_pack
+from dsl.build import Build, build_pack, module_filename
 from dsl.model import PackModel
 from engine.errors import PackError
 from engine.graph import Graph
+from engine.limits import Limits
 from engine.tables import Table
 
 
@@ -99,6 +100,8 @@ class CompiledPack:
     side_set: frozenset[str]
     plans: dict[str, tuple[list, list, list, list]]  # event -> before, instead, on, after
     visible_zones: dict[str | None, frozenset[str]]  # side (None: observer) -> zone keys
+    limits: Limits  # pack.yaml `limits:`, or the defaults
+    rule_labels: dict[str, str]  # generated function -> what a designer calls that rule
 
     # ---- games ------------------------------------------------------------------------------
     @property
@@ -106,10 +109,12 @@ class CompiledPack:
         """False for a data pack (`playable: false`): records, tables and checks, no game."""
         return self.model.playable
 
-    def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True) -> Any:
-        """A new game, run up to its first decision; `NotPlayable` for a data pack."""
+    def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True,
+                 limits: Limits | None = None) -> Any:
+        """A new game, run up to its first decision; `NotPlayable` for a data pack.
+        `limits` overrides the pack's step budget and size caps for this game."""
         from engine.game import Game
-        return Game.new(self, seed, log=log, undo=undo)
+        return Game.new(self, seed, log=log, undo=undo, limits=limits)
 
     # ---- visibility -------------------------------------------------------------------------
     def can_see_zone(self, side: str | None, key: str) -> bool:
@@ -167,6 +172,7 @@ class CompiledPack:
         for (decl, path), fn in zip(self.model.checks, self.ns["CHECKS"]):
             if decl.invariant:
                 continue  # invariants hold during play; tests and simulate check them
+            rt.left = self.limits.steps  # each check has the whole budget
             try:
                 ok = fn(rt)
             except Exception as err:  # a check that crashes is a failed check, located
@@ -174,6 +180,21 @@ class CompiledPack:
             if ok is not True and not (ok and not isinstance(ok, str)):
                 failed.append((decl.message, ok, path, decl.at.line))
         return failed
+
+
+    def failing_records(self, check_index: int) -> list[tuple[str, str | None]]:
+        """For a failed check of the form `every(test for x in records)`: (record id, the
+        field the test reads) of each record that fails it, so validate can point at the
+        record's own line; [] for other checks."""
+        entry = self.ns["CHECK_ITEMS"].get(check_index)
+        if entry is None:
+            return []
+        fn, field = entry
+        try:
+            items = self.static_runtime().call_rule(fn)
+        except Exception:  # the check itself already reports the failure
+            return []
+        return [(x, field) for x in items if isinstance(x, str) and x in self.records]
 
 
 def _check_value_args(pack: CompiledPack, name: str, decl: Any, args: tuple) -> None:
@@ -224,10 +245,10 @@ def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> lis
 
 def instantiate(build: Build) -> CompiledPack:
     src, model = build.source, build.source.model
-    filename = f"<pack {model.id} {src.hash}>"
+    filename = module_filename(src)
     linecache.cache[filename] = (len(build.code), None, build.code.splitlines(True), filename)
     ns: dict[str, Any] = {"__name__": f"engine_pack_{model.id}"}
-    exec(compile(build.code, filename, "exec"), ns)
+    exec(build.code_object or compile(build.code, filename, "exec"), ns)
     records = {rid: r.data for rid, r in model.records.items()}
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:
@@ -260,8 +281,22 @@ def instantiate(build: Build) -> CompiledPack:
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
         visible_zones={s: frozenset(k for k in zone_keys if _zone_visible(model, s, k))
-                       for s in [*sides, None]})
+                       for s in [*sides, None]},
+        limits=Limits.from_meta(meta.get("limits")),
+        rule_labels=_rule_labels(model))
     return pack
+
+
+def _rule_labels(model: PackModel) -> dict[str, str]:
+    """Generated function names as a designer knows the rules (for run-time faults)."""
+    labels = {f"p_{name}": name for name in model.procs}
+    labels.update({f"v_{name}": name for name in model.values})
+    for tr in model.triggers:
+        d = tr.decl
+        kind = "instead of" if d.kind == "instead" else d.kind
+        labels[tr.fn] = f"'{kind} {d.event}'" + (f" of {tr.record}" if tr.record else "")
+    labels.update({eff.fn: f"'{eff.field}' of {eff.record}" for eff in model.effects})
+    return labels
 
 
 def _zone_visible(model: PackModel, side: str | None, key: str) -> bool:

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["first", "last", "replaced"]
+__all__ = ["first", "last", "replaced", "imul", "Runaway"]
+
+INT_LIMIT = 2 ** 63  # numbers in rules stay within a 64-bit integer, like a board game's
+
+
+class Runaway(Exception):
+    """A rule went past a limit (steps, frames, nesting, list size, number size). The run
+    loop turns it into an EngineFault that names the rules involved."""
 
 
 def first(items: Sequence[Any]) -> Any:
@@ -19,3 +26,14 @@ def replaced(items: list[Any], index: int, value: Any) -> list[Any]:
     out = list(items)
     out[index] = value
     return out
+
+
+def imul(a: Any, b: Any) -> int:
+    """`a * b` for rules: whole numbers only, and the product must stay below 2**63, since a
+    repeated `x = x * x` would otherwise grow a number of millions of digits."""
+    if type(a) is not int or type(b) is not int:
+        raise Runaway(f"'*' needs two whole numbers, got {a!r} and {b!r}")
+    r = a * b
+    if -INT_LIMIT < r < INT_LIMIT:
+        return r
+    raise Runaway(f"a product grew past 2**63 ({a} * {b})")

@@ -23,8 +23,12 @@ from typing import Any, Iterable
 
 from engine import rng as _rng
 from engine.errors import EngineFault, IllegalAction
+from engine.limits import Limits
+from engine.rt import Runaway
 
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
+# What a waiting rule's function returns to the run loop (see dsl.compiler).
+DONE, SUSPEND, PUSHED = 0, 1, 2
 
 
 class GameOver(Exception):
@@ -32,7 +36,8 @@ class GameOver(Exception):
 
 
 class Runtime:
-    def __init__(self, pack: Any, state: dict[str, Any], log: bool = True):
+    def __init__(self, pack: Any, state: dict[str, Any], log: bool = True,
+                 limits: Limits | None = None):
         self.P = pack
         self.R = pack.records
         self.sides = pack.sides
@@ -43,6 +48,8 @@ class Runtime:
         self.PLANS = pack.plans
         self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
         self.logging = log
+        self.limits = limits or pack.limits
+        self.left = self.limits.steps  # rule steps left before the next decision
         self.undo_side: str | None = None  # whose decisions may be undone
         self.barrier_hit = False
         self.attach(state)
@@ -66,7 +73,7 @@ class Runtime:
         return {
             "v": {}, "z": {}, "loc": {}, "mods": [], "revealed": {}, "stack": [],
             "decision": None, "log": [], "result": None, "rng": _rng.seed_state(seed),
-            "steps": 0, "decisions": 0,
+            "steps": 0, "decisions": 0, "asked": 0,
         }
 
     def setup(self) -> None:
@@ -82,21 +89,25 @@ class Runtime:
 
     # ---- the run loop ---------------------------------------------------------------------
     def run(self) -> None:
-        """Run until a decision is needed or the game ends."""
+        """Run until a decision is needed or the game ends, within the step budget."""
         stack = self.stack
         funcs = self.FUNCS
+        self.left = budget = self.limits.steps
         try:
             while stack:
                 fr = stack[-1]
                 if fr["k"] == "p":
                     code = funcs[fr["f"]](self, fr)
-                    if code == 0:
+                    if code == DONE:
                         stack.pop()
                         if stack and stack[-1]["k"] == "p":
                             stack[-1]["rv"] = fr.get("rv")
-                    elif code == 1:
+                    elif code == SUSPEND:
                         if not self._auto_answer():
                             return
+                    elif code != PUSHED:
+                        raise EngineFault(f"rule {fr['f']!r} returned {code!r}, which is not "
+                                          "a run-loop code (done, suspend, pushed)")
                 else:
                     self._step_event(fr)
         except GameOver:
@@ -107,9 +118,16 @@ class Runtime:
             return
         except (EngineFault, IllegalAction):
             raise
+        except Runaway as err:
+            raise EngineFault(f"{rule_location(err, self.P)}{err}{self._running()}") from None
+        except RecursionError:
+            raise EngineFault("rules call each other too deeply (a procedure or value that "
+                              f"never stops calling itself?){self._running()}") from None
         except Exception as err:  # a rule broke at run time: report it replayably
-            where = rule_location(err, self.P.root)
+            where = rule_location(err, self.P)
             raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
+        finally:
+            self.s["steps"] += budget - self.left
         if self.s["result"] is None:
             self.s["result"] = {"winner": None, "reason": "no rule left to run"}
             self._log({"t": "end", "winner": None})
@@ -138,11 +156,9 @@ class Runtime:
                     if check and cond is not None and not cond(self, *args):
                         continue  # conditions are read just before the trigger runs
                     fr["i"] = i
-                    if self.logging:
-                        self._trace(fname, fr["n"])
+                    self._trace(fname, fr["n"])  # counts a step even with the log off
                     if susp:
-                        self.stack.append({"k": "p", "f": fname, "pc": 0,
-                                           "L": dict(zip(self.PARAMS[fname], args))})
+                        self.push_call(fname, dict(zip(self.PARAMS[fname], args)))
                         return
                     fn(self, *args)
                 st += 1
@@ -189,6 +205,10 @@ class Runtime:
         self.evnames.append(name)
 
     def _event_starts(self, name: str, args: list[Any]) -> None:
+        self.tick()
+        if len(self.evnames) >= self.limits.depth:
+            raise Runaway(f"events nested more than {self.limits.depth} deep (an event that "
+                          "sets off itself?)")
         if self.mods:
             self._expire("start", name)
         if self.logging:
@@ -233,7 +253,14 @@ class Runtime:
         self.qstack[-1].append([name, list(args)])
 
     def push_call(self, fname: str, args: dict[str, Any]) -> None:
+        self._frame_room()
         self.stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
+
+    def _frame_room(self) -> None:
+        self.tick()
+        if len(self.stack) >= self.limits.frames:
+            raise Runaway(f"more than {self.limits.frames} rules waiting inside each other "
+                          "(a procedure that calls itself without end?)")
 
     def push_effect(self, rid: str, field: str) -> bool:
         """Run a record's effect; True when it was pushed as a frame (it may suspend)."""
@@ -242,7 +269,7 @@ class Runtime:
             return False
         fname, fn, susp = entry
         if susp:
-            self.stack.append({"k": "p", "f": fname, "pc": 0, "L": {"self": rid}})
+            self.push_call(fname, {"self": rid})
             return True
         fn(self, rid)
         return False
@@ -253,6 +280,7 @@ class Runtime:
             entry[1](self, rid)
 
     def _trace(self, fname: str, event: str) -> None:
+        self.tick()
         if self.logging:
             self._log({"t": "trigger", "f": fname, "n": event})
 
@@ -274,10 +302,14 @@ class Runtime:
         elif kind == "many":
             hi = min(hi, len(options))
             lo = min(max(lo, 0), hi)
-        self.s["decision"] = {"kind": kind, "side": side, "options": options, "min": lo,
-                              "max": hi, "optional": optional, "prompt": prompt,
-                              "require": list(require) if require else None,
+        if len(options) > self.limits.list_size:
+            raise Runaway(f"a decision with {len(options)} options (the limit is "
+                          f"{self.limits.list_size})")
+        self.s["decision"] = {"id": self.s["asked"], "kind": kind, "side": side,
+                              "options": options, "min": lo, "max": hi, "optional": optional,
+                              "prompt": prompt, "require": list(require) if require else None,
                               "fn": F["f"]}
+        self.s["asked"] += 1
 
     def _auto_answer(self) -> bool:
         """Answer a decision that has exactly one legal answer, without asking anyone."""
@@ -322,7 +354,23 @@ class Runtime:
         if d["require"] is None:
             return True
         fname, captured = d["require"]
-        return bool(self.P.ns[fname](self, captured, chosen))
+        return bool(self.call_rule(self.P.ns[fname], captured, chosen))
+
+    def call_rule(self, fn: Any, *args: Any) -> Any:
+        """Run one generated function outside the run loop (a choice's condition, an
+        invariant) with a fresh step budget; a failure is an EngineFault naming the rule."""
+        self.left = self.limits.steps
+        try:
+            return fn(self, *args)
+        except (EngineFault, IllegalAction):
+            raise
+        except Runaway as err:
+            raise EngineFault(f"{rule_location(err, self.P)}{err}") from None
+        except RecursionError:
+            raise EngineFault("rules call each other too deeply") from None
+        except Exception as err:
+            raise EngineFault(f"{rule_location(err, self.P)}{type(err).__name__}: {err}") \
+                from err
 
     # ---- variables and modifiers ------------------------------------------------------------
     def set(self, name: str, key: str, value: Any) -> None:
@@ -453,6 +501,61 @@ class Runtime:
     def all(self, type_name: str) -> list:
         return self.P.by_type[type_name]
 
+    # ---- the step budget (see engine.limits) ------------------------------------------------
+    def tick(self) -> None:
+        """One rule step (a call, an event, a trigger, a `while` turn)."""
+        self.left -= 1
+        if self.left < 0:
+            self._over_budget()
+
+    def loop(self, items: Iterable[Any]) -> list:
+        """The items a `for` or a comprehension walks, charged one step each up front."""
+        items = list(items)
+        self.left -= len(items) + 1
+        if self.left < 0:
+            self._over_budget()
+        return items
+
+    def count(self, n: int) -> int:
+        """`repeat n`, charged n steps up front: `repeat 10**12` fails at once."""
+        self.left -= max(n, 0) + 1
+        if self.left < 0:
+            self._over_budget()
+        return n
+
+    def _over_budget(self) -> None:
+        raise Runaway(f"more than {self.limits.steps:,} rule steps without a decision (a loop "
+                      "or a chain of events that never ends?)")
+
+    def numbers(self, lo: int, hi: int) -> list[int]:
+        if hi - lo + 1 > self.limits.list_size:
+            raise Runaway(f"numbers({lo}, {hi}) would hold {hi - lo + 1:,} numbers (the limit "
+                          f"is {self.limits.list_size:,})")
+        return list(range(lo, hi + 1))
+
+    def cat(self, a: Any, b: Any) -> Any:
+        """`a + b` of lists or text, capped in size (repeated doubling would fill memory)."""
+        if isinstance(a, (list, str)) and isinstance(b, (list, str)) \
+                and len(a) + len(b) > self.limits.list_size:
+            raise Runaway(f"a list or text of {len(a) + len(b):,} items (the limit is "
+                          f"{self.limits.list_size:,})")
+        return a + b
+
+    def _running(self) -> str:
+        """'; running: event turn > procedure loop (rules.rules:10) > ...' for a fault."""
+        parts: list[str] = []
+        for fr in self.stack:
+            if fr["k"] == "e":
+                parts.append(f"event {fr['n']}")
+            else:
+                parts.append(describe_rule(fr["f"], self.P))
+        nested = self.evnames[len([f for f in self.stack if f["k"] == "e"]):]
+        parts += [f"event {n}" for n in nested]
+        if not parts:
+            return ""
+        runs = [(part, len(list(group))) for part, group in itertools.groupby(parts)]
+        return "; running: " + " > ".join(p if n == 1 else f"{p} ({n} times)" for p, n in runs)
+
     # ---- ending, logging, faults ----------------------------------------------------------------
     def win(self, side: str | None) -> None:
         self.s["result"] = {"winner": side, "reason": "rule"}
@@ -502,31 +605,43 @@ class Runtime:
 
 
 _MARK_LINE = re.compile(r"# @L(\d+)$")
-_MARK_FILE = re.compile(r"# @F(.*)$")
 
 
-def rule_location(err: BaseException, root: Any) -> str:
-    """'path:line: ' of the rule whose generated code raised `err`, from the position
-    comments the compiler writes (paths relative to the pack `root`); '' when the error
-    did not come from pack code."""
+def rule_location(err: BaseException, pack: Any) -> str:
+    """'path:line: ' of the rule whose generated code raised `err`: the function from the
+    compiler's SITES table, the line from the `# @L<n>` comment nearest above the failing
+    generated line; '' when the error did not come from pack code."""
     tb, found = err.__traceback__, None
     while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if name.startswith("<pack "):
-            found = (name, tb.tb_lineno)
+        code = tb.tb_frame.f_code
+        if code.co_filename.startswith("<pack ") and code.co_name in pack.ns["SITES"]:
+            found = (code.co_filename, code.co_name, tb.tb_lineno)
         tb = tb.tb_next
     if found is None:
         return ""
-    lines = linecache.getlines(found[0])
-    line = None
-    for i in range(min(found[1], len(lines)) - 1, -1, -1):
+    filename, fname, lineno = found
+    file_index, line = pack.ns["SITES"][fname]
+    lines = linecache.getlines(filename)
+    for i in range(min(lineno, len(lines)) - 1, -1, -1):
         text = lines[i].rstrip("\n")
-        if line is None and (m := _MARK_LINE.search(text)):
-            line = m.group(1)
-        if (m := _MARK_FILE.search(text)) and text.startswith("def "):
-            path = os.path.join(str(root), m.group(1))
-            return f"{path}:{line}: " if line else f"{path}: "
-    return ""
+        if m := _MARK_LINE.search(text):
+            line = int(m.group(1))
+            break
+        if text.startswith("def "):
+            break
+    path = os.path.join(str(pack.root), pack.ns["FILES"][file_index])
+    return f"{path}:{line}: " if line else f"{path}: "
+
+
+def describe_rule(fname: str, pack: Any) -> str:
+    """A generated function as a designer knows it: 'procedure loop (rules.rules:10)'."""
+    kind = {"p": "procedure", "v": "value", "t": "trigger", "x": "effect"}.get(fname[:1], "rule")
+    where = ""
+    site = pack.ns["SITES"].get(fname)
+    if site is not None:
+        where = f" ({os.path.join(str(pack.root), pack.ns['FILES'][site[0]])}:{site[1]})"
+    label = pack.rule_labels.get(fname, fname)
+    return f"{kind} {label}{where}"
 
 
 def enumerate_many(d: dict, check: Any) -> list[list]:

@@ -37,7 +37,7 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
         action = seats[d.side].choose(game, d.side)
         if action is UNDONE:
             continue
-        game.apply(action)
+        game.apply(action, side=d.side, decision=d.id)
         if invariants:
             failed = game.check_invariants()
             if failed:

@@ -164,7 +164,7 @@ class HumanPlayer:
                 continue
             from engine.errors import IllegalAction
             try:
-                return game.validate(action)
+                return game.validate(action, side, decision["id"])
             except IllegalAction as err:
                 self._output(f"not allowed: {err}")
 

@@ -248,6 +248,32 @@ def _internal(code: str, message: str, path: Path) -> Diagnostic:
     return Diagnostic(code, message, str(path), 0, 0)
 
 
+MAX_RECORDS_SHOWN = 20  # per failed check: enough to fix a pattern, not a wall of text
+
+
+def _failing_records(pack: Any, src: Any, message: str, path: str, line: int
+                     ) -> list[Diagnostic]:
+    """One E400 at each record a failed `every(... for x in records)` check names, on the
+    line of the field the check reads (or of the record's id)."""
+    index = next((i for i, (decl, p) in enumerate(pack.model.checks)
+                  if p == path and decl.at.line == line and decl.message == message), None)
+    if index is None:
+        return []
+    out = []
+    failing = pack.failing_records(index)
+    for rid, field in failing[:MAX_RECORDS_SHOWN]:
+        rec = pack.model.records[rid]
+        site = rec.field_sites.get(field, rec.site) if field else rec.site
+        text = source_line(src.sources.get(site.path, ""), site.line)
+        out.append(Diagnostic("E400", f"{rec.type} '{rid}' fails the check: {message}",
+                              site.path, site.line, site.col, text, site.end_col,
+                              f"the check is at {path}:{line}"))
+    if len(failing) > MAX_RECORDS_SHOWN:
+        out.append(Diagnostic("E400", f"... and {len(failing) - MAX_RECORDS_SHOWN} more records "
+                              f"fail the check: {message}", path, line, 0))
+    return out
+
+
 def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
     """(PackInfo or None, number of files read, diagnostics, PackSource or None) for one
     pack directory."""
@@ -287,4 +313,5 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
             detail = f" ({got})" if isinstance(got, str) else ""
             diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
                                     text))
+            diags += _failing_records(pack, src, message, path, line)
     return info, len(src.sources), diags, src

@@ -2,7 +2,8 @@
 
 A card is shown to a side when it lies in a zone that side may see, or has been revealed
 to it. Choices are shown to the side that made them only; a move out of and into zones a
-side cannot see shows that side no card.
+side cannot see shows that side no card. Rule traces (which trigger ran) are not shown to
+players at all.
 """
 from __future__ import annotations
 
@@ -46,6 +47,11 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any]
         return out
     if t == "reveal":
         return e if e["to"] in (None, side) else {**e, "e": None}
+    if t == "trigger":
+        # Rule traces are for hosts and designers (`game.log`), never for players: a trace
+        # shows that a trigger's condition held, and a condition may read a hidden hand
+        # (`after turn(s) if self in hand[s]` on a card names the card outright).
+        return None
     return e
 
 
@@ -92,6 +98,6 @@ def failed_invariants(game: Any) -> list[str]:
     rt = game.rt
     out = []
     for (decl, _path), fn in zip(game.pack.model.checks, game.pack.ns["CHECKS"]):
-        if decl.invariant and not fn(rt):
+        if decl.invariant and not rt.call_rule(fn):
             out.append(decl.message)
     return out

@@ -10,14 +10,16 @@ from engine.loader import content_root, find_packs, is_playable
 
 TESTS = Path(__file__).resolve().parent
 TESTGAME = TESTS / "packs" / "testgame"
+LEAKGAME = TESTS / "packs" / "leakgame"  # card triggers and hidden hands, for leak tests
 
 
 def pack_dirs() -> list[Path]:
     """Playable pack directories: all packs under content/ but data packs, then
-    tests/packs/testgame."""
+    tests/packs/testgame and tests/packs/leakgame."""
     found = [p.resolve() for p in find_packs(content_root()) if is_playable(p)]
-    if TESTGAME not in found:
-        found.append(TESTGAME)
+    for extra in (TESTGAME, LEAKGAME):
+        if extra not in found:
+            found.append(extra)
     return found
 
 

@@ -1,0 +1,765 @@
+"""Saved games that cannot lie: the save file's schema, its checks against the pack, and
+the proof that its state is the state its own actions lead to.
+
+A save holds two descriptions of one game: the seed and the actions, which replay it
+exactly, and the state, which loads it at once. `Game.load` trusts neither blindly:
+
+* the JSON is read into attrs classes with cattrs (strict: no type is coerced, no key is
+  unknown or missing, game data is JSON data only), so a damaged file gives a located
+  message ("state.decision.options: expected a list, got 3"), never a raw KeyError;
+* names in the state are checked against the pack (vars, zones, records, events, rules);
+* then either the actions are replayed from the seed and the replayed state must equal the
+  saved one exactly (`verify="replay"`), or, for storage the host trusts, the save's
+  `digest` (sha256 of the canonical JSON of seed, log flag, actions and state) must match
+  (`verify="digest"`). The digest finds damage, not forgery: anyone can recompute it.
+
+The runtime keeps working on the plain JSON data (its dicts are the state); the attrs
+classes only hold what is checked.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any, Callable, Literal, NewType, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
+from cattrs.gen import make_dict_structure_fn, override
+
+from dsl.model import BUILTIN_EVENTS
+from engine.errors import EngineFault, IllegalAction, SaveError
+
+SAVE_FORMAT = "engine-save/2"
+OLD_FORMATS = ("engine-save/1",)
+VERIFY_MODES = ("replay", "digest")
+# Lists in lists in game data: rules never nest this deep, a bomb does. Checked when the
+# JSON holds a fractional number (the only case where game data is scanned, see
+# parse_json); otherwise the JSON reader's own recursion limit bounds it.
+MAX_NESTING = 64
+RNG_LIMIT = 1 << 64  # the random generator's state is a 64-bit number (engine.rng)
+
+JsonData = NewType("JsonData", object)  # int, text, true/false, null, lists and objects of them
+LogEntry = NewType("LogEntry", object)  # an object of JSON data with a text "t" (its kind)
+
+
+# ---- the schema ----------------------------------------------------------------------------
+
+@attrs.frozen
+class SavedEventFrame:
+    """An event running on the stack (engine.runtime.Runtime.push_event)."""
+    k: Literal["e"]
+    n: str  # the event
+    a: list[JsonData]  # its arguments
+    st: int  # stage: 0 before, 1 instead/on, 2 after, 3 its queue
+    i: int  # the next trigger of the stage
+    q: list[tuple[str, list[JsonData]]]  # events queued to run after it
+    m: int | None = None  # the `instead of` trigger chosen (-1: none), once settled
+
+
+@attrs.frozen
+class SavedProcFrame:
+    """A rule waiting on the stack: a generated function, its resume point and locals."""
+    k: Literal["p"]
+    f: str
+    pc: int
+    L: dict[str, JsonData]
+    rv: JsonData = None  # what a procedure it called returned
+    in_: JsonData = None  # the answer it is about to read (key "in")
+
+
+Frame = SavedEventFrame | SavedProcFrame
+
+
+@attrs.frozen
+class SavedDecision:
+    id: int
+    kind: Literal["one", "many", "ask", "order"]
+    side: str
+    options: list[JsonData]
+    min: int
+    max: int
+    optional: bool
+    prompt: str | None
+    require: tuple[str, dict[str, JsonData]] | None  # a condition function, its captured locals
+    fn: str  # the rule that asks
+
+
+@attrs.frozen
+class SavedModifier:
+    value: str
+    key: str
+    amount: int
+    dur: JsonData  # null, ["start", event], ["end", event, depth], ["while", function, locals]
+
+
+@attrs.frozen
+class SavedResult:
+    winner: str | None
+    reason: str
+
+
+@attrs.frozen
+class SavedState:
+    v: dict[str, dict[str, JsonData]]
+    z: dict[str, list[str]]
+    loc: dict[str, str]
+    mods: list[SavedModifier]
+    revealed: dict[str, list[str]]
+    stack: list[Frame]
+    decision: SavedDecision | None
+    log: list[LogEntry]
+    result: SavedResult | None
+    rng: int
+    steps: int
+    decisions: int
+    asked: int
+
+
+@attrs.frozen
+class SaveFile:
+    format: str
+    pack: str
+    pack_hash: str
+    seed: int
+    log: bool  # was the log on: replaying with it gives the same log
+    actions: list[JsonData]
+    state: SavedState
+    digest: str
+
+
+@attrs.frozen
+class Save:
+    """A save that passed the schema and the pack checks: the typed view, and the plain
+    data the runtime will run on."""
+    file: SaveFile
+    data: dict[str, Any]
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.data["state"]
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def digest_of(seed: int, log: bool, actions: list[Any], state: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON of what a save claims: finds damage, not forgery."""
+    return _sha256(canonical({"seed": seed, "log": log, "actions": actions, "state": state}))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def save_data(pack: Any, seed: int, log: bool, actions: list[Any],
+              state: dict[str, Any]) -> dict[str, Any]:
+    return {"format": SAVE_FORMAT, "pack": pack.id, "pack_hash": pack.hash, "seed": seed,
+            "log": log, "actions": actions, "state": state,
+            "digest": digest_of(seed, log, actions, state)}
+
+
+def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
+              state: dict[str, Any]) -> str:
+    """`canonical(save_data(...))`, writing the state's JSON once for both the digest and
+    the text (the state is most of a save, and hosts save often)."""
+    a, lg, sd, st = canonical(actions), canonical(log), canonical(seed), canonical(state)
+    claimed = f'{{"actions":{a},"log":{lg},"seed":{sd},"state":{st}}}'
+    digest = _sha256(claimed)
+    return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'
+            f'"log":{lg},"pack":{canonical(pack.id)},"pack_hash":{canonical(pack.hash)},'
+            f'"seed":{sd},"state":{st}}}')
+
+
+# ---- reading ----------------------------------------------------------------------------------
+
+def check_verify_mode(verify: Any) -> None:
+    if verify not in VERIFY_MODES:
+        raise ValueError(f"verify must be 'replay' or 'digest', not {verify!r}")
+
+
+def read_save(pack: Any, text: Any) -> Save:
+    """The save in `text`, checked against its schema and against `pack`; SaveError says
+    what is wrong and where."""
+    data, fractions = parse_json(text)
+    check_header(pack, data)
+    file = structure(data, scan=fractions)
+    check_against_pack(pack, file)
+    return Save(file, data)
+
+
+def parse_json(text: Any) -> tuple[Any, bool]:
+    """The JSON value in `text`, and whether it holds fractional numbers (NaN and Infinity
+    included): JSON gives only JSON data otherwise, so game data needs no scan."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise SaveError(f"a save is JSON text, not {type(text).__name__}")
+    seen: list[str] = []
+
+    def fraction(token: str) -> float:
+        seen.append(token)
+        return float(token)
+    try:
+        data = json.loads(text, object_pairs_hook=_object_without_duplicates,
+                          parse_float=fraction, parse_constant=fraction)
+        return data, bool(seen)
+    except RecursionError:
+        raise SaveError("not a saved game: its JSON is nested too deeply") from None
+    except _DuplicateKey as err:
+        raise SaveError(f"not a saved game: {err}") from None
+    except json.JSONDecodeError as err:
+        raise SaveError(f"not a saved game: the file is not complete JSON ({err})") from None
+    except ValueError as err:  # a number too long to read (Python's int digit limit)
+        if "digits" in str(err):
+            raise SaveError("not a saved game: it holds a number of thousands of digits") \
+                from None
+        raise SaveError(f"not a saved game: {err}") from None
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (json would keep the last one silently)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def check_header(pack: Any, data: Any) -> None:
+    """Format, pack and pack hash: what decides whether the rest can be read at all."""
+    if not isinstance(data, dict):
+        raise SaveError(f"not a saved game: expected a JSON object, got {_show(data)}")
+    if "format" not in data:
+        raise SaveError(f"not a saved game: it has no 'format' (expected {SAVE_FORMAT!r})")
+    fmt = data["format"]
+    if fmt in OLD_FORMATS:
+        raise SaveError(
+            f"this game was saved by an older engine (format {fmt}), whose saves cannot be "
+            "checked; recover it by replaying its seed and actions with the same pack: "
+            "game = engine.game.replay(pack, save['seed'], save['actions']), then save it "
+            "again")
+    if fmt != SAVE_FORMAT:
+        raise SaveError(f"not a saved game: format is {_show(fmt)}, expected {SAVE_FORMAT!r}")
+    if data.get("pack") != pack.id:
+        raise SaveError(f"this game was saved with pack {_show(data.get('pack'))}, "
+                        f"not {pack.id!r}")
+    if data.get("pack_hash") != pack.hash:
+        raise SaveError(
+            f"pack {pack.id!r} changed since this game was saved (saved with "
+            f"{_show(data.get('pack_hash'))}, now {pack.hash!r}); its state may not fit the "
+            "new rules: replay its seed and actions with the new pack instead "
+            "(engine.game.replay(pack, save['seed'], save['actions']))")
+
+
+# ---- structuring with cattrs ---------------------------------------------------------------------
+
+class _Invalid(Exception):
+    """A value that does not fit the schema; `where` is the path inside the value."""
+
+    def __init__(self, message: str, where: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.message, self.where = message, where
+
+    def inside(self, step: str) -> "_Invalid":
+        return _Invalid(self.message, (step, *self.where))
+
+
+_SIMPLE_KEY = re.compile(r"[A-Za-z0-9_|-]+\Z")
+
+
+def _key_step(key: Any) -> str:
+    return f".{key}" if isinstance(key, str) and _SIMPLE_KEY.match(key) else f"[{_show(key)}]"
+
+
+def _show(value: Any) -> str:
+    """A value as it reads in the JSON file, short."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, float):
+        return f"a fractional number {value!r}"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)  # true, false, null: as the file writes them
+    text = repr(value)
+    if len(text) <= 60:
+        return text
+    return text[:56] + ("...'" if isinstance(value, str) else "...")
+
+
+def _is_exactly(kind: type, value: Any) -> bool:
+    return type(value) is kind  # bool is not an int here, nor 1.0 an int
+
+
+def _scalar_hook(kind: type, label: str) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _t: Any) -> Any:
+        if not _is_exactly(kind, value):
+            raise _Invalid(f"expected {label}, got {_show(value)}")
+        return value
+    return structure
+
+
+def _literal_hook(t: Any) -> Callable[[Any, Any], Any]:
+    allowed = get_args(t)
+
+    def structure(value: Any, _t: Any) -> Any:
+        if not isinstance(value, str) or value not in allowed:
+            raise _Invalid(f"expected one of {', '.join(map(repr, allowed))}, got {_show(value)}")
+        return value
+    return structure
+
+
+def check_json_data(value: Any, depth: int = 0) -> None:
+    """Game data is JSON data: int, text, true/false, null, lists and objects of them."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return
+    if kind is list or kind is dict:
+        if depth >= MAX_NESTING:
+            raise _Invalid(f"game data nested more than {MAX_NESTING} deep")
+        items = value.items() if kind is dict else enumerate(value)
+        for key, item in items:
+            try:
+                check_json_data(item, depth + 1)
+            except _Invalid as err:
+                raise err.inside(_key_step(key) if kind is dict else f"[{key}]") from None
+        return
+    raise _Invalid(f"expected game data (a whole number, text, true/false, null, a list or an "
+                   f"object), got {_show(value)}")
+
+
+def _json_hook(value: Any, _t: Any) -> Any:
+    check_json_data(value)
+    return value
+
+
+def _log_entry_hook(scan: bool) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _t: Any) -> Any:
+        if type(value) is not dict:
+            raise _Invalid(f"expected a log entry (an object), got {_show(value)}")
+        if type(value.get("t")) is not str:
+            raise _Invalid(f"expected the entry's kind as text, got {_show(value.get('t'))}",
+                           (".t",))
+        if scan:
+            check_json_data(value)
+        return value
+    return structure
+
+
+def _list_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    item_type = get_args(t)[0]
+    item = conv.get_structure_hook(item_type)
+
+    def structure(value: Any, _t: Any) -> list[Any]:
+        if not isinstance(value, list):
+            raise _Invalid(f"expected a list, got {_show(value)}")
+        out = []
+        for i, x in enumerate(value):
+            try:
+                out.append(item(x, item_type))
+            except Exception as err:
+                raise _relocated(err, f"[{i}]") from None
+        return out
+    return structure
+
+
+def _tuple_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    types = get_args(t)
+    hooks = [conv.get_structure_hook(x) for x in types]
+
+    def structure(value: Any, _t: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list) or len(value) != len(types):
+            raise _Invalid(f"expected a list of {len(types)} items, got "
+                           + (f"{len(value)} items" if isinstance(value, list) else _show(value)))
+        out = []
+        for i, (x, hook, xt) in enumerate(zip(value, hooks, types)):
+            try:
+                out.append(hook(x, xt))
+            except Exception as err:
+                raise _relocated(err, f"[{i}]") from None
+        return tuple(out)
+    return structure
+
+
+def _dict_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    key_type, value_type = get_args(t)
+    key_hook, value_hook = conv.get_structure_hook(key_type), conv.get_structure_hook(value_type)
+
+    def structure(value: Any, _t: Any) -> dict[Any, Any]:
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected an object, got {_show(value)}")
+        out = {}
+        for k, x in value.items():
+            try:
+                out[key_hook(k, key_type)] = value_hook(x, value_type)
+            except Exception as err:
+                raise _relocated(err, _key_step(k)) from None
+        return out
+    return structure
+
+
+_RENAMED = {"in_": "in"}  # attributes whose JSON key is a Python keyword
+
+
+def _class_hook(cls: type, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    renames = {a.name: override(rename=_RENAMED[a.name])
+               for a in attrs.fields(cls) if a.name in _RENAMED}
+    inner = make_dict_structure_fn(cls, conv, _cattrs_forbid_extra_keys=True,
+                                   _cattrs_detailed_validation=True, **renames)
+    keys = ", ".join(_RENAMED.get(a.name, a.name) for a in attrs.fields(cls))
+
+    def structure(value: Any, _t: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected an object ({keys}), got {_show(value)}")
+        try:
+            return inner(value, cls)
+        except ClassValidationError as err:
+            raise _first_problem(err, value) from None
+    return structure
+
+
+def _frame_hook(conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    kinds = {"e": SavedEventFrame, "p": SavedProcFrame}
+
+    def structure(value: Any, _t: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected a frame (an object), got {_show(value)}")
+        cls = kinds.get(value.get("k"))  # type: ignore[arg-type]
+        if cls is None:
+            raise _Invalid(f"expected 'e' (an event) or 'p' (a waiting rule), got "
+                           f"{_show(value.get('k'))}", (".k",))
+        return conv.get_structure_hook(cls)(value, cls)
+    return structure
+
+
+def _relocated(err: Exception, step: str) -> _Invalid:
+    if isinstance(err, _Invalid):
+        return err.inside(step)
+    return _Invalid(f"{type(err).__name__}: {err}", (step,))  # pragma: no cover - a bug
+
+
+def _first_problem(err: ClassValidationError, value: dict[str, Any]) -> _Invalid:
+    """The first problem cattrs found in an object, located."""
+    with_notes, without = err.group_exceptions()
+    for exc in without:
+        if isinstance(exc, ForbiddenExtraKeysError):
+            extra = sorted(exc.extra_fields)
+            return _Invalid(f"unknown key{'s' * (len(extra) > 1)} "
+                            f"{', '.join(map(repr, extra))}", (_key_step(extra[0]),))
+    for exc, note in with_notes:
+        key = _RENAMED.get(note.name, note.name)
+        if isinstance(exc, KeyError) and key not in value:
+            return _Invalid(f"missing (the key {key!r} is required)", (_key_step(key),))
+        return _relocated(exc, _key_step(key))
+    first = without[0] if without else err
+    return _Invalid(f"{type(first).__name__}: {first}")  # pragma: no cover - a bug
+
+
+def _make_converter(scan: bool = True) -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True)
+    json_hook = _json_hook if scan else (lambda value, _t: value)
+    conv.register_structure_hook(int, _scalar_hook(int, "a whole number"))
+    conv.register_structure_hook(str, _scalar_hook(str, "text"))
+    conv.register_structure_hook(bool, _scalar_hook(bool, "true or false"))
+    conv.register_structure_hook_func(lambda t: t is JsonData, json_hook)
+    conv.register_structure_hook_func(lambda t: t is LogEntry, _log_entry_hook(scan))
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _literal_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is list, _list_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is tuple, _tuple_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is dict, _dict_hook)
+    conv.register_structure_hook_factory(attrs.has, _class_hook)
+    conv.register_structure_hook_func(lambda t: t == Frame, _frame_hook(conv))
+    return conv
+
+
+# Game data parsed from JSON without fractional numbers is JSON data by construction: the
+# scanning converter is only needed when the parser saw one (it then says where it is).
+_SCANNING, _TRUSTING = _make_converter(), _make_converter(scan=False)
+
+
+def structure(data: dict[str, Any], *, scan: bool = True) -> SaveFile:
+    try:
+        return (_SCANNING if scan else _TRUSTING).structure(data, SaveFile)
+    except _Invalid as err:
+        raise SaveError(f"{_path(err.where)}: {err.message}") from None
+    except RecursionError:  # pragma: no cover - nesting is bounded before this
+        raise SaveError("not a saved game: its JSON is nested too deeply") from None
+
+
+def _path(steps: tuple[str, ...]) -> str:
+    return "".join(steps).lstrip(".") or "the save"
+
+
+# ---- checks against the pack ---------------------------------------------------------------------
+
+def _fail(path: str, message: str) -> SaveError:
+    return SaveError(f"{path}: {message}")
+
+
+def _listing(names: Any, limit: int = 8) -> str:
+    names = sorted(map(str, names))
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def check_against_pack(pack: Any, file: SaveFile) -> None:
+    """Every name in the state exists in the pack, and the state holds together."""
+    st = file.state
+    _check_vars(pack, st)
+    _check_zones(pack, st)
+    _check_revealed(pack, st)
+    _check_mods(pack, st)
+    for i, frame in enumerate(st.stack):
+        _check_frame(pack, frame, f"state.stack[{i}]")
+    _check_decision(pack, st)
+    _check_counters(file)
+
+
+def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
+    found, expected = set(found), set(expected)
+    unknown, missing = sorted(found - expected), sorted(expected - found)
+    if unknown:
+        known = f" (it has {_listing(expected)})" if expected else ""
+        raise _fail(f"{path}{_key_step(unknown[0])}",
+                    f"the pack has no {what} {unknown[0]!r}{known}")
+    if missing:
+        raise _fail(path, f"{what} {missing[0]!r} is missing")
+
+
+def _check_vars(pack: Any, st: SavedState) -> None:
+    _check_same_keys("state.v", "var", st.v, pack.var_keys)
+    for name, table in st.v.items():
+        _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table,
+                         [key for key, _args in pack.var_keys[name]])
+
+
+def _check_record(pack: Any, path: str, rid: str) -> None:
+    if rid not in pack.records:
+        raise _fail(path, f"{rid!r} is not a record of pack {pack.id!r}")
+
+
+def _check_zones(pack: Any, st: SavedState) -> None:
+    _check_same_keys("state.z", "zone", st.z, pack.zone_keys)
+    where: dict[str, str] = {}
+    for key, items in st.z.items():
+        for i, rid in enumerate(items):
+            path = f"state.z{_key_step(key)}[{i}]"
+            _check_record(pack, path, rid)
+            if rid in where:
+                raise _fail(path, f"{rid!r} lies in two zones ({where[rid]!r} too)")
+            where[rid] = key
+            if st.loc.get(rid) != key:
+                raise _fail(f"state.loc{_key_step(rid)}", f"says {rid!r} lies in "
+                            f"{_show(st.loc.get(rid))}, but it lies in zone {key!r}")
+    for rid, key in st.loc.items():
+        if where.get(rid) != key:
+            raise _fail(f"state.loc{_key_step(rid)}", f"says {rid!r} lies in {key!r}, which "
+                        "does not hold it")
+
+
+def _check_sides(pack: Any, path: str, sides: list[str]) -> None:
+    for i, side in enumerate(sides):
+        if side not in pack.side_set:
+            raise _fail(f"{path}[{i}]", f"{side!r} is not a side (sides: "
+                        f"{', '.join(pack.sides)})")
+        if side in sides[:i]:
+            raise _fail(f"{path}[{i}]", f"side {side!r} is listed twice")
+
+
+def _check_revealed(pack: Any, st: SavedState) -> None:
+    for rid, sides in st.revealed.items():
+        path = f"state.revealed{_key_step(rid)}"
+        _check_record(pack, path, rid)
+        _check_sides(pack, path, sides)
+
+
+def _check_event(pack: Any, path: str, name: str, args: list[Any] | None = None) -> None:
+    if name not in pack.model.events and name not in BUILTIN_EVENTS:
+        raise _fail(path, f"{name!r} is not an event of pack {pack.id!r}")
+    decl = pack.model.events.get(name)
+    wanted = len(decl.params) if decl is not None else 0
+    if args is not None and len(args) != wanted:
+        raise _fail(path, f"event {name!r} takes {wanted} argument{'s' * (wanted != 1)}, "
+                    f"got {len(args)}")
+
+
+def _check_function(pack: Any, path: str, fname: Any, stem: str, what: str) -> None:
+    """A function of the generated pack code named in the state (a condition kept as data)."""
+    if not (isinstance(fname, str) and fname.startswith(stem) and callable(pack.ns.get(fname))):
+        raise _fail(path, f"{_show(fname)} is not {what} of pack {pack.id!r}")
+
+
+def _check_mods(pack: Any, st: SavedState) -> None:
+    for i, m in enumerate(st.mods):
+        path = f"state.mods[{i}]"
+        if m.value not in pack.model.values:
+            raise _fail(f"{path}.value", f"{m.value!r} is not a value of pack {pack.id!r}")
+        _check_duration(pack, f"{path}.dur", m.dur)
+
+
+def _check_duration(pack: Any, path: str, dur: Any) -> None:
+    if dur is None:
+        return
+    shapes = ("null, [\"start\", event], [\"end\", event, depth or null] or "
+              "[\"while\", condition, {locals}]")
+    if not isinstance(dur, list) or not dur or dur[0] not in ("start", "end", "while"):
+        raise _fail(path, f"expected {shapes}, got {_show(dur)}")
+    kind = dur[0]
+    if kind == "start" and len(dur) == 2 and isinstance(dur[1], str):
+        _check_event(pack, f"{path}[1]", dur[1])
+    elif kind == "end" and len(dur) in (2, 3) and isinstance(dur[1], str) and (
+            len(dur) == 2 or dur[2] is None or _is_exactly(int, dur[2]) and dur[2] >= 0):
+        _check_event(pack, f"{path}[1]", dur[1])
+    elif kind == "while" and len(dur) == 3 and isinstance(dur[2], dict):
+        _check_function(pack, f"{path}[1]", dur[1], "while_", "a 'while' condition")
+    else:
+        raise _fail(path, f"expected {shapes}, got {_show(dur)}")
+
+
+def _check_frame(pack: Any, frame: Any, path: str) -> None:
+    if isinstance(frame, SavedEventFrame):
+        _check_event(pack, f"{path}.n", frame.n, frame.a)
+        if not 0 <= frame.st <= 3:
+            raise _fail(f"{path}.st", f"an event's stage is 0 to 3, got {frame.st}")
+        if frame.i < 0:
+            raise _fail(f"{path}.i", f"expected a trigger's place (0 or more), got {frame.i}")
+        insteads = pack.plans.get(frame.n, ([], [], [], []))[1]
+        if frame.m is not None and not -1 <= frame.m < len(insteads):
+            raise _fail(f"{path}.m", f"event {frame.n!r} has {len(insteads)} 'instead of' "
+                        f"trigger{'s' * (len(insteads) != 1)}, got {frame.m}")
+        for j, (name, args) in enumerate(frame.q):
+            _check_event(pack, f"{path}.q[{j}]", name, args)
+        return
+    waiting = pack.ns.get("SUSPENDING", pack.ns["FUNCS"])
+    if frame.f not in pack.ns["FUNCS"] or frame.f not in waiting:
+        raise _fail(f"{path}.f", f"{frame.f!r} is not a rule of pack {pack.id!r} that can "
+                    "wait for a decision")
+    if frame.pc < 0:
+        raise _fail(f"{path}.pc", f"expected a resume point (0 or more), got {frame.pc}")
+
+
+def _check_decision(pack: Any, st: SavedState) -> None:
+    d = st.decision
+    if st.result is not None:
+        if st.result.winner is not None and st.result.winner not in pack.side_set:
+            raise _fail("state.result.winner", f"{st.result.winner!r} is not a side")
+        if d is not None or st.stack:
+            raise _fail("state.result", "the game is over, yet rules are still waiting "
+                        "(decision or stack not empty)")
+        return
+    if d is None:
+        raise _fail("state.decision", "the game is neither over nor waiting for a decision")
+    path = "state.decision"
+    if d.side not in pack.side_set:
+        raise _fail(f"{path}.side", f"{d.side!r} is not a side (sides: {', '.join(pack.sides)})")
+    if not 0 <= d.min <= d.max:
+        raise _fail(f"{path}.min", f"expected 0 <= min <= max, got min {d.min}, max {d.max}")
+    top = st.stack[-1] if st.stack else None
+    if not isinstance(top, SavedProcFrame) or top.f != d.fn:
+        raise _fail(f"{path}.fn", f"the decision was asked by {d.fn!r}, but the rule waiting "
+                    f"on top of the stack is {_show(getattr(top, 'f', None))}")
+    if d.require is not None:
+        _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
+                        "a choice's condition")
+    if d.id != st.asked - 1:
+        raise _fail(f"{path}.id", f"the game has asked {st.asked} decisions, so the one "
+                    f"waiting is number {st.asked - 1}, got {d.id}")
+
+
+def _check_counters(file: SaveFile) -> None:
+    st = file.state
+    if not 0 <= st.rng < RNG_LIMIT:
+        raise _fail("state.rng", f"expected a 64-bit random state (0 to 2**64 - 1), got {st.rng}")
+    for name in ("steps", "decisions", "asked"):
+        if getattr(st, name) < 0:
+            raise _fail(f"state.{name}", f"expected a count (0 or more), got {getattr(st, name)}")
+    if st.decisions > st.asked:
+        raise _fail("state.decisions", f"{st.decisions} decisions answered, but only "
+                    f"{st.asked} asked")
+    if len(file.actions) != st.decisions:
+        raise _fail("actions", f"{len(file.actions)} actions, but the state counts "
+                    f"{st.decisions} decisions answered")
+    if not re.fullmatch(r"[0-9a-f]{64}", file.digest):
+        raise _fail("digest", f"expected 64 hexadecimal digits (sha256), got {_show(file.digest)}")
+
+
+# ---- verification -----------------------------------------------------------------------------------
+
+def _canonical_saved(value: Any) -> str:
+    try:
+        return canonical(value)
+    except RecursionError:  # data nested nearly as deep as the JSON reader allows
+        raise SaveError("state: game data nested too deeply to be a saved game") from None
+
+
+def check_digest(save: Save) -> None:
+    f = save.file
+    claimed = {"seed": f.seed, "log": f.log, "actions": save.data["actions"],
+               "state": save.state}
+    if _sha256(_canonical_saved(claimed)) != f.digest:
+        raise SaveError("digest: the save does not match its digest: it was changed or damaged "
+                        "after it was written (load it with verify='replay' to check it against "
+                        "its actions)")
+
+
+def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
+                   limits: Any = None) -> Any:
+    """A new game with `seed` played through `actions` (engine.game.replay, with a located
+    SaveError when an action is refused or a rule fails)."""
+    from engine.game import Game
+    try:
+        game = Game.new(pack, seed, log=log, undo=False, limits=limits)
+    except EngineFault as err:
+        raise SaveError(f"seed: replaying this save fails at the start: {err}") from None
+    for i, action in enumerate(actions):
+        try:
+            game.apply(action)
+        except (IllegalAction, EngineFault) as err:
+            raise SaveError(f"actions[{i}]: the saved actions do not replay from the seed: "
+                            f"action {i + 1} of {len(actions)} fails ({err})") from None
+    return game
+
+
+def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
+    """The game the save's actions lead to, which must be exactly the saved state."""
+    f = save.file
+    game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits)
+    if canonical(game.rt.s) != _canonical_saved(save.state):
+        # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
+        live = json.loads(json.dumps(game.rt.s))
+        path, saved, got = first_difference(save.state, live, "state")
+        what = path.split(".")[1].split("[")[0] if "." in path else "state"
+        raise SaveError(f"the saved state does not match its own actions: replaying them "
+                        f"gives a different {what} (first difference: {path}: saved {saved}, "
+                        f"replayed {got})")
+    return game
+
+
+def first_difference(saved: Any, other: Any, path: str) -> tuple[str, str, str]:
+    """The first place where two JSON values differ (types too: true is not 1), and both
+    values there, shown."""
+    if type(saved) is not type(other):
+        return path, _show(saved), _show(other)
+    if isinstance(saved, dict):
+        for key in [*other, *(k for k in saved if k not in other)]:
+            if key not in saved or key not in other:
+                return (f"{path}{_key_step(key)}", "nothing" if key not in saved else "a value",
+                        "nothing" if key not in other else "a value")
+            if canonical(saved[key]) != canonical(other[key]):
+                return first_difference(saved[key], other[key], f"{path}{_key_step(key)}")
+    elif isinstance(saved, list):
+        for i, (a, b) in enumerate(zip(saved, other)):
+            if canonical(a) != canonical(b):
+                return first_difference(a, b, f"{path}[{i}]")
+        return path, f"{len(saved)} items", f"{len(other)} items"
+    return path, _show(saved), _show(other)
