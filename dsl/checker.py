@@ -16,6 +16,7 @@ from dsl import types as T
 from dsl.errors import Diagnostic, did_you_mean
 from dsl.model import Effect, PackModel, Site, Trigger
 from dsl.pack import KEYWORDS
+from dsl.parser import BROKEN_SETUP
 from dsl.types import Type
 
 # name -> (min args, max args); the types are checked in `_builtin`
@@ -75,6 +76,7 @@ class Checker:
         self.runs_effect: dict[str, set[str]] = {}
         self._fn = ""
         self.proc_calls: list[tuple[A.Call, str, bool]] = []  # (call, path, as a statement)
+        self._source_lines: dict[str, list[str]] = {}
 
     # ---- diagnostics ----------------------------------------------------------------
     def error(self, code: str, message: str, path: str, at: A.Pos | Site,
@@ -83,8 +85,8 @@ class Checker:
         end = at.end_col if isinstance(at, A.Pos) and at.end_line == at.line else None
         if isinstance(at, Site):
             end = at.end_col
-        text = self.sources.get(path, "")
-        line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        lines = self._lines(path)
+        line_text = lines[line - 1] if 0 < line <= len(lines) else ""
         self.diags.append(Diagnostic(code, message, path, line, col, line_text, end, suggestion))
 
     # ---- entry ----------------------------------------------------------------------
@@ -136,8 +138,8 @@ class Checker:
         for decl, path in m.checks:
             sc = self._scope("check", path, ())
             self._expect(decl.expr, "bool", sc, "a check")
-        if m.playable and "setup" not in {t.decl.event for t in m.triggers
-                                          if t.decl.kind == "on"}:
+        if (m.playable and BROKEN_SETUP not in m.poisoned
+                and "setup" not in {t.decl.event for t in m.triggers if t.decl.kind == "on"}):
             self.diags.append(Diagnostic("E250", "the pack has no 'on setup:' handler, so a game "
                                          "cannot start", self._any_rules_path(), 1, 1))
         fns, evs = self._suspension()
@@ -147,6 +149,11 @@ class Checker:
                            f"called on its own: 'let x = {call.func}(...)' or a statement", path,
                            call.at)
         return CheckResult(self.types, self.res, fns, evs, self.diags)
+
+    def _lines(self, path: str) -> list[str]:
+        if path not in self._source_lines:  # split once: a broken pack has hundreds of errors
+            self._source_lines[path] = self.sources.get(path, "").splitlines()
+        return self._source_lines[path]
 
     def _any_rules_path(self) -> str:
         return next(iter(self.m.decl_paths.values()), f"{self.m.id}/pack.yaml")

@@ -687,12 +687,15 @@ class _Machine:
         out.append("    L = F['L']")
         out.append("    pc = F['pc']")
         out.append("    while True:")
+        # One flat `if` per block, not an elif chain: Python compiles elif chains
+        # recursively, and a rule with thousands of decisions would exceed its limits. Every
+        # block ends by returning or jumping, so it never falls into the next test.
         for i, blk in enumerate(self.blocks):
-            out.append(f"        {'if' if i == 0 else 'elif'} pc == {i}:")
-            for ln in blk or ["pass"]:
+            out.append(f"        if pc == {i}:")
+            for ln in blk:
                 out.append("            " + ln)
-        out.append("        else:")
-        out.append("            G.fault(f'no resume point {pc!r} in this rule')")
+            out.append("            continue")
+        out.append("        G.fault(f'no resume point {pc!r} in this rule')")
         out.append("")
 
     def lower(self, body: Iterable[A.Stmt], loop: tuple[int, int] | None) -> None:

@@ -7,8 +7,10 @@ to hold, order and print them (as compiler-style text or as JSON).
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 import attrs
@@ -80,18 +82,75 @@ class DslError(Exception):
         return (type(self), (self.diagnostics,))
 
 
+_CLOSE_ENOUGH = 0.6  # difflib's similarity ratio a suggestion needs
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """Suggest the closest candidate (case-insensitive), or None if none is close."""
+    best = _closest(name, frozenset(candidates))
+    return None if best is None else f"did you mean '{best}'?"
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest(name: str, candidates: frozenset[str]) -> str | None:
+    """The candidate with the highest difflib ratio to `name` (at least _CLOSE_ENOUGH; of equal
+    scores the alphabetically first). A broken pack asks this for hundreds of names against
+    pools of hundreds, so cheap upper bounds of the ratio (lengths, then shared letters) skip
+    most candidates before the costly comparison; the answer is the same as comparing all."""
     target = name.lower()
+    letters = tuple(Counter(target).items())
     best: tuple[float, str] | None = None
-    for cand in sorted(set(candidates)):
-        if cand == name:
-            continue  # the name itself is no suggestion
-        score = difflib.SequenceMatcher(None, target, cand.lower()).ratio()
-        # Strictly greater keeps the alphabetically first of equal scores.
-        if score >= 0.6 and (best is None or score > best[0]):
-            best = (score, cand)
-    return None if best is None else f"did you mean '{best[1]}'?"
+    # Lengths closest to the name's first: their bound is highest, so a good match found
+    # there rules out the far lengths without looking at their words.
+    for length, words in sorted(_pool(candidates), key=lambda b: abs(b[0] - len(target))):
+        total = len(target) + length
+        if total == 0 or not _may_tie(2.0 * min(len(target), length) / total, best):
+            continue  # further lengths may not be worse on the other side, so go on
+        for cand, low, cand_letters in words:
+            if cand == name:
+                continue  # the name itself is no suggestion
+            if not _beats(2.0 * _shared_letters(letters, cand_letters) / total, cand, best):
+                continue
+            score = difflib.SequenceMatcher(None, target, low).ratio()
+            if _beats(score, cand, best):
+                best = (score, cand)
+    return None if best is None else best[1]
+
+
+def _may_tie(bound: float, best: tuple[float, str] | None) -> bool:
+    return bound >= (_CLOSE_ENOUGH if best is None else best[0])
+
+
+def _beats(score: float, cand: str, best: tuple[float, str] | None) -> bool:
+    """Is `cand` with `score` a better suggestion than `best`? Of equal scores the
+    alphabetically first wins, whatever order the candidates come in."""
+    if best is None:
+        return score >= _CLOSE_ENOUGH
+    return score > best[0] or (score == best[0] and cand < best[1])
+
+
+def _shared_letters(letters: tuple[tuple[str, int], ...], other: Counter[str]) -> int:
+    """How many letters two words have in common, counting repeats: no sequence of matching
+    blocks (what difflib's ratio counts) can be longer. A plain loop: Counter's `&` is slower."""
+    shared = 0
+    for ch, n in letters:
+        m = other.get(ch)
+        if m:
+            shared += n if n < m else m
+    return shared
+
+
+_Word = tuple[str, str, Counter]  # a candidate, its lower-case form and that form's letters
+
+
+@functools.lru_cache(maxsize=64)
+def _pool(candidates: frozenset[str]) -> tuple[tuple[int, tuple[_Word, ...]], ...]:
+    """The candidates grouped by the length of their lower-case form."""
+    by_length: dict[int, list[_Word]] = {}
+    for c in candidates:
+        low = c.lower()
+        by_length.setdefault(len(low), []).append((c, low, Counter(low)))
+    return tuple((n, tuple(words)) for n, words in by_length.items())
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int]:
@@ -136,5 +195,11 @@ def source_line(text: str, line: int) -> str:
     """The 1-based `line` of `text` without its line break ("" if out of range)."""
     if line < 1:
         return ""
-    lines = split_lines(text)
+    lines = _lines_of(text)
     return lines[line - 1] if line <= len(lines) else ""
+
+
+@functools.lru_cache(maxsize=8)
+def _lines_of(text: str) -> tuple[str, ...]:
+    # Kept for the last few texts: a broken pack asks for hundreds of lines of one file.
+    return tuple(split_lines(text))

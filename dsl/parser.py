@@ -7,15 +7,31 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, Iterable, Iterator, get_args
 
 import attrs
-from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark import Lark, Token, UnexpectedInput, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
+from lark.visitors import Transformer_NonRecursive
 
 from dsl import ast as A
 from dsl.errors import Diagnostic, DslError, source_line
+
+# ---- limits -----------------------------------------------------------------------------
+# Rules compile to Python source (dsl.compiler), and Python refuses source nested too deeply:
+# 100 levels of indentation, 20 loops inside each other, 200 open brackets; the checker,
+# compiler and formatter walk the tree recursively on Python's stack too. The limits are far
+# beyond any real rule and leave room for the compiler's own wrapping: code that may ask a
+# player sits 3 levels deep (def / while True / if pc ==) inside one loop, a `while` adds a
+# guard one level deeper than its body, and one level of an expression can become up to 3
+# brackets of Python (`list(xs[:max(n, 0)])`).
+MAX_INT = 2**63 - 1  # a signed 64-bit integer: what saved games, JSON tools and databases hold
+MAX_BLOCK_DEPTH = 24  # blocks inside each other; a rule's own body is the first
+MAX_LOOP_DEPTH = 16  # for / while / repeat inside each other (Python: 20 loop blocks)
+MAX_EXPR_DEPTH = 64  # operators, calls, indexes and list brackets inside each other
+MAX_BRACKET_DEPTH = 100  # brackets inside each other, even those that only group
+MAX_BRANCHES = 200  # `if` and `elif` clauses of one `if` (Python compiles elifs recursively)
 
 
 class RulesIndenter(Indenter):
@@ -25,6 +41,27 @@ class RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        # lark's DedentError says nothing of where: keep the line break to locate it
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            raise _BadDedent(token, levels) from None
+
+
+class _BadDedent(DedentError):
+    """A line indented to a column that no enclosing block uses. `token` is the line break
+    before it: the line's first token starts where that token ends."""
+
+    def __init__(self, token: Token, levels: list[int]):
+        spaces = token.rsplit("\n", 1)[1]
+        indent = spaces.count(" ") + spaces.count("\t") * RulesIndenter.tab_len  # as lark counts
+        super().__init__(f"inconsistent indentation: this line is indented {indent} columns, "
+                         f"but the enclosing blocks are indented "
+                         f"{', '.join(str(n) for n in levels)}")
+        self.line, self.col = token.end_line or 1, token.end_column or 1
 
 
 @functools.lru_cache(maxsize=None)
@@ -69,7 +106,9 @@ def _opt(x: Any) -> tuple:
 
 
 @v_args(meta=True)
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
+    # Non-recursive: absurdly deep input (10,000 brackets or `not`s) must reach the nesting
+    # limits below as a tree, not end in a RecursionError somewhere inside lark.
     # -- module and declarations
     def start(self, meta, items):
         return [i for i in items if i is not None]
@@ -316,7 +355,12 @@ class _ToAst(Transformer):
         return A.Index(c[0], c[1], at=_pos(meta))
 
     def int_lit(self, meta, c):
-        return A.Int(int(c[0]), at=_pos(meta))
+        digits = str(c[0]).lstrip("0") or "0"
+        # Checked before int(): Python refuses to convert more than 4,300 digits.
+        if len(digits) > len(str(MAX_INT)) or int(digits) > MAX_INT:
+            raise _Located(f"number too large: the largest is {MAX_INT} (2**63 - 1)",
+                           _pos(meta), "E105")
+        return A.Int(int(digits), at=_pos(meta))
 
     def str_lit(self, meta, c):
         return A.Str(_unquote(c[0]), at=_pos(meta))
@@ -373,6 +417,110 @@ class _Located(Exception):
         self.message, self.at, self.code = message, at, code
 
 
+# ---- nesting limits ---------------------------------------------------------------------
+_STMTS = get_args(A.Stmt)
+_LOOPS = (A.For, A.While, A.Repeat)
+_NOT_EXPRS = (*_STMTS, *get_args(A.Decl), A.FieldDecl, A.Param, A.Module)
+
+
+@functools.lru_cache(maxsize=None)
+def _shape(cls: type) -> tuple[tuple[str, bool], ...] | None:
+    """The fields of an AST class, each with whether it holds a block of statements; None
+    for what is no AST node (names, numbers, positions)."""
+    if not attrs.has(cls) or cls is A.Pos:
+        return None
+    has_body = issubclass(cls, (*_LOOPS, A.ProcDecl, A.TriggerDecl))
+    return tuple((f.name, has_body and f.name == "body")
+                 for f in attrs.fields(cls) if f.name != "at")
+
+
+def _parts(node: Any, shape: tuple[tuple[str, bool], ...]) -> list[tuple[Any, bool]]:
+    """The children of an AST node, each with whether it is a block of statements."""
+    if isinstance(node, A.If):
+        parts = [p for cond, body in node.branches for p in ((cond, False), (body, True))]
+        return parts + [(node.orelse, True)]
+    return [(getattr(node, name), is_block) for name, is_block in shape]
+
+
+def _nesting_problem(nodes: Iterable[Any], blocks: int) -> _Located | None:
+    """The first place, in source order, where `nodes` (declarations, or the statements of a
+    block `blocks` deep) nest deeper than the limits above allow."""
+    # An explicit stack: the tree may be 10,000 levels deep, and this walk is what makes the
+    # recursive passes after it safe. Items: (node, blocks, loops, expression depth).
+    todo: list[tuple[Any, int, int, int]] = [(n, blocks, 0, 0) for n in reversed(list(nodes))]
+    while todo:
+        node, blocks, loops, exprs = todo.pop()
+        if isinstance(node, (tuple, list)):
+            todo.extend((n, blocks, loops, exprs) for n in reversed(node))
+            continue
+        shape = _shape(type(node))
+        if shape is None:
+            continue
+        if isinstance(node, _NOT_EXPRS):
+            exprs = 0
+        else:
+            exprs += 1
+            if exprs > MAX_EXPR_DEPTH and isinstance(node, A.TList):
+                return _Located(f"type nested too deeply: more than {MAX_EXPR_DEPTH} 'list of' "
+                                "inside each other", node.at, "E106")
+            if exprs > MAX_EXPR_DEPTH:
+                return _Located(f"expression nested too deeply: more than {MAX_EXPR_DEPTH} "
+                                "operators, calls or brackets inside each other; split it "
+                                "with 'let'", node.at, "E106")
+        if isinstance(node, _STMTS) and blocks > MAX_BLOCK_DEPTH:
+            return _Located(f"blocks nested too deeply: more than {MAX_BLOCK_DEPTH} levels; "
+                            "move the inner blocks into a procedure", node.at, "E106")
+        if isinstance(node, _LOOPS):
+            loops += 1
+            if loops > MAX_LOOP_DEPTH:
+                return _Located(f"loops nested too deeply: more than {MAX_LOOP_DEPTH} loops "
+                                "inside each other; move the inner loops into a procedure",
+                                node.at, "E106")
+        if isinstance(node, A.If) and len(node.branches) > MAX_BRANCHES:
+            extra = node.branches[MAX_BRANCHES][0].at
+            return _Located(f"too many branches: more than {MAX_BRANCHES} conditions ('if' and "
+                            "'elif') in one 'if'; split it, or look the answer up in a table",
+                            extra if extra.line else node.at, "E106")
+        for child, is_block in reversed(_parts(node, shape)):
+            if child is not None and not isinstance(child, (str, int)):
+                todo.append((child, blocks + 1 if is_block else blocks, loops, exprs))
+    return None
+
+
+_BRACKET_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]]')
+
+
+def _deep_brackets(text: str) -> list[_Located]:
+    """Each bracket that opens more than MAX_BRACKET_DEPTH deep, where the depth first gets
+    there (strings and comments skipped)."""
+    depth, found = 0, []
+    for m in _BRACKET_TOKENS.finditer(text):
+        tok = m.group()
+        if tok in ("(", "["):
+            depth += 1
+            if depth == MAX_BRACKET_DEPTH + 1:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - text.rfind("\n", 0, m.start())
+                found.append(_Located(f"brackets nested too deeply: more than "
+                                      f"{MAX_BRACKET_DEPTH} inside each other",
+                                      A.Pos(line, col, line, col + 1), "E106"))
+        elif tok in (")", "]"):
+            depth = max(depth - 1, 0)
+    return found
+
+
+def _limit_problems(nodes: list[Any], blocks: int, text: str) -> list[_Located | None]:
+    """For each of `nodes` (the declarations of `text`, or the statements of an effect), the
+    first nesting limit it breaks, if any."""
+    problems = [_nesting_problem([n], blocks) for n in nodes]
+    for bracket in _deep_brackets(text):
+        # the bracket belongs to the last node that starts before it
+        owner = max((i for i, n in enumerate(nodes) if n.at.line <= bracket.at.line), default=0)
+        if nodes and problems[owner] is None:
+            problems[owner] = bracket
+    return problems
+
+
 # ---- error messages ---------------------------------------------------------------------
 _TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
@@ -405,19 +553,27 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
     line, col = err.line or 1, err.column or 1
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        if tok.type == "$END":
+        at_eof = tok.type == "_DEDENT" and not text[tok.end_pos or 0:].strip()
+        if tok.type == "$END" or at_eof:
             what = "unexpected end of file"
         elif tok.type == "_NL":
             what = "unexpected end of line"
-        elif tok.type in ("_INDENT", "_DEDENT"):
+        elif tok.type == "_INDENT":
             what = "unexpected indentation"
+        elif tok.type == "_DEDENT":
+            what = "unexpected end of block"
         else:
             what = f"unexpected {str(tok)!r}"
         message = f"{what}; expected {_expected_list(err.expected)}"
         end_col = (tok.end_column or col + 1) if tok.type not in ("_NL", "$END") else col + 1
-        if tok.type == "_NL":  # point at the end of the line, not the start of the next
+        if tok.type == "_NL" or at_eof:  # point at the end of the line, not the next one
             line, col = tok.line or line, tok.column or col
             end_col = col + 1
+        elif tok.type in ("_INDENT", "_DEDENT"):
+            # The token borrows the place of the line break before it, which can be lines
+            # above (blank lines and comments): point at the first token of the indented line.
+            line, col = tok.end_line or line, tok.end_column or col
+            end_col = col + _first_token_length(source_line(text, line), col)
     elif isinstance(err, UnexpectedCharacters):
         ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         message = f"unexpected character {ch!r}"
@@ -446,6 +602,12 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
 
 
 _CLOSE = {"(": ")", "[": "]"}
+_FIRST_TOKEN = re.compile(r"\w+|\S")
+
+
+def _first_token_length(line_text: str, col: int) -> int:
+    m = _FIRST_TOKEN.match(line_text, col - 1)
+    return len(m.group()) if m else 1
 
 
 def _unclosed_bracket(text: str, upto: int) -> tuple[int, int, str] | None:
@@ -501,10 +663,16 @@ def parse_module_partial(text: str, path: str = "<rules>"
                 m = _DECL_NAME.match(chunk)
                 if m:
                     broken.add(m.group(1))
+                elif _SETUP_HANDLER.match(chunk):
+                    broken.add(BROKEN_SETUP)
     return A.Module(path, tuple(decls), extract_comments(text)), diags, broken
 
 
 _DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph)\s+([A-Za-z_]\w*)")
+_SETUP_HANDLER = re.compile(r"\s*on\s+setup\b")
+# Among the broken names: an `on setup:` handler that does not parse. No name has a space, so
+# this never hides a real one; the checker then does not also say the handler is missing.
+BROKEN_SETUP = "on setup"
 
 
 def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
@@ -512,76 +680,88 @@ def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
     """Parse a statement block embedded in a record field starting at (line, col) of `path`."""
     try:
         tree = _lark().parse(_with_newline(text), start="effect")
-        return _shift(_ToAst().transform(tree), line - 1, col - 1)
+        stmts = _ToAst().transform(tree)
     except UnexpectedInput as err:
         d = _syntax_diag(err, path, text, line - 1)
         raise DslError([_shift_diag(d, col - 1, text, err.line or 1)]) from None
-    except RecursionError:
-        raise DslError([_too_deep(path, line, col, text, 1)]) from None
     except VisitError as err:
-        if isinstance(err.orig_exc, RecursionError):
-            raise DslError([_too_deep(path, line, col, text, 1)]) from None
         raise DslError([_visit_diag(err, path, text, line - 1, col - 1)]) from None
-    except _indent_errors() as err:
-        raise DslError([Diagnostic("E101", f"inconsistent indentation ({err})", path, line, col,
-                                   source_line(text, 1))]) from None
+    except _BadDedent as err:
+        raise DslError([_dedent_diag(err, path, text, line - 1, col - 1)]) from None
+    problem = next((p for p in _limit_problems(list(stmts), 1, text) if p is not None), None)
+    if problem is not None:
+        raise DslError([_located_diag(problem, path, text, line - 1, col - 1)])
+    return _shift(stmts, line - 1, col - 1)
 
 
 def _with_newline(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def _indent_errors() -> tuple[type[Exception], ...]:
-    from lark.indenter import DedentError
-    return (DedentError,)
-
-
-def _parse_chunk(text: str, path: str, line_offset: int, full: str
-                 ) -> tuple[list[A.Decl], Diagnostic | None]:
+def _parse_chunk(text: str, path: str, line_offset: int
+                 ) -> tuple[list[A.Decl] | None, Diagnostic | None]:
+    """The declarations of `text` (a file, or one declaration starting on line
+    `line_offset + 1`), or None and the syntax error."""
     try:
         tree = _lark().parse(_with_newline(text), start="start")
-        return _shift(_ToAst().transform(tree), line_offset, 0), None
+        return _ToAst().transform(tree), None
     except UnexpectedInput as err:
-        return [], _syntax_diag(err, path, text, line_offset)
-    except RecursionError:
-        return [], _too_deep(path, line_offset + 1, 1, full, line_offset + 1)
+        return None, _syntax_diag(err, path, text, line_offset)
     except VisitError as err:
-        if isinstance(err.orig_exc, RecursionError):
-            return [], _too_deep(path, line_offset + 1, 1, full, line_offset + 1)
-        return [], _visit_diag(err, path, text, line_offset, 0)
-    except _indent_errors() as err:
-        return [], Diagnostic("E101", f"inconsistent indentation ({err})", path,
-                              line_offset + 1, 1, source_line(full, line_offset + 1))
+        return None, _visit_diag(err, path, text, line_offset, 0)
+    except _BadDedent as err:
+        return None, _dedent_diag(err, path, text, line_offset, 0)
 
 
-def _too_deep(path: str, line: int, col: int, text: str, text_line: int) -> Diagnostic:
-    # The tree is built recursively: absurdly deep nesting is a syntax error, not a crash.
-    return Diagnostic("E100", "expression or block nested too deeply", path, line, col,
-                      source_line(text, text_line))
+def _within_limits(decls: list[A.Decl], path: str, text: str, line_offset: int
+                   ) -> tuple[list[A.Decl], list[Diagnostic]]:
+    """The declarations that keep to the nesting limits (moved to their place in the file),
+    and a diagnostic for each one that does not."""
+    ok, diags = [], []
+    for decl, problem in zip(decls, _limit_problems(decls, 0, text)):
+        if problem is None:
+            ok.append(_shift(decl, line_offset, 0))
+        else:
+            diags.append(_located_diag(problem, path, text, line_offset, 0))
+    return ok, diags
+
+
+def _dedent_diag(err: _BadDedent, path: str, text: str, line_offset: int, col_offset: int
+                 ) -> Diagnostic:
+    return Diagnostic("E101", str(err), path, err.line + line_offset, err.col + col_offset,
+                      source_line(text, err.line), err.col + col_offset + 1,
+                      "indent it like the block it belongs to")
 
 
 def _visit_diag(err: VisitError, path: str, text: str, line_offset: int, col_offset: int
                 ) -> Diagnostic:
-    inner = err.orig_exc
-    if isinstance(inner, _Located):
-        at = inner.at
-        return Diagnostic(inner.code, inner.message, path, at.line + line_offset,
-                          at.col + col_offset, source_line(text, at.line),
-                          at.end_col + col_offset if at.end_line == at.line else None)
+    if isinstance(err.orig_exc, _Located):
+        return _located_diag(err.orig_exc, path, text, line_offset, col_offset)
     raise err
 
 
+def _located_diag(err: _Located, path: str, text: str, line_offset: int, col_offset: int
+                  ) -> Diagnostic:
+    at = err.at
+    return Diagnostic(err.code, err.message, path, at.line + line_offset, at.col + col_offset,
+                      source_line(text, at.line),
+                      at.end_col + col_offset if at.end_line == at.line else None)
+
+
 def _parse_with_recovery(text: str, path: str) -> tuple[list[A.Decl], list[Diagnostic]]:
-    decls, diag = _parse_chunk(text, path, 0, text)
-    if diag is None:
-        return decls, []
+    decls, diag = _parse_chunk(text, path, 0)
+    if decls is not None:
+        return _within_limits(decls, path, text, 0)
     # Parse each top-level declaration on its own to find every error in the file.
     decls, diags = [], []
     for start, chunk in _top_level_chunks(text):
-        got, d = _parse_chunk(chunk, path, start, text)
-        decls.extend(got)
-        if d is not None:
+        got, d = _parse_chunk(chunk, path, start)
+        if got is None:
             diags.append(d)
+            continue
+        ok, bad = _within_limits(got, path, chunk, start)
+        decls.extend(ok)
+        diags.extend(bad)
     return decls, diags or [diag]
 
 

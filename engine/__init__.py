@@ -7,7 +7,7 @@ The library API for front-ends (imported lazily so that `engine --help` stays fa
     game = pack.new_game(seed=1)
     while not game.over:
         d = game.decision                 # who decides what, with which options
-        game.apply(game.legal_actions()[0])
+        game.apply(game.legal_actions()[0], side=d.side, decision=d.id)
     print(game.result.winner)
 """
 from __future__ import annotations
@@ -15,13 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
-           "EngineFault", "PackError", "SaveError", "NotPlayable", "validate_paths"]
+           "EngineFault", "PackError", "SaveError", "NotPlayable", "validate_paths", "Limits"]
 
 _WHERE = {
     "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
     "Result": "engine.game", "replay": "engine.game", "IllegalAction": "engine.errors",
     "EngineFault": "engine.errors", "PackError": "engine.errors", "SaveError": "engine.errors",
-    "NotPlayable": "engine.errors",
+    "NotPlayable": "engine.errors", "Limits": "engine.limits",
     "validate_paths": "engine.validate",
 }
 

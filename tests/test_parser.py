@@ -552,29 +552,64 @@ def test_every_broken_declaration_is_reported():
 
 
 def test_inconsistent_indentation():
+    """Hole 12: the error is on the line whose indentation matches no block, at its first
+    token (it was reported at line 1, column 1 of the declaration)."""
     (d,) = errors("""\
         on setup:
                 x = 1
             y = 2
     """)
-    assert d.code == "E101" and d.line == 1 and d.col == 1
-    assert "indentation" in d.message
+    assert (d.code, d.line, d.col, d.end_col) == ("E101", 3, 5, 6)
+    assert d.message == ("inconsistent indentation: this line is indented 4 columns, but the "
+                         "enclosing blocks are indented 0, 8")
+    assert d.line_text == "    y = 2"
+
+
+def test_inconsistent_indentation_in_an_effect_is_shifted_to_the_field():
+    with pytest.raises(DslError) as info:
+        parse_effect("if true:\n        pass\n    pass\n", "cards.yaml", 10, 7)
+    (d,) = info.value.diagnostics
+    assert (d.code, d.path, d.line, d.col) == ("E101", "cards.yaml", 12, 11)
 
 
 def test_unexpected_indentation():
     (d,) = errors("var x: int = 1\n  y\n")
     assert d.code == "E100" and d.message.startswith("unexpected indentation")
+    assert (d.line, d.col, d.end_col, d.line_text) == (2, 3, 4, "  y")
 
 
-def test_absurd_nesting_is_a_syntax_error_not_a_crash():
+def test_token_errors_after_a_long_line_point_at_the_token():
+    """Hole 12: an indented line after a long line, blank lines and a comment was reported at
+    the end of the long line (`state.rules:188:129`), where the line break token starts.
+    Other unexpected tokens, and unclosed brackets, already pointed at themselves."""
+    long = "    let total = " + " + ".join(f"count(hand{i})" for i in range(8))
+    (d,) = errors(f"on setup:\n{long}\n\n    # a comment\n        let z = 2\n")
+    assert (d.code, d.line, d.col, d.end_col) == ("E100", 5, 9, 12)
+    assert d.message.startswith("unexpected indentation")
+    assert d.line_text == "        let z = 2"
+    (d,) = errors(f"on setup:\n{long}\n\n    let z = = 2\n")
+    assert (d.code, d.line, d.col, d.end_col) == ("E100", 4, 13, 14)
+    (d,) = errors(f"on setup:\n{long}\n    let z = count(hand\n")
+    assert (d.line, d.col, d.message) == (3, 18, "'(' is never closed")
+    # a block that ends with the file before it began: at the end of its header
+    (d,) = errors(f"on setup:\n{long}\n    if true:\n\n# the end\n")
+    assert (d.line, d.col) == (3, 13)
+    assert d.message == "unexpected end of file; expected an indented block"
+
+
+def test_absurd_nesting_is_a_located_error_not_a_crash():
     deep = "(" * 2000 + "1" + ")" * 2000
     (d,) = errors(f"var ok: int\ncheck \"deep\": {deep}\n")
-    assert (d.code, d.line, d.col) == ("E100", 2, 1)
+    assert (d.code, d.line, d.col) == ("E106", 2, 115)  # the 101st bracket
     assert "nested too deeply" in d.message
-    with pytest.raises(DslError):
-        parse_effect("x = " + "-" * 5000 + "1\n")
-    with pytest.raises(DslError):
+    # signs fold into the literal, so 5,000 of them are no nesting
+    assert stmt("x = " + "-" * 5000 + "1\n").value == I(1)
+    with pytest.raises(DslError) as info:
+        parse_effect("x = " + "not " * 5000 + "true\n")
+    assert "nested too deeply" in info.value.diagnostics[0].message
+    with pytest.raises(DslError) as info:
         parse_effect("x = " + " + ".join(["1"] * 5000) + "\n")
+    assert "nested too deeply" in info.value.diagnostics[0].message
 
 
 def test_reasonable_nesting_parses():
