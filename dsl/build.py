@@ -47,7 +47,7 @@ def _compiler_hash() -> str:
     here = Path(__file__).parent
     h = hashlib.sha256()
     for name in ("grammar.lark", "parser.py", "checker.py", "compiler.py", "pack.py",
-                 "model.py", "types.py", "build.py"):
+                 "model.py", "types.py", "build.py", "yamlload.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()[:12]
 

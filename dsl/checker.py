@@ -105,6 +105,9 @@ class Checker:
             if decl.visibility == "private" and not self._first_param_is_side(decl.params):
                 self.error("E230", f"private var '{name}' needs a first parameter of type side "
                            "(whose side may see it)", path, decl.at)
+        for info in m.types.values():
+            for f in info.fields.values():
+                self._check_field_type(f)
         for name, z in m.zones.items():
             path = m.decl_paths[name]
             for p in z.params:
@@ -176,6 +179,15 @@ class Checker:
             return self._check_type_expr(t.elem, path)
         if t.name not in T.BASE and t.name not in self.m.types:
             self._unknown("E202", "type", t.name, [*T.BASE, *self.m.types], path, t.at)
+
+    def _check_field_type(self, f: Any) -> None:
+        """A record field's type names a base type or a declared record type."""
+        t = f.type
+        while isinstance(t, tuple):  # list of X
+            t = t[1]
+        if t not in T.BASE and t not in self.m.types:
+            site = f.type_site or f.site
+            self._unknown("E202", "type", t, [*T.BASE, *self.m.types], site.path, site)
 
     def _check_graph(self, g: A.GraphDecl, path: str) -> None:
         m = self.m

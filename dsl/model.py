@@ -29,6 +29,7 @@ class FieldInfo:
     optional: bool
     default: Any
     site: Site
+    type_site: Site | None = None  # where the field's type is written
 
 
 @attrs.define
@@ -139,6 +140,9 @@ class PackModel:
                 names.setdefault(n, kind)
         return names
 
+
+# pack.yaml `limits:` keys (engine.limits.Limits has one field each).
+LIMIT_KEYS = ("steps", "frames", "depth", "list_size")
 
 # Built-in record types every pack has.
 TABLE_TYPE = "table"

@@ -6,7 +6,9 @@ reports all of them.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
-from dsl.model import (BUILTIN_EVENTS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
+from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
                        Record, Site, Trigger, TypeInfo)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
 from dsl.yamlload import YList, YMap, load_yaml
@@ -24,12 +26,19 @@ SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
-             "board": False, "playable": False, "names_from": False}
+             "board": False, "playable": False, "names_from": False, "limits": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 # Keys of one `disagree:` entry.
 DISAGREE_KEYS = ("field", "value", "source", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
+PACK_FILE_SUFFIXES = (".rules", ".yaml")
+# Characters no pack file name may hold: a printed path (or code naming it) would show
+# something other than the file. Cc: controls (newline, escape, U+0085); Cf: format
+# characters such as the bidi override U+202E; Zl/Zp: U+2028/U+2029 line breaks; Cs: bytes
+# that are not UTF-8 (Python keeps them as lone surrogates).
+_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 
 
 def _grammar_keywords() -> frozenset[str]:
@@ -62,6 +71,65 @@ def pack_hash(files: dict[str, str]) -> str:
     return h.hexdigest()[:16]
 
 
+def _is_bad_name_char(ch: str) -> bool:
+    return unicodedata.category(ch) in _BAD_NAME_CATEGORIES
+
+
+def has_bad_name_char(name: str) -> bool:
+    """Does `name` hold a character that could make it print as something else?"""
+    return any(_is_bad_name_char(ch) for ch in name)
+
+
+def _escape_char(ch: str) -> str:
+    if ch in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[ch]
+    if not _is_bad_name_char(ch):
+        return ch
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
+def _link_problem(path: Path, real_root: Path) -> str | None:
+    """Why the link `path` may not be followed from a folder whose real path is
+    `real_root` (None: it stays inside)."""
+    try:
+        target = Path(os.path.realpath(path, strict=True))
+    except OSError:  # missing target, or a loop of links
+        return "leads nowhere (its target is missing, or links loop)"
+    if target != real_root and real_root not in target.parents:
+        return "leads out of the pack folder"
+    return None
+
+
+def refused_file(path: Path, folder: Path) -> Diagnostic | None:
+    """The E328/E329 diagnostic that refuses reading `path` (a file inside `folder`), or
+    None when it may be read: for readers outside a pack walk (translation files, a quick
+    look at pack.yaml) that must refuse what the pack reader refuses."""
+    if has_bad_name_char(path.name):
+        return Diagnostic("E328", "a file name with a control, bidi or line-break character "
+                          "(shown escaped): it is not read", printable_path(str(path)), 0, 0,
+                          suggestion="rename it using letters, digits, '-', '_' and '.'")
+    if path.is_symlink():
+        why = _link_problem(path, Path(os.path.realpath(folder)))
+        if why is not None:
+            return Diagnostic("E329", f"symbolic link that {why}: it is not read",
+                              printable_path(str(path)), 0, 0,
+                              suggestion="put the file itself inside the folder")
+    if path.exists() and not path.is_file():  # a FIFO or device would block or never end
+        return Diagnostic("E300", "not a regular file: it is not read",
+                          printable_path(str(path)), 0, 0)
+    return None
+
+
+def printable_path(path: str) -> str:
+    """`path` as it may be printed: unchanged when harmless, else with every control, bidi or
+    line-break character (and, so the escapes read one way, every backslash) escaped."""
+    if not has_bad_name_char(path):
+        return path
+    return "".join(_escape_char(ch) for ch in path)
+
+
 def read_pack(root: Path) -> PackSource:
     """Load a pack directory. Never raises for bad content: see `.diagnostics`."""
     loader = _Loader(root)
@@ -71,6 +139,7 @@ def read_pack(root: Path) -> PackSource:
 class _Loader:
     def __init__(self, root: Path):
         self.root = root
+        self.real_root = Path(os.path.realpath(root))
         self._meta_map: YMap | None = None
         self.diags: list[Diagnostic] = []
         self.sources: dict[str, str] = {}
@@ -94,10 +163,11 @@ class _Loader:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as err:
             self.diags.append(Diagnostic("E300", f"not UTF-8 text (byte {err.start}): save the "
-                                         "file as UTF-8", str(p), 0, 0))
+                                         "file as UTF-8", printable_path(str(p)), 0, 0))
             return None
         except OSError as err:
-            self.diags.append(Diagnostic("E300", f"cannot read: {err.strerror}", str(p), 0, 0))
+            self.diags.append(Diagnostic("E300", f"cannot read: {err.strerror}",
+                                         printable_path(str(p)), 0, 0))
             return None
         self.sources[str(p)] = text
         self.rel_sources[p.relative_to(self.root).as_posix()] = text
@@ -107,11 +177,15 @@ class _Loader:
         root = self.root
         meta_path = root / "pack.yaml"
         meta: dict[str, Any] = {}
-        if not meta_path.is_file():
-            self.diags.append(Diagnostic("E300", "not a pack: no pack.yaml here", str(root), 0, 0))
+        if meta_path.is_symlink() and not self._link_is_safe(meta_path):
+            pass  # reported: not read
+        elif not meta_path.is_file():
+            self.diags.append(Diagnostic("E300", "not a pack: no pack.yaml here",
+                                         printable_path(str(root)), 0, 0))
         else:
             meta = self._meta(meta_path)
-        sides = [s for s in meta.get("sides", []) if isinstance(s, str)]
+        listed = meta.get("sides")  # a bad value is reported by _meta
+        sides = [s for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
         model = PackModel(id=str(meta.get("id", root.name)), sides=sides, root=str(root))
         playable = meta.get("playable", True)
         if not isinstance(playable, bool) and self._meta_map is not None:
@@ -119,9 +193,9 @@ class _Loader:
                      "'playable' is true or false (false: a data pack with no rules yet)")
         model.playable = playable is not False
         model.types[TABLE_TYPE] = TypeInfo(TABLE_TYPE, {}, Site(str(meta_path)))
-        rule_files = sorted(p for p in root.rglob("*.rules") if p.is_file())
-        record_files = sorted(p for p in root.rglob("*.yaml")
-                              if p.is_file() and p != meta_path)
+        files = self._pack_files() if root.is_dir() else []
+        rule_files = sorted(p for p in files if p.name.endswith(".rules"))
+        record_files = sorted(p for p in files if p.name.endswith(".yaml") and p != meta_path)
         modules = []
         for p in rule_files:
             text = self._read(p)
@@ -159,6 +233,71 @@ class _Loader:
         return PackSource(root, meta, model, self.sources, self.diags,
                           pack_hash(self.rel_sources), modules)
 
+    # ---- finding the files ---------------------------------------------------------------
+    def _pack_files(self) -> list[Path]:
+        """Every `.rules` and `.yaml` file below the root that may be read. Files whose path
+        holds a control character are refused (E328), and so are links leading out of the
+        pack or nowhere (E329). Links to directories are never walked into: one inside the
+        pack leads to files read at their own place anyway (and could loop), one outside
+        is refused."""
+        found: list[Path] = []
+        # (directory, its first badly named directory counting from the root, if any)
+        todo: list[tuple[Path, Path | None]] = [(self.root, None)]
+        refused_dirs: set[Path] = set()
+        while todo:
+            folder, bad_dir = todo.pop()
+            for entry in self._entries(folder):
+                path = Path(entry.path)
+                bad = bad_dir or (path if has_bad_name_char(entry.name) else None)
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append((path, bad))
+                    continue
+                is_pack_file = entry.name.endswith(PACK_FILE_SUFFIXES)
+                if is_pack_file and bad is not None:
+                    if bad not in refused_dirs:
+                        refused_dirs.add(bad)
+                        self._refuse_name(bad, is_dir=bad != path)
+                    continue
+                if entry.is_symlink():
+                    to_dir = os.path.isdir(path)
+                    if not (is_pack_file or to_dir):
+                        continue  # never read: nothing to refuse
+                    if not self._link_is_safe(path) or to_dir:
+                        continue
+                if is_pack_file and entry.is_file():
+                    found.append(path)
+        return found
+
+    def _entries(self, folder: Path) -> list[os.DirEntry]:
+        try:
+            with os.scandir(folder) as it:
+                return list(it)
+        except OSError as err:
+            self.diags.append(Diagnostic("E300", f"cannot read folder: {err.strerror}",
+                                         printable_path(str(folder)), 0, 0))
+            return []
+
+    def _refuse_name(self, path: Path, is_dir: bool) -> None:
+        what = "a folder name" if is_dir else "a file name"
+        self.diags.append(Diagnostic(
+            "E328", f"{what} with a control, bidi or line-break character (shown escaped): "
+            f"{'its files are' if is_dir else 'it is'} not read", printable_path(str(path)), 0,
+            0, suggestion="rename it using letters, digits, '-', '_' and '.'"))
+
+    def _link_is_safe(self, path: Path) -> bool:
+        """May the link `path` be followed? Only into the pack (E329 if not): a link out of
+        the pack could make the engine read, and print, any file: leak.yaml -> /etc/passwd."""
+        why = _link_problem(path, self.real_root)
+        if why is not None:
+            self._refuse_link(path, why)
+            return False
+        return True
+
+    def _refuse_link(self, path: Path, why: str) -> None:
+        self.diags.append(Diagnostic(
+            "E329", f"symbolic link that {why}: it is not read", printable_path(str(path)), 0, 0,
+            suggestion="put the file itself inside the pack folder"))
+
     # ---- pack.yaml ----------------------------------------------------------------------
     def _meta(self, path: Path) -> dict[str, Any]:
         text = self._read(path)
@@ -193,7 +332,25 @@ class _Loader:
                                    Site(str(path), loc.line, loc.col))
         if "id" in data and not (isinstance(data["id"], str) and SLUG.match(data["id"])):
             self._at(data, "id", "E304", "pack id must be a lowercase slug like 'my_game'")
+        if "limits" in data:
+            self._limits(data)
         return dict(data)
+
+    def _limits(self, data: YMap) -> None:
+        """`limits: {steps: N, ...}`: known keys, whole numbers of at least 1 (E304)."""
+        limits = data["limits"]
+        if not isinstance(limits, YMap):
+            self._at(data, "limits", "E304", "'limits' is a mapping of limit names to whole "
+                     f"numbers ({', '.join(LIMIT_KEYS)})")
+            return
+        for key, value in limits.items():
+            if key not in LIMIT_KEYS:
+                loc = limits.key_loc[key]
+                self.error("E304", f"unknown limit '{key}' (limits: {', '.join(LIMIT_KEYS)})",
+                           Site(loc.path, loc.line, loc.col), did_you_mean(str(key), LIMIT_KEYS))
+            elif isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                self._at(limits, key, "E304", f"limit '{key}' must be a whole number of at "
+                         f"least 1, not {value!r}")
 
     def _names_from(self, model: PackModel, meta: YMap) -> dict[str, tuple[str, ...]]:
         """pack.yaml `names_from: {type: field | [field, ...]}`: records of the type with no
@@ -332,7 +489,8 @@ class _Loader:
                     self.error("E308", "a field default must be a literal", site)
                     default = None
             fields[f.name] = FieldInfo(f.name, T.from_ast(f.type), isinstance(f.type, A.TOptional)
-                                       or f.default is not None, default, site)
+                                       or f.default is not None, default, site,
+                                       Site(path, f.type.at.line, f.type.at.col))
         return TypeInfo(d.name, fields, Site(path, d.at.line, d.at.col))
 
     # ---- record files -------------------------------------------------------------------
@@ -459,8 +617,13 @@ class _Loader:
                 self.error("E317", f"unknown side {value!r}", Site(site.path, site.line, site.col,
                            site.col + len(str(value))), did_you_mean(str(value), model.sides))
             return value
+        if t not in model.types:
+            return value  # an undeclared field type: the checker reports the type (E202)
         # a reference to a record of type t
-        target = model.records.get(value) if isinstance(value, str) else None
+        if not isinstance(value, str):
+            self.error("E318", f"expected the id of a {t}, got {_brief(value)}", site)
+            return value
+        target = model.records.get(value)
         if target is None or target.type != t:
             end = site.col + len(str(value))
             if target is not None:
@@ -673,7 +836,14 @@ def show_value(value: Any) -> str:
     return str(value)
 
 
-_RANGE = re.compile(r"^\s*(-?\d+)\s*(?:-\s*(-?\d+)|(\+))?\s*$")
+def _brief(value: Any, width: int = 60) -> str:
+    """`show_value`, cut short: a message should not repeat a whole list."""
+    shown = show_value(value)
+    return shown if len(shown) <= width else shown[:width - 3] + "..."
+
+
+# Bounded digits: int() refuses more than 4,300, and no table needs more than a few.
+_RANGE = re.compile(r"^\s*(-?\d{1,18})\s*(?:-\s*(-?\d{1,18})|(\+))?\s*$")
 
 
 def key_matcher(spec: Any) -> tuple | None:

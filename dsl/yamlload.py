@@ -18,10 +18,13 @@ Codes reported here:
   E004  number in a refused form: leading zero, underscore, 0x/0o/0b, 1e3
   E005  unsupported tag, or a value that does not fit its standard tag
   E006  unsupported structure: recursive alias, non-scalar key, bad merge, too deep
+  E007  aliases expand the document past MAX_ALIAS_NODES values (a "billion laughs")
+  E008  number too long (over MAX_NUMBER_LENGTH characters) or too large for a float
 
-Values are returned alongside non-fatal errors (E002-E006) so callers can report
-more than one problem per run; only E001 loses the data. Callers must treat
-the data as unusable whenever an error-severity diagnostic came back.
+Values are returned alongside non-fatal errors (E002-E006, E008) so callers can
+report more than one problem per run; E001, E007 and "too deep" (E006) lose the
+data. Callers must treat the data as unusable whenever an error-severity
+diagnostic came back.
 """
 
 from __future__ import annotations
@@ -39,6 +42,17 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Deeper records are surely a mistake, and later recursive passes would choke.
 MAX_DEPTH = 100
 
+# An alias shares its value, but every later pass (checks, copies, generated code)
+# walks it once per use: nested aliases multiply, and a 1 kB file can stand for
+# billions of values. Values added by aliases count against this budget per file;
+# a long text counts one value per TEXT_PER_NODE characters, since passes copy
+# and parse texts too.
+MAX_ALIAS_NODES = 100_000
+TEXT_PER_NODE = 100
+
+# No game needs longer numbers; Python refuses to read ints past 4,300 digits.
+MAX_NUMBER_LENGTH = 100
+
 _STD = "tag:yaml.org,2002:"
 _MAP_TAGS = (None, "!", _STD + "map")
 _SEQ_TAGS = (None, "!", _STD + "seq")
@@ -54,6 +68,7 @@ _UNDERSCORED = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?\
 _RADIX = re.compile(r"([-+]?)0([xXoObB])([0-9a-fA-F]+)\Z")
 _EXP_NO_DOT = re.compile(r"([-+]?[0-9]+)[eE]([-+]?[0-9]+)\Z")
 _RADIX_NAMES = {"x": ("hex", 16), "o": ("octal", 8), "b": ("binary", 2)}
+_NUMBER_FORMS = (_INT, _FLOAT, _RADIX, _UNDERSCORED, _EXP_NO_DOT)
 
 # Characters the YAML reader refuses (same set as PyYAML's reader).
 _NON_PRINTABLE = re.compile(
@@ -126,8 +141,16 @@ def loc_of(container: Any, key_or_index: Any = _WHOLE) -> Loc:
     return Loc("", 0, 0)
 
 
+def _too_long_number(text: str) -> bool:
+    return len(text) > MAX_NUMBER_LENGTH and any(form.match(text) for form in _NUMBER_FORMS)
+
+
 def resolve_plain(text: str, *, is_key: bool = False) -> tuple[Any, Problem | None]:
     """Resolve an unquoted, untagged scalar; refused forms stay strings."""
+    if _too_long_number(text):
+        # Checked first: the messages below would print it, and int() refuses it.
+        return text, ("E008", f"number of {len(text)} characters is too long (at most "
+                              f"{MAX_NUMBER_LENGTH}): quote it if it is text")
     if text in _NULLS:
         return None, None
     if text in _BOOLS:
@@ -141,7 +164,11 @@ def resolve_plain(text: str, *, is_key: bool = False) -> tuple[Any, Problem | No
             return text, ("E004", f"leading zero in number '{text}': write {int(text)} or quote it")
         return int(text), None
     if _FLOAT.match(text):
-        return float(text), None
+        value = float(text)
+        if value in (float("inf"), float("-inf")):
+            return text, ("E008", f"'{text}' is too large for a number (floats end near "
+                                  "1.8e308): quote it if it is text")
+        return value, None
     m = _RADIX.match(text)
     if m:
         kind, base = _RADIX_NAMES[m[2].lower()]
@@ -176,7 +203,7 @@ def resolve_tagged(text: str, tag: str) -> tuple[Any, Problem | None]:
         return text, None
     if name in ("int", "float"):
         value, problem = resolve_plain(text)
-        if problem is not None and problem[0] == "E004":
+        if problem is not None and problem[0] in ("E004", "E008"):
             return value, problem
         if type(value) is int or (name == "float" and type(value) is float):
             return (float(value) if name == "float" else value), None
@@ -197,12 +224,16 @@ class _Anchor:
     value: Any
     style: str | None
     open: bool  # still being built: an alias to it would be recursive
+    size: int = 1  # values it stands for, aliases expanded (see MAX_ALIAS_NODES)
+    height: int = 0  # nesting levels inside it: 0 for a scalar, 1 for a flat list
 
 
 @attrs.define
 class _Frame:
     value: YMap | YList
     anchor: str | None = None
+    start: int = 0  # the builder's value count when this collection opened
+    height: int = 0  # the deepest nesting among its items so far
     # Mapping state: the key waiting for its value.
     has_key: bool = False
     key: Any = None
@@ -228,6 +259,8 @@ class _Builder:
         self.anchors: dict[str, _Anchor] = {}
         self.root: Any = None
         self._lines: list[str] | None = None
+        self.nodes = 0  # values so far, counting what aliases stand for
+        self.alias_nodes = 0  # the part of `nodes` that aliases added
 
     # -- diagnostics -------------------------------------------------------
 
@@ -328,8 +361,10 @@ class _Builder:
             value, problem = resolve_tagged(ev.value, ev.tag)
         if problem is not None:
             self.diag_at(problem[0], problem[1], ev.start_mark, ev.end_mark)
+        size = 1 + len(ev.value) // TEXT_PER_NODE
+        self.nodes += size
         if ev.anchor:
-            self.anchors[ev.anchor] = _Anchor(value, style, open=False)
+            self.anchors[ev.anchor] = _Anchor(value, style, open=False, size=size)
         merge = is_key and style is None and ev.tag is None and ev.value == "<<"
         self.deliver(value, self.loc(ev.start_mark, style), ev.value, ev.end_mark, merge)
 
@@ -344,8 +379,28 @@ class _Builder:
             self.diag_at("E006", f"recursive alias '*{ev.anchor}': a collection cannot contain itself",
                          m, ev.end_mark)
             value = None
+        else:
+            self.check_expansion(ev, anchor)
         text = value if isinstance(value, str) else f"*{ev.anchor}"
-        self.deliver(value, self.loc(m, anchor.style), text, ev.end_mark, False)
+        self.deliver(value, self.loc(m, anchor.style), text, ev.end_mark, False,
+                     0 if anchor.open else anchor.height)
+
+    def check_expansion(self, ev: Any, anchor: _Anchor) -> None:
+        """Count what the alias stands for; stop when the document grows too big or deep."""
+        if len(self.stack) + anchor.height > MAX_DEPTH:
+            self.diag_at("E006", f"alias '*{ev.anchor}' nests the document deeper than "
+                         f"{MAX_DEPTH} levels", ev.start_mark, ev.end_mark)
+            raise _Fatal
+        self.nodes += anchor.size
+        self.alias_nodes += anchor.size
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            m = ev.start_mark
+            line, col = m.line + 1, m.column + 1
+            end = ev.end_mark.column + 1 if ev.end_mark.line == m.line else None
+            self.diag("E007", f"aliases expand this file past {MAX_ALIAS_NODES:,} values "
+                      f"(each use of '*{ev.anchor}' repeats {anchor.size:,})", line, col, end,
+                      "write the values out, or use fewer (and less nested) aliases")
+            raise _Fatal
 
     def open(self, ev: Any) -> None:
         m = ev.start_mark
@@ -360,7 +415,8 @@ class _Builder:
         value = cls(path=self.path, line=m.line + 1, col=m.column + 1)
         if ev.anchor:
             self.anchors[ev.anchor] = _Anchor(value, None, open=True)
-        self.stack.append(_Frame(value, ev.anchor))
+        self.stack.append(_Frame(value, ev.anchor, start=self.nodes))
+        self.nodes += 1
 
     def close(self) -> None:
         frame = self.stack.pop()
@@ -373,16 +429,21 @@ class _Builder:
                         value[k] = v
                         value.key_loc[k] = src.key_loc.get(k, src.loc)
                         value.val_loc[k] = src.val_loc.get(k, src.loc)
-        if frame.anchor is not None and self.anchors.get(frame.anchor) is not None:
-            if self.anchors[frame.anchor].value is value:
-                self.anchors[frame.anchor].open = False
-        self.deliver(value, value.loc, "", None, False)
+        height = frame.height + 1
+        anchor = self.anchors.get(frame.anchor) if frame.anchor is not None else None
+        if anchor is not None and anchor.value is value:
+            anchor.open = False
+            anchor.size = self.nodes - frame.start
+            anchor.height = height
+        self.deliver(value, value.loc, "", None, False, height)
 
-    def deliver(self, value: Any, loc: Loc, text: str, end: Any, merge: bool) -> None:
+    def deliver(self, value: Any, loc: Loc, text: str, end: Any, merge: bool,
+                height: int = 0) -> None:
         if not self.stack:
             self.root = value
             return
         frame = self.stack[-1]
+        frame.height = max(frame.height, height)
         target = frame.value
         if isinstance(target, YList):
             target.append(value)

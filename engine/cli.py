@@ -118,7 +118,13 @@ def _rules_files(paths: list[str]) -> list:
     for arg in paths:
         p = Path(arg)
         if p.is_dir():
-            files.extend(sorted(x for x in p.rglob("*.rules") if x.is_file()))
+            from dsl.pack import refused_file
+            for x in sorted(p.rglob("*.rules")):
+                refused = refused_file(x, p)  # fmt writes files: never one outside the pack
+                if refused is not None:
+                    raise UsageError(f"{refused.path}: {refused.message}")
+                if x.is_file():
+                    files.append(x)
         elif p.is_file():
             if p.suffix != ".rules":
                 raise UsageError(f"'{arg}' is not a .rules file")

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-_FIELDS = ("steps", "frames", "depth", "list_size")
+from dsl.model import LIMIT_KEYS
 
 
 def _positive(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -36,10 +36,5 @@ class Limits:
         missing keys keep their defaults."""
         if not isinstance(data, dict):
             return cls()
-        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+        return cls(**{k: v for k, v in data.items() if k in LIMIT_KEYS})
 
-    def replace(self, **changes: Any) -> "Limits":
-        return attrs.evolve(self, **changes)
-
-
-LIMIT_KEYS = _FIELDS

@@ -109,7 +109,13 @@ def name_parts(path: Path) -> tuple[str, str] | None:
 
 def read_translation(path: Path) -> TranslationFile:
     """Parse one translation file; problems of its own shape become its diagnostics."""
+    from dsl.pack import refused_file
     path = Path(path)
+    refused = refused_file(path, path.parent)
+    if refused is not None:  # a link to /etc/passwd is neither read nor printed
+        tf = TranslationFile(path, "")
+        tf.diagnostics.append(refused)
+        return tf
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

@@ -1,13 +1,15 @@
 """Located YAML loading: values, positions and the refused spellings."""
 
 import textwrap
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsl.errors import Diagnostic
-from dsl.yamlload import Loc, MAX_DEPTH, YList, YMap, load_yaml, loc_of, resolve_plain
+from dsl.yamlload import (Loc, MAX_ALIAS_NODES, MAX_DEPTH, MAX_NUMBER_LENGTH, YList, YMap,
+                          load_yaml, loc_of, resolve_plain)
 
 
 def load(text):
@@ -255,6 +257,37 @@ def test_number_lookalikes_are_plain_strings(text):
     assert load_ok(f"v: {text}\n") == {"v": text}
 
 
+@pytest.mark.parametrize("text", ["9" * 5000, "-" + "9" * 4301, "0" + "7" * 5000,
+                                  "0x" + "f" * 5000, "1_" * 3000 + "1", "1." + "5" * 5000,
+                                  "1" * (MAX_NUMBER_LENGTH + 1)],
+                         ids=["int", "negative", "leading-zero", "hex", "underscores", "float",
+                              "just-too-long"])
+def test_too_long_numbers(text):
+    """Issue 8 hole 4: int() refuses more than 4,300 digits (ValueError escaped), and the
+    E004 messages printed the number. Now E008."""
+    data, diags = load_yaml("f.yaml", f"v: {text}\n")
+    assert only(diags, "E008").col == 4
+    assert data["v"] == text and len(diags[0].message) < 100
+
+
+def test_number_length_limit_in_values_and_keys():
+    """Issue 8 hole 4: the longest allowed number reads; one digit more is E008, in keys
+    too (a key is at most 1,024 characters in YAML)."""
+    ok = "9" * MAX_NUMBER_LENGTH
+    key = "1" * (MAX_NUMBER_LENGTH + 1)
+    data, diags = load_yaml("f.yaml", f"a: {ok}\nb: 1.5e300\n{key}: 2\n")
+    assert only(diags, "E008").line == 3
+    assert data == {"a": int(ok), "b": 1.5e300, key: 2}
+
+
+@pytest.mark.parametrize("text", ["1.0e400", "-1.5e309", "!!float " + "9" * 400,
+                                  "!!int " + "9" * 5000])
+def test_numbers_too_large(text):
+    """Issue 8 hole 4: a float past 1.8e308 would be inf; tags do not get around the limits."""
+    _, diags = load_yaml("f.yaml", f"v: {text}\n")
+    assert only(diags, "E008").col == 4
+
+
 def test_resolve_plain_directly():
     assert resolve_plain("no") == ("no", ("E003", "ambiguous YAML value 'no': quote it ('no') or write true/false"))
     assert resolve_plain("no", is_key=True) == ("no", None)
@@ -408,6 +441,61 @@ def test_recursive_alias():
     assert (d.line, d.col) == (1, 11)
     assert "recursive alias" in d.message
     assert data == {"a": [1, None]}
+
+
+def laughs(levels, width=10):
+    """The "billion laughs": each level repeats the one before `width` times."""
+    lines = [f"a0: &a0 [{', '.join(['lol'] * width)}]"]
+    for i in range(1, levels):
+        lines.append(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * width)}]")
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_fails_fast_at_the_alias():
+    """Issue 8 hole 3: 10**9 values from a few hundred bytes; E007 where the budget runs out."""
+    start = time.perf_counter()
+    data, diags = load_yaml("f.yaml", laughs(9))
+    d = only(diags, "E007")  # before anything that would print the data
+    assert time.perf_counter() - start < 0.5
+    assert data is None
+    # Aliases in a1..a3 add 10 * (11 + 111 + 1111) = 12,330 values; each *a3 adds 11,111,
+    # so the eighth on a4's line passes 100,000.
+    assert (d.line, d.col, d.end_col) == (5, 10 + 7 * 5, 10 + 7 * 5 + 3)
+    assert d.line_text.startswith("a4: &a4 [*a3")
+    assert f"{MAX_ALIAS_NODES:,}" in d.message and "'*a3'" in d.message
+
+
+def test_alias_bomb_through_merge_keys_and_flow_maps():
+    """Issue 8 hole 3: merges expand too (a mapping per level, merged 10 times)."""
+    lines = ["m0: &m0 {" + ", ".join(f"k{j}: lol" for j in range(10)) + "}"]
+    for i in range(1, 8):
+        lines.append(f"m{i}: &m{i} [" + ", ".join([f"{{<<: *m{i - 1}}}"] * 10) + "]")
+    data, diags = load_yaml("f.yaml", "\n".join(lines))
+    only(diags, "E007")
+
+
+def test_alias_bomb_of_long_texts():
+    """Issue 8 hole 3: few aliases of a huge text are a bomb too (passes copy and parse
+    texts): long texts weigh one value per 100 characters. Aliases as packs use them
+    (a shared effect text, merged bases) still load."""
+    text = "big: &t " + "x" * 1_000_000 + "\nuse: [" + ", ".join(["*t"] * 200) + "]\n"
+    data, diags = load_yaml("f.yaml", text)
+    assert only(diags, "E007").line == 2
+    text = "base: &b {hp: 3, text: &t '" + "y" * 500 + "'}\n" + "".join(
+        f"u{i}: {{<<: *b, again: *t}}\n" for i in range(1000))
+    data, diags = load_yaml("f.yaml", text)
+    assert diags == [] and data["u999"]["again"] == "y" * 500
+
+
+def test_alias_depth_is_bounded():
+    """Issue 8 hole 3: aliases nest past MAX_DEPTH without writing a deep document; later
+    recursive passes would hit Python's recursion limit."""
+    deep = "[" * 60 + "x" + "]" * 60
+    text = f"a: &a {deep}\nb: &b {deep.replace('x', '*a')}\n"
+    data, diags = load_yaml("f.yaml", text)
+    d = only(diags, "E006")
+    assert (d.line, d.col) == (2, 7 + 60) and "deeper than" in d.message
+    assert data is None
 
 
 def test_complex_key():
