@@ -203,6 +203,14 @@ class Checker:
                 return
         if "cost" in fields and fields["cost"].type != "int":
             self.error("E232", f"field 'cost' of '{g.edge_type}' must be an int", path, g.at)
+        elif "cost" in fields:
+            for rid in m.by_type.get(g.edge_type, ()):
+                rec = m.records[rid]
+                cost = rec.data.get("cost")
+                if isinstance(cost, int) and cost < 0:  # a negative loop has no cheapest path
+                    site = rec.field_sites.get("cost", rec.site)
+                    self.error("E232", f"{g.edge_type} '{rid}' has cost {cost}: costs of graph "
+                               f"'{g.name}' cannot be negative", site.path, site)
         if "kind" in fields and fields["kind"].type != "text":
             self.error("E232", f"field 'kind' of '{g.edge_type}' must be text", path, g.at)
 

@@ -694,7 +694,9 @@ class _Machine:
             out.append(f"        if pc == {i}:")
             for ln in blk:
                 out.append("            " + ln)
-            out.append("            continue")
+            last = blk[-1].split("  # @L")[0] if blk else ""
+            if not (last == "continue" or last.startswith("return ")):
+                out.append("            continue")
         out.append("        G.fault(f'no resume point {pc!r} in this rule')")
         out.append("")
 

@@ -48,7 +48,10 @@ class Game:
         self.actions = actions
         self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
-        self._undo: list[tuple[dict[str, Any], str, int]] = []
+        # (state without its log, side, number of actions, log length): the log only grows,
+        # so a snapshot keeps its length instead of a copy (copying it made every move cost
+        # as much as the whole game so far)
+        self._undo: list[tuple[dict[str, Any], str, int, int]] = []
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -219,15 +222,15 @@ class Game:
         action = self.validate(action, side, decision)
         decider = self.rt.s["decision"]["side"]
         undo_before = list(self._undo)
+        log_length = len(self.rt.s["log"])
         if self.undo_enabled:
             if self._undo and self._undo[-1][1] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
-            before = copy_state(self.rt.s)
-            self._undo.append((before, decider, len(self.actions)))
+            before = _without_log(self.rt.s)
+            self._undo.append((before, decider, len(self.actions), log_length))
             self.rt.watch(decider)
         else:
             before = None  # rebuilt by replay if the answer fails: faults are rare
-        log_length = len(self.rt.s["log"])
         self.actions.append(action)
         try:
             self._guard(lambda: self.rt.answer(action))
@@ -252,12 +255,9 @@ class Game:
         replay runs without it, since logging changes nothing else in the state."""
         self.actions.pop()
         if before is None:
-            log = self.rt.s["log"]
-            del log[log_length:]
             before = replay(self.pack, self.seed, self.actions, log=False,
                             limits=self.limits).rt.s
-            before["log"] = log
-        self.rt.attach(before)
+        self._restore(before, log_length)
         self._undo[:] = undo_before
         self.rt.barrier_hit = False
 
@@ -279,9 +279,17 @@ class Game:
         if not self.can_undo(side):
             raise IllegalAction(f"{side} has nothing to undo (undo stops at dice, draws, "
                                 "reveals and the other side's decisions)", "undo")
-        state, _side, n = self._undo.pop()
-        self.rt.attach(state)
+        state, _side, n, log_length = self._undo.pop()
+        self._restore(state, log_length)
         del self.actions[n:]
+
+    def _restore(self, state: dict[str, Any], log_length: int) -> None:
+        """Go back to `state` (a snapshot without the log), cutting the log back to the
+        length it had then."""
+        log = self.rt.s["log"]
+        del log[log_length:]
+        state["log"] = log
+        self.rt.attach(state)
 
     # ---- views ----------------------------------------------------------------------------
     def view(self, side: str | None) -> dict[str, Any]:
@@ -360,6 +368,10 @@ def _options(options: list[Any], to_decider: bool) -> str:
     if to_decider:
         return f"the options {options!r}"
     return f"the {len(options)} options (give side= to see them listed)"
+
+
+def _without_log(state: dict[str, Any]) -> dict[str, Any]:
+    return copy_state({k: v for k, v in state.items() if k != "log"})
 
 
 def require_playable(pack: Any) -> None:

@@ -3,14 +3,18 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["first", "last", "replaced", "imul", "Runaway"]
+__all__ = ["first", "last", "replaced", "imul", "RuleError", "Runaway"]
 
 INT_LIMIT = 2 ** 63  # numbers in rules stay within a 64-bit integer, like a board game's
 
 
-class Runaway(Exception):
-    """A rule went past a limit (steps, frames, nesting, list size, number size). The run
-    loop turns it into an EngineFault that names the rules involved."""
+class RuleError(Exception):
+    """A rule asked for something impossible (a choice of -1 cards). The run loop turns it
+    into an EngineFault that names the rule, with this message as it is."""
+
+
+class Runaway(RuleError):
+    """A rule went past a limit (steps, frames, nesting, list size, number size)."""
 
 
 def first(items: Sequence[Any]) -> Any:

@@ -24,7 +24,7 @@ from typing import Any, Iterable
 from engine import rng as _rng
 from engine.errors import EngineFault, IllegalAction
 from engine.limits import Limits
-from engine.rt import Runaway
+from engine.rt import RuleError, Runaway
 
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
 # What a waiting rule's function returns to the run loop (see dsl.compiler).
@@ -118,7 +118,7 @@ class Runtime:
             return
         except (EngineFault, IllegalAction):
             raise
-        except Runaway as err:
+        except RuleError as err:
             raise EngineFault(f"{rule_location(err, self.P)}{err}{self._running()}") from None
         except RecursionError:
             raise EngineFault("rules call each other too deeply (a procedure or value that "
@@ -300,6 +300,8 @@ class Runtime:
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":
+            if hi < 0:
+                raise RuleError(f"a choice of at most {hi} items: a count cannot be negative")
             hi = min(hi, len(options))
             lo = min(max(lo, 0), hi)
         if len(options) > self.limits.list_size:
@@ -364,7 +366,7 @@ class Runtime:
             return fn(self, *args)
         except (EngineFault, IllegalAction):
             raise
-        except Runaway as err:
+        except RuleError as err:
             raise EngineFault(f"{rule_location(err, self.P)}{err}") from None
         except RecursionError:
             raise EngineFault("rules call each other too deeply") from None
