@@ -376,7 +376,11 @@ class Runtime:
 
     # ---- variables and modifiers ------------------------------------------------------------
     def set(self, name: str, key: str, value: Any) -> None:
-        self.v[name][key] = value
+        table = self.v[name]
+        if key not in table:  # `mark[c] = ...` with c none, after a choice from nothing
+            raise RuleError(f"{name}[{'none' if key is None else key}] is not a place of "
+                            f"var '{name}' (an index that is none?)")
+        table[key] = value
         if self.logging:
             self._log({"t": "set", "n": name, "k": key, "v": value})
 

@@ -70,3 +70,18 @@ def test_undo_snapshots_do_not_copy_the_log(inline_pack):
     for _ in range(50):
         g.undo("red")
     assert len(g.log) == length and g.var("n") == 0
+
+
+def test_writing_a_var_at_index_none_is_a_located_fault(inline_pack):
+    """`choose` from an empty list gives none; `mark[c] = ...` then stored a None key, and
+    the save crashed sorting keys (fuzz seed 0, tictactoe:75)."""
+    pack = inline_pack("""
+        var active: side = red
+        type cell
+        var mark[c: cell]: side?
+        on setup:
+            let c = choose c from cell where mark[c] == none
+            mark[c] = active
+    """, "cell: []\n")
+    with pytest.raises(EngineFault, match=r"rules.rules:6: mark\[none\] is not a place"):
+        pack.new_game(1)
