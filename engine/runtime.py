@@ -376,7 +376,7 @@ class Runtime:
 
     # ---- variables and modifiers ------------------------------------------------------------
     def set(self, name: str, key: str, value: Any) -> None:
-        table = self.v[name]
+        table = self.s["v"][name]  # writing reads nothing: not through the undo watchers
         if key not in table:  # `mark[c] = ...` with c none, after a choice from nothing
             raise RuleError(f"{name}[{'none' if key is None else key}] is not a place of "
                             f"var '{name}' (an index that is none?)")
