@@ -9,8 +9,8 @@ returns DONE (0), SUSPEND (1) or PUSHED (2) to the engine's run loop.
 Nothing a pack contains reaches the generated source as code or comment text: names are
 identifiers the grammar and the record-id rule allow, every string is a `repr` literal,
 and where a rule was written is a table (`SITES`, `FILES`), not a comment. Loops, `repeat`
-and comprehensions charge the runtime's step budget (`G.loop`, `G.count`, `G.tick`), so a
-runaway rule ends as a located fault instead of running forever.
+and comprehensions charge the runtime's step budget (`G.loop`, `G.walk`, `G.count`,
+`G.tick`), so a runaway rule ends as a located fault instead of running forever.
 """
 from __future__ import annotations
 
@@ -527,7 +527,7 @@ class Compiler:
 
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
-        src = f"G.loop({self.expr(e.source, ctx)})"
+        src = f"G.walk({self.expr(e.source, ctx)})"
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
             out += f" if {self.expr(e.cond, inner)}"
@@ -572,7 +572,7 @@ class Compiler:
             if isinstance(a0, A.Comprehension) and a0.cond is not None:
                 inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
-                        f"G.loop({self.expr(a0.source, ctx)}))")
+                        f"G.walk({self.expr(a0.source, ctx)}))")
             return f"all({x(0)})"
         if n == "lookup":
             col = x(2) if len(args) == 3 else "None"

@@ -350,10 +350,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _find(options: list[Any], value: Any) -> int | None:
-    for i, o in enumerate(options):
-        if _same(o, value):
-            return i
-    return None
+    """The index of the option that is `value` (see `_same`), or None."""
+    try:
+        i = options.index(value)  # C speed; Python's equality (True == 1) is checked below
+    except ValueError:
+        return None
+    if _same(options[i], value):
+        return i
+    return next((j for j in range(i + 1, len(options)) if _same(options[j], value)), None)
 
 
 def _shown(value: Any, width: int = 60) -> str:

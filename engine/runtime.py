@@ -205,7 +205,9 @@ class Runtime:
         self.evnames.append(name)
 
     def _event_starts(self, name: str, args: list[Any]) -> None:
-        self.tick()
+        self.left -= 1  # tick(), inline on this hot path
+        if self.left < 0:
+            self._over_budget()
         if len(self.evnames) >= self.limits.depth:
             raise Runaway(f"events nested more than {self.limits.depth} deep (an event that "
                           "sets off itself?)")
@@ -257,7 +259,9 @@ class Runtime:
         self.stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
 
     def _frame_room(self) -> None:
-        self.tick()
+        self.left -= 1  # tick(), inline on this hot path
+        if self.left < 0:
+            self._over_budget()
         if len(self.stack) >= self.limits.frames:
             raise Runaway(f"more than {self.limits.frames} rules waiting inside each other "
                           "(a procedure that calls itself without end?)")
@@ -280,7 +284,9 @@ class Runtime:
             entry[1](self, rid)
 
     def _trace(self, fname: str, event: str) -> None:
-        self.tick()
+        self.left -= 1  # tick(), inline on this hot path
+        if self.left < 0:
+            self._over_budget()
         if self.logging:
             self._log({"t": "trigger", "f": fname, "n": event})
 
@@ -517,6 +523,16 @@ class Runtime:
     def loop(self, items: Iterable[Any]) -> list:
         """The items a `for` or a comprehension walks, charged one step each up front."""
         items = list(items)
+        self.left -= len(items) + 1
+        if self.left < 0:
+            self._over_budget()
+        return items
+
+    def walk(self, items: Any) -> Any:
+        """The items a comprehension walks, charged up front; not copied, since nothing
+        can move while an expression is read."""
+        if type(items) is not list:
+            items = list(items)
         self.left -= len(items) + 1
         if self.left < 0:
             self._over_budget()
