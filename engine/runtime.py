@@ -440,6 +440,8 @@ class Runtime:
     def move(self, ent: Any, key: str, place: str | None = None) -> None:
         if ent is None:
             return
+        if ent not in self.R:  # zones hold records: a side or a number has no place
+            raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones")
         dest = self._zone(key)
         src_key = self.loc.get(ent)
         if src_key is not None:

@@ -85,3 +85,17 @@ def test_writing_a_var_at_index_none_is_a_located_fault(inline_pack):
     """, "cell: []\n")
     with pytest.raises(EngineFault, match=r"rules.rules:6: mark\[none\] is not a place"):
         pack.new_game(1)
+
+
+def test_moving_a_side_into_a_zone_is_a_located_fault(inline_pack):
+    """`move active to deck` put the side 'blue' among the cards; the save then refused to
+    load (fuzz seed 11, leakgame:1511). Zones hold records only."""
+    pack = inline_pack("""
+        var active: side = red
+        type card
+        zone deck of card ordered hidden
+        on setup:
+            move active to deck
+    """, "card:\n  - {id: c1}\n")
+    with pytest.raises(EngineFault, match=r"rules.rules:5: cannot move 'red' to deck"):
+        pack.new_game(1)
