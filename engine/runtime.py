@@ -523,7 +523,8 @@ class Runtime:
             self._over_budget()
 
     def loop(self, items: Iterable[Any]) -> list:
-        """The items a `for` or a comprehension walks, charged one step each up front."""
+        """The items a `for` statement walks, charged one step each up front, and copied:
+        the loop's body may move them (comprehensions use `walk`, which does not copy)."""
         items = list(items)
         self.left -= len(items) + 1
         if self.left < 0:
