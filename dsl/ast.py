@@ -163,8 +163,11 @@ class IfExp:
 
 @attrs.frozen
 class Lambda:
+    """`param => body`; `(param: type) => body` says the parameter's type (checked)."""
+
     param: str
     body: "Expr"
+    type: "TypeExpr | None" = None
     at: Pos = _at()
 
 
@@ -459,6 +462,7 @@ class GraphDecl:
     name: str
     node_type: str
     edge_type: str
+    where: Lambda | None = None  # keeps the edges it holds for (a filtered graph)
     at: Pos = _at()
 
 

@@ -23,7 +23,7 @@ from dsl.types import Type
 BUILTINS: dict[str, tuple[int, int]] = {
     "count": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "exists": (1, 1),
     "every": (1, 1), "abs": (1, 1), "other": (1, 1), "roll": (2, 2), "lookup": (2, 3),
-    "neighbors": (2, 3), "distance": (3, 4), "path": (3, 4), "reachable": (3, 4),
+    "neighbors": (2, 4), "distance": (3, 5), "path": (3, 5), "reachable": (3, 5),
     "edge": (3, 3), "zone_of": (1, 1), "top": (1, 1), "first": (1, 1), "last": (1, 1),
     "sort": (1, 2), "run": (1, 1), "is_revealed": (1, 1), "random_pick": (1, 1),
     "attribute": (2, 2), "contents": (1, 1), "numbers": (2, 2), "take": (2, 2),
@@ -213,6 +213,42 @@ class Checker:
                                f"'{g.name}' cannot be negative", site.path, site)
         if "kind" in fields and fields["kind"].type != "text":
             self.error("E232", f"field 'kind' of '{g.edge_type}' must be text", path, g.at)
+        if g.where is not None:
+            self._graph_filter(g, path)
+
+    def _graph_filter(self, g: A.GraphDecl, path: str) -> None:
+        """`graph g of N via E where c => ...`: a condition on each edge record, applied once
+        when the pack loads, so it may read the edge's fields and other records, not state."""
+        sc = self._scope(f"graph:{g.name}", path, ())
+        self._lambda(g.where, g.edge_type, sc, "bool", "filter",
+                     f"the filter of graph '{g.name}' receives each {g.edge_type} record")
+        for node in _subnodes(g.where.body):
+            why = self._not_static(node)
+            if why:
+                hint = (None if why.startswith("graph") else "to block edges by the state of "
+                        f"the game, give the query an edge predicate: "
+                        f"{_graph_example('path', g, True)}")
+                self.error("E247", f"the filter of graph '{g.name}' is applied once, when the "
+                           f"pack loads, so it cannot read {why}", path, node.at, hint)
+
+    def _not_static(self, node: Any) -> str | None:
+        """What makes `node` read game state (or chance), or None if it only reads data."""
+        res = self.res.get(id(node))
+        if isinstance(node, (A.Name, A.Index)) and res and res[0] in ("var", "zone"):
+            return f"{res[0]} '{res[1]}', which changes during a game"
+        if not isinstance(node, A.Call) or res is None:
+            return None
+        if res[0] == "proc":
+            return f"procedure '{node.func}'"
+        if res[0] == "value":
+            return f"value '{node.func}', which modifiers and vars may change during a game"
+        if node.func in _STATEFUL_BUILTINS:
+            return f"'{node.func}', {_STATEFUL_BUILTINS[node.func]}"
+        if node.func in _GRAPH_QUERIES and node.args and isinstance(node.args[0], A.Name):
+            other = self.m.graphs.get(node.args[0].id)
+            if other is not None and other.where is not None:
+                return f"graph '{other.name}', itself a filtered graph (built after the others)"
+        return None
 
     def _trigger(self, tr: Trigger) -> None:
         d, path = tr.decl, tr.path
@@ -717,14 +753,38 @@ class Checker:
                 self._expr(a, sc)
         return "any"
 
-    def _lambda(self, lam: A.Expr, param_t: Type, sc: Scope, want: Type) -> None:
+    def _lambda(self, lam: A.Expr, param_t: Type, sc: Scope, want: Type,
+                what: str = "function", hint: str | None = None) -> None:
+        """A lambda argument: its parameter has the type of what the caller passes it
+        (`param_t`); an annotation `(x: T) => ...` must agree with that."""
         if not isinstance(lam, A.Lambda):
             self.error("E228", "expected 'x => condition' here", sc.path, lam.at)
             self._expr(lam, sc)
             return
+        if lam.type is not None:
+            said = self._annotation(lam, param_t, sc, what, hint)
+            if said is not None:  # the same, more precise, or reported: check the body by it
+                param_t = said
         sc.vars.append({lam.param: param_t})
-        self._expect(lam.body, want, sc, "the function")
+        self._expect(lam.body, want, sc, f"the {what}")
         sc.vars.pop()
+
+    def _annotation(self, lam: A.Lambda, param_t: Type, sc: Scope, what: str,
+                    hint: str | None) -> Type | None:
+        """The type an annotated lambda says its parameter has, reported (E245) when it is
+        not what the lambda receives there; None when the annotation names no known type."""
+        assert lam.type is not None
+        self._check_type_expr(lam.type, sc.path)
+        said = T.from_ast(lam.type)
+        base = said
+        while isinstance(base, tuple):
+            base = base[1]
+        if base not in T.BASE and base not in self.m.types:
+            return None  # reported above
+        if not T.compatible(said, param_t):
+            self.error("E245", f"this {what} receives {_a(param_t)}, not {_a(said)}", sc.path,
+                       lam.type.at, hint)
+        return said
 
     def _builtin(self, e: A.Call, sc: Scope, statement: bool) -> Type:
         n, args, p = e.func, e.args, sc.path
@@ -807,7 +867,8 @@ class Checker:
                 self.error("E225", f"'sort' needs a list, got {T.show(t)}", p, args[0].at)
                 et = "any"
             if len(args) == 2:
-                self._lambda(args[1], et, sc, "int")
+                self._lambda(args[1], et, sc, "int", "function",
+                             "'sort' gives its function each item of the list")
             return ("list", et)
         if n == "numbers":
             self._expect(args[0], "int", sc, "the first number")
@@ -845,23 +906,63 @@ class Checker:
             return "any"
         self.res[id(g)] = ("const", g.id)
         node = gdecl.node_type
-        if n == "neighbors":
-            self._expect(args[1], node, sc, f"a {node}")
-            if len(args) == 3:
-                self._expr(args[2], sc)  # kind or list of kinds
-            return ("list", node)
+        self._expect(args[1], node, sc, f"a {node}")
         if n == "edge":
-            self._expect(args[1], node, sc, f"a {node}")
             self._expect(args[2], node, sc, f"a {node}")
             return gdecl.edge_type
-        self._expect(args[1], node, sc, f"a {node}")
-        if n == "reachable":
-            self._expect(args[2], "int", sc, "the cost limit")
+        if n == "neighbors":
+            first = 2  # neighbors(g, x, kinds or node predicate, edge predicate)
+            if len(args) > 2 and not isinstance(args[2], A.Lambda):
+                self._expr(args[2], sc)  # a kind, a list of kinds, or none
+                first = 3
         else:
-            self._expect(args[2], node, sc, f"a {node}")
-        if len(args) == 4:
-            self._lambda(args[3], node, sc, "bool")
-        return {"distance": "int", "path": ("list", node), "reachable": ("list", node)}[n]
+            if n == "reachable":
+                self._expect(args[2], "int", sc, "the cost limit")
+            else:
+                self._expect(args[2], node, sc, f"a {node}")
+            first = 3
+        for i in range(first, len(args)):
+            self._graph_predicate(e, gdecl, i, sc)
+        return {"neighbors": ("list", node), "distance": "int", "path": ("list", node),
+                "reachable": ("list", node)}[n]
+
+    def _graph_predicate(self, e: A.Call, g: A.GraphDecl, i: int, sc: Scope) -> None:
+        """Argument i of a graph query: the predicate saying which nodes are blocked, then
+        the one saying which edges are blocked (graph_slots); `none` where there is none."""
+        arg = e.args[i]
+        if isinstance(arg, A.NoneLit):
+            self._expr(arg, sc)
+            return
+        on_edges = i == graph_slots(e.func)[1]
+        blocks, other = (g.edge_type, g.node_type) if on_edges else (g.node_type, g.edge_type)
+        hint = (f"in '{e.func}', the {'second' if on_edges else 'first'} predicate says which "
+                f"{blocks} is blocked; the {other} predicate comes "
+                f"{'before' if on_edges else 'after'} it: "
+                f"{_graph_example(e.func, g, not on_edges)}")
+        self._lambda(arg, blocks, sc, "bool", "predicate", hint)
+        if not on_edges and isinstance(arg, A.Lambda) and arg.type is None:
+            self._edge_test_on_node(arg, e, g, sc)
+
+    def _edge_test_on_node(self, lam: A.Lambda, e: A.Call, g: A.GraphDecl, sc: Scope) -> None:
+        """A node predicate comparing a field with a text that no node holds but edges do
+        (`n => n.kind == "pass"`) was meant for edges (E246)."""
+        nodes, edges = self.m.types.get(g.node_type), self.m.types.get(g.edge_type)
+        if nodes is None or edges is None:
+            return
+        for field, text, at in _literal_tests(lam.body, lam.param):
+            if field not in nodes.fields or field not in edges.fields:
+                continue
+            if (text in self._field_values(g.node_type, field)
+                    or text not in self._field_values(g.edge_type, field)):
+                continue
+            self.error("E246", f"this predicate receives a {g.node_type}, and no "
+                       f"{g.node_type} has {field} \"{text}\" (a {g.edge_type} does): the "
+                       f"{g.edge_type} predicate comes after the {g.node_type} predicate",
+                       sc.path, at, _graph_example(e.func, g, True))
+
+    def _field_values(self, tname: str, field: str) -> set[Any]:
+        m = self.m
+        return {m.records[rid].data.get(field) for rid in m.by_type.get(tname, ())}
 
     def _unknown(self, code: str, what: str, name: str, candidates: Iterable[str], path: str,
                  at: A.Pos | Site, extra: str = "") -> None:
@@ -899,6 +1000,75 @@ class Checker:
                     fns.add(fn)
                     changed = True
         return fns, evs
+
+
+_GRAPH_QUERIES = ("neighbors", "distance", "path", "reachable", "edge")
+# built-ins whose answer depends on the game's state or on chance
+_STATEFUL_BUILTINS = {"roll": "a die roll", "random_pick": "a random pick",
+                      "zone_of": "where a record lies during a game",
+                      "is_revealed": "what is revealed during a game",
+                      "contents": "a zone's contents", "run": "an effect"}
+
+
+def graph_slots(func: str) -> tuple[int, int]:
+    """The argument positions of a graph query's node predicate and edge predicate."""
+    return (2, 3) if func == "neighbors" else (3, 4)
+
+
+def _graph_example(func: str, g: A.GraphDecl, on_edges: bool) -> str:
+    """How a call of `func` on `g` blocks edges (or nodes), for a hint."""
+    fixed = {"neighbors": "x", "reachable": "start, limit"}.get(func, "a, b")
+    if on_edges:
+        return f"{func}({g.name}, {fixed}, none, (e: {g.edge_type}) => ...)"
+    return f"{func}({g.name}, {fixed}, (n: {g.node_type}) => ...)"
+
+
+def _a(t: Type) -> str:
+    text = T.show(t)
+    return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+def _subnodes(e: Any) -> Iterable[Any]:
+    """`e` and every syntax node inside it."""
+    todo = [e]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, tuple):
+            todo.extend(node)
+        elif attrs.has(type(node)) and not isinstance(node, A.Pos):
+            yield node
+            todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+
+
+def _literal_tests(e: A.Expr, var: str) -> list[tuple[str, str, A.Pos]]:
+    """(field, text, where) for each `var.field == "text"` (also !=, in, not in a list of
+    texts) in `e`, outside inner bindings of the same name."""
+    out: list[tuple[str, str, A.Pos]] = []
+    todo: list[Any] = [e]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, tuple):
+            todo.extend(node)
+            continue
+        if not attrs.has(type(node)) or isinstance(node, A.Pos):
+            continue
+        if isinstance(node, (A.Lambda, A.Comprehension)) and getattr(
+                node, "param", getattr(node, "var", None)) == var:
+            continue  # the name means something else in there
+        if isinstance(node, A.Compare):
+            sides = [(node.left, node.right)]
+            if node.op in ("==", "!="):
+                sides.append((node.right, node.left))
+            for field_side, text_side in sides:
+                if not (isinstance(field_side, A.Attr) and isinstance(field_side.obj, A.Name)
+                        and field_side.obj.id == var):
+                    continue
+                texts = [text_side] if node.op in ("==", "!=") else (
+                    list(text_side.items) if isinstance(text_side, A.ListLit) else [])
+                out += [(field_side.name, t.value, node.at) for t in texts
+                        if isinstance(t, A.Str)]
+        todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
+    return out
 
 
 def check(model: PackModel, sources: dict[str, str]) -> CheckResult:

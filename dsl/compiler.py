@@ -19,7 +19,7 @@ import os
 from typing import Any, Iterable
 
 from dsl import ast as A
-from dsl.checker import CheckResult
+from dsl.checker import CheckResult, graph_slots
 from dsl.model import PackModel
 from dsl.types import elem
 
@@ -82,6 +82,10 @@ class Compiler:
             self._value(name, v)
         for name, v in m.vars.items():
             self._var_helpers(name, v)
+        for name, g in m.graphs.items():
+            if g.where is not None:
+                self.path = m.decl_paths[name]
+                self._graph_filter(name, g.where)
         for name, p in m.procs.items():
             self.path = m.decl_paths[name]
             self._function(f"p_{name}", [x.name for x in p.params], p.body)
@@ -118,14 +122,19 @@ class Compiler:
         comp = _every_comprehension(decl.expr)
         if comp is None or decl.invariant:  # invariants are checked in play, not validate
             return
-        test = comp.cond if comp.cond is not None else comp.expr  # as `every` compiles it
+        # as `every` compiles it: the filter form tests its condition, the other its value
+        # for the items its condition lets through
+        test = comp.cond if _is_filter(comp) else comp.expr
         inner = _Ctx(False, [comp.var])
+        failing = f"not ({self.expr(test, inner)})"
+        if not _is_filter(comp) and comp.cond is not None:
+            failing = f"({self.expr(comp.cond, inner)}) and {failing}"
         fn = f"check_{i}_failing"
         self.site(fn, decl.at.line)
         self.out += [f"def {fn}(G):", "    V, Z, R = G.v, G.z, G.R",
                      f"    return [l_{comp.var} for l_{comp.var} in "
                      f"G.loop({self.expr(comp.source, _Ctx(False))}) "
-                     f"if not ({self.expr(test, inner)})]  # @L{decl.at.line}", ""]
+                     f"if {failing}]  # @L{decl.at.line}", ""]
         self.check_items.append((i, fn, _tested_field(test, comp.var)))
 
     def _trigger_params(self, tr) -> list[str]:
@@ -174,6 +183,8 @@ class Compiler:
         out.append("CHECK_ITEMS = {" + ", ".join(f"{i}: ({fn}, {field!r})"
                                                  for i, fn, field in self.check_items) + "}")
         out.append("VALUES = {" + ", ".join(f"{n!r}: v_{n}" for n in m.values) + "}")
+        out.append("GRAPH_FILTERS = {" + ", ".join(f"{n!r}: gf_{n}" for n, g in m.graphs.items()
+                                                   if g.where is not None) + "}")
         out.append("BOUNDS = {" + ", ".join(f"{n!r}: bounds_{n}" for n, v in m.vars.items()
                                             if v.bounds) + "}")
         out.append("DEFAULTS = {" + ", ".join(f"{n!r}: default_{n}" for n in m.vars) + "}")
@@ -191,6 +202,13 @@ class Compiler:
             f"    return base + G.modsum({name!r}, {key}) if G.mods else base",
             "",
         ]
+
+    def _graph_filter(self, name: str, lam: A.Lambda) -> None:
+        """`gf_<graph>(G, edge)`: does the filtered graph keep this edge? (run at load)"""
+        self.site(f"gf_{name}", lam.at.line)
+        self.out += [f"def gf_{name}(G, l_{lam.param}):", "    V, Z, R = G.v, G.z, G.R",
+                     f"    return {self.expr(lam.body, _Ctx(False, [lam.param]))}  "
+                     f"# @L{lam.at.line}", ""]
 
     def _var_helpers(self, name: str, v: A.VarDecl) -> None:
         params = [p.name for p in v.params]
@@ -533,6 +551,23 @@ class Compiler:
             out += f" if {self.expr(e.cond, inner)}"
         return out
 
+    def _graph_call(self, e: A.Call, ctx: _Ctx) -> str:
+        """engine.graph.Graph's methods take (ends..., [kinds,] blocked node, blocked edge)."""
+        args, n = e.args, e.func
+        first = graph_slots(n)[0]
+        out = [self.expr(a, ctx) for a in args[1:first]]
+        preds = list(args[first:])
+        if n == "neighbors":  # neighbors(g, x, kinds, edge) or neighbors(g, x, node, edge)
+            kinds = preds.pop(0) if preds and not isinstance(preds[0], A.Lambda) else None
+            out.append(self.expr(kinds, ctx) if kinds is not None else "None")
+            if kinds is not None and preds:
+                preds.insert(0, None)  # no node predicate
+        out += [self._lambda(a, ctx) if isinstance(a, A.Lambda)
+                else "None" if a is None else self.expr(a, ctx) for a in preds]
+        while len(out) >= first and out[-1] == "None":  # trailing absent predicates
+            out.pop()
+        return f"G.graphs[{args[0].id!r}].{n}({', '.join(out)})"
+
     def _lambda(self, lam: A.Lambda, ctx: _Ctx) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {lam.param})
         return f"(lambda l_{lam.param}: {self.expr(lam.body, inner)})"
@@ -564,26 +599,23 @@ class Compiler:
                 inner = self._gen(a0, ctx) if isinstance(a0, A.Comprehension) else x(0)
                 return f"{n}(({inner}), default=None)"  # a generator needs its own parens
             return f"{n}({', '.join(x(i) for i in range(len(args)))})"
-        if n == "exists":
+        if n == "exists":  # exists(x in xs where c); exists(test for x in xs where c)
             if isinstance(a0, A.Comprehension):
-                return f"any({self._gen(a0, ctx, 'True')})"
+                return f"any({self._gen(a0, ctx, 'True' if _is_filter(a0) else None)})"
             return f"bool({x(0)})"
-        if n == "every":
-            if isinstance(a0, A.Comprehension) and a0.cond is not None:
+        if n == "every":  # every(x in xs where test); every(test for x in xs where c)
+            if isinstance(a0, A.Comprehension) and _is_filter(a0):
                 inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
                         f"G.walk({self.expr(a0.source, ctx)}))")
+            if isinstance(a0, A.Comprehension):
+                return f"all({self._gen(a0, ctx)})"
             return f"all({x(0)})"
         if n == "lookup":
             col = x(2) if len(args) == 3 else "None"
             return f"G.lookup({x(0)}, {x(1)}, {col})"
         if n in ("neighbors", "distance", "path", "reachable", "edge"):
-            g = f"G.graphs[{args[0].id!r}]"
-            rest = []
-            for a in args[1:]:
-                rest.append(self._lambda(a, ctx) if isinstance(a, A.Lambda) else
-                            self.expr(a, ctx))
-            return f"{g}.{n}({', '.join(rest)})"
+            return self._graph_call(e, ctx)
         if n == "sort":
             if len(args) == 2:
                 return f"sorted({x(0)}, key={self._lambda(args[1], ctx)})"
@@ -609,6 +641,12 @@ def _every_comprehension(e: A.Expr) -> A.Comprehension | None:
             and isinstance(e.args[0], A.Comprehension):
         return e.args[0]
     return None
+
+
+def _is_filter(c: A.Comprehension) -> bool:
+    """`x in xs where cond` (also written `x for x in xs where cond`): its items are the x
+    themselves, and `every`/`exists` read its condition as the test."""
+    return c.cond is not None and isinstance(c.expr, A.Name) and c.expr.id == c.var
 
 
 def _tested_field(test: A.Expr, var: str) -> str | None:

@@ -145,11 +145,16 @@ def _expr(e: A.Expr, lead: bool = False) -> str:
     if isinstance(e, A.Comprehension):
         return f"[{_comprehension(e)}]"
     if isinstance(e, A.Lambda):
-        return f"{e.param} => {_fmt(e.body, P_IF, False)}"
+        return _lambda(e)
     if isinstance(e, A.IfExp):
         return (f"{_fmt(e.then, P_OR, lead)} if {_fmt(e.cond, P_OR, False)} "
                 f"else {_fmt(e.orelse, P_IF, False)}")
     raise TypeError(f"not an expression: {e!r}")
+
+
+def _lambda(e: A.Lambda) -> str:
+    head = e.param if e.type is None else f"({e.param}: {format_type(e.type)})"
+    return f"{head} => {_fmt(e.body, P_IF, False)}"
 
 
 def _comprehension(c: A.Comprehension) -> str:
@@ -312,7 +317,8 @@ def _one_line_decl(d: A.Decl) -> str:
     if isinstance(d, A.CheckDecl):
         return f"{'invariant' if d.invariant else 'check'} {quote(d.message)}: {format_expr(d.expr)}"
     if isinstance(d, A.GraphDecl):
-        return f"graph {d.name} of {d.node_type} via {d.edge_type}"
+        text = f"graph {d.name} of {d.node_type} via {d.edge_type}"
+        return text + (f" where {_lambda(d.where)}" if d.where is not None else "")
     raise TypeError(f"not a one-line declaration: {d!r}")
 
 

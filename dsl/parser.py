@@ -177,7 +177,7 @@ class _ToAst(Transformer_NonRecursive):
         return A.CheckDecl(_unquote(c[0]), c[1], True, at=_pos(meta))
 
     def graph_decl(self, meta, c):
-        return A.GraphDecl(str(c[0]), str(c[1]), str(c[2]), at=_pos(meta))
+        return A.GraphDecl(str(c[0]), str(c[1]), str(c[2]), c[3], at=_pos(meta))
 
     def trigger_decl(self, meta, c):
         kind, event, names, cond, body = c
@@ -402,6 +402,8 @@ class _ToAst(Transformer_NonRecursive):
         return (self._filter(meta, c[0], c[1]),)
 
     def lambda_(self, meta, c):
+        if len(c) == 3:  # (x: T) => body
+            return A.Lambda(str(c[0]), c[2], c[1], at=_pos(meta))
         return A.Lambda(str(c[0]), c[1], at=_pos(meta))
 
     def _filter(self, meta, head, cond):

@@ -1,7 +1,8 @@
 """Map queries over a graph built from a pack's edge records.
 
 An edge record has `a` and `b` (nodes), and optionally `cost` (default 1), `kind` (text)
-and `directed` (bool). Blocking predicates say which nodes may not be entered.
+and `directed` (bool). Blocking predicates say which nodes may not be entered and which
+edges (given their record id) may not be used; the searches that use neither are remembered.
 """
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import heapq
 from typing import Any, Callable, Iterable
 
 Blocked = Callable[[str], Any] | None
+Adjacency = list[tuple[str, int, str | None, str]]  # (other end, cost, kind, edge id)
 
 
 class Graph:
     def __init__(self, edges: Iterable[dict[str, Any]]):
-        self.adj: dict[str, list[tuple[str, int, str | None, str]]] = {}
+        self.adj: dict[str, Adjacency] = {}
         self.by_pair: dict[tuple[str, str], str] = {}
         # the map never changes during a game: unblocked searches are remembered
         self._memo: dict[tuple, tuple[dict[str, int], dict[str, str]]] = {}
@@ -28,30 +30,41 @@ class Graph:
                 self.adj.setdefault(b, []).append((a, cost, kind, e["id"]))
                 self.by_pair.setdefault((b, a), e["id"])
 
-    def neighbors(self, node: str, kinds: Any = None) -> list[str]:
+    def neighbors(self, node: str, kinds: Any = None, blocked: Blocked = None,
+                  edge_blocked: Blocked = None) -> list[str]:
         if kinds is not None and not isinstance(kinds, (list, tuple)):
             kinds = (kinds,)
+        edges = self.adj.get(node, ()) if edge_blocked is None else \
+            self._usable(node, edge_blocked)
         out: list[str] = []
-        for other, _cost, kind, _eid in self.adj.get(node, ()):
+        for other, _cost, kind, _eid in edges:
             if (kinds is None or kind in kinds) and other not in out:
                 out.append(other)
+        if blocked is not None:
+            out = [n for n in out if not blocked(n)]
         return out
+
+    def _usable(self, node: str, edge_blocked: Callable[[str], Any]) -> Adjacency:
+        """The edges from `node` that `edge_blocked` (given an edge's id) lets through."""
+        return [e for e in self.adj.get(node, ()) if not edge_blocked(e[3])]
 
     def edge(self, a: str, b: str) -> str | None:
         return self.by_pair.get((a, b))
 
     def _dijkstra(self, start: str, blocked: Blocked, limit: int | None = None,
-                  goal: str | None = None) -> tuple[dict[str, int], dict[str, str]]:
-        if blocked is None:
+                  goal: str | None = None, edge_blocked: Blocked = None
+                  ) -> tuple[dict[str, int], dict[str, str]]:
+        if blocked is None and edge_blocked is None:
             key = (start, limit)
             found = self._memo.get(key)
             if found is None:  # search the whole graph once (no goal) and keep it
                 found = self._memo[key] = self._search(start, None, limit, None)
             return found
-        return self._search(start, blocked, limit, goal)
+        return self._search(start, blocked, limit, goal, edge_blocked)
 
     def _search(self, start: str, blocked: Blocked, limit: int | None,
-                goal: str | None) -> tuple[dict[str, int], dict[str, str]]:
+                goal: str | None, edge_blocked: Blocked = None
+                ) -> tuple[dict[str, int], dict[str, str]]:
         dist = {start: 0}
         prev: dict[str, str] = {}
         heap = [(0, start)]
@@ -61,7 +74,9 @@ class Graph:
                 continue
             if node == goal:
                 break
-            for other, cost, _kind, _eid in self.adj.get(node, ()):
+            edges = self.adj.get(node, ()) if edge_blocked is None else \
+                self._usable(node, edge_blocked)
+            for other, cost, _kind, _eid in edges:
                 nd = d + cost
                 if limit is not None and nd > limit:
                     continue
@@ -71,13 +86,15 @@ class Graph:
                     heapq.heappush(heap, (nd, other))
         return dist, prev
 
-    def distance(self, a: str, b: str, blocked: Blocked = None) -> int | None:
-        dist, _ = self._dijkstra(a, blocked, goal=b)
+    def distance(self, a: str, b: str, blocked: Blocked = None,
+                 edge_blocked: Blocked = None) -> int | None:
+        dist, _ = self._dijkstra(a, blocked, goal=b, edge_blocked=edge_blocked)
         return dist.get(b)
 
-    def path(self, a: str, b: str, blocked: Blocked = None) -> list[str]:
+    def path(self, a: str, b: str, blocked: Blocked = None,
+             edge_blocked: Blocked = None) -> list[str]:
         """The cheapest path from a to b, both ends included; [] when there is none."""
-        dist, prev = self._dijkstra(a, blocked, goal=b)
+        dist, prev = self._dijkstra(a, blocked, goal=b, edge_blocked=edge_blocked)
         if b not in dist:
             return []
         out = [b]
@@ -85,7 +102,8 @@ class Graph:
             out.append(prev[out[-1]])
         return out[::-1]
 
-    def reachable(self, a: str, limit: int, blocked: Blocked = None) -> list[str]:
+    def reachable(self, a: str, limit: int, blocked: Blocked = None,
+                  edge_blocked: Blocked = None) -> list[str]:
         """Nodes within `limit` cost of a (a excluded), in order of cost then name."""
-        dist, _ = self._dijkstra(a, blocked, limit=limit)
+        dist, _ = self._dijkstra(a, blocked, limit=limit, edge_blocked=edge_blocked)
         return sorted((n for n in dist if n != a), key=lambda n: (dist[n], n))

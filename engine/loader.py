@@ -270,7 +270,7 @@ def instantiate(build: Build) -> CompiledPack:
             var_keys[name] = [("|".join(str(c) for c in combo), combo)
                               for combo in _keys(model, by_type, v.params)]
     graphs = {name: Graph(records[e] for e in by_type.get(g.edge_type, []))
-              for name, g in model.graphs.items()}
+              for name, g in model.graphs.items() if g.where is None}
     tables = {tid: Table(records[tid]) for tid in by_type.get("table", [])}
     sides = list(model.sides)
     other = {sides[0]: sides[1], sides[1]: sides[0]} if len(sides) == 2 else {}
@@ -287,7 +287,33 @@ def instantiate(build: Build) -> CompiledPack:
                        for s in [*sides, None]},
         limits=Limits.from_meta(meta.get("limits")),
         rule_labels=_rule_labels(model))
+    if ns["GRAPH_FILTERS"]:
+        _build_filtered_graphs(pack, src.sources)
     return pack
+
+
+def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
+    """The graphs declared with `where`: their edges are chosen once, here (the checker let
+    the filter read records only), so a query on one costs what it costs on a full graph."""
+    from dsl.errors import Diagnostic, source_line
+    from engine.runtime import Runtime
+    rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)  # no state is read
+    for name, keep in pack.ns["GRAPH_FILTERS"].items():
+        g = pack.model.graphs[name]
+        edges = []
+        rt.left = pack.limits.steps
+        for eid in pack.by_type.get(g.edge_type, []):
+            try:
+                if keep(rt, eid):
+                    edges.append(pack.records[eid])
+            except Exception as err:
+                path, at = pack.model.decl_paths[name], g.where.at
+                raise PackError([Diagnostic(
+                    "E248", f"the filter of graph '{name}' failed on {g.edge_type} '{eid}': "
+                    f"{type(err).__name__}: {err}", path, at.line, at.col,
+                    source_line(sources.get(path, ""), at.line),
+                    at.end_col if at.end_line == at.line else None)]) from err
+        pack.graphs[name] = Graph(edges)
 
 
 def _rule_labels(model: PackModel) -> dict[str, str]:

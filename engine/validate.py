@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dsl.errors import Diagnostic, did_you_mean, source_line
+from engine.errors import PackError
 
 
 class Report:
@@ -303,6 +304,9 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
         try:
             pack = instantiate(build)
             failed = pack.run_checks()
+        except PackError as err:  # a graph filter that fails on a record (E248)
+            diags += err.diagnostics
+            failed = []
         except Exception as err:
             diags.append(_internal("E400", f"pack checks could not run: "
                                    f"{type(err).__name__}: {err}", root / "pack.yaml"))

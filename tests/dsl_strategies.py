@@ -3,7 +3,7 @@ rule-like text for fuzzing the parser.
 
 The trees keep to what the parser can produce, so `parse_module(format_module(m)) == m`:
   - `Neg` never wraps an `Int` (the parser folds `-3` into `Int(-3)`);
-  - `Lambda` appears only as an argument of a `Call`;
+  - `Lambda` appears only as an argument of a `Call` or the filter of a `GraphDecl`;
   - a `Call` whose single argument is a comprehension is printed without brackets;
   - `BoolOp` has at least two items, `Index` at least one index, blocks at least one
     statement; trigger `names` are None or non-empty;
@@ -116,8 +116,8 @@ def _draw_expr(draw: st.DrawFn, depth: int, kinds: list[str], leaves) -> A.Expr:
             return A.Call(draw(names), (_comprehension(draw, sub),))
         args = []
         for _ in range(draw(st.integers(0, 3))):
-            args.append(A.Lambda(draw(names), sub()) if draw(st.integers(0, 3)) == 0
-                        else sub())
+            args.append(A.Lambda(draw(names), sub(), draw(st.none() | type_exprs))
+                        if draw(st.integers(0, 3)) == 0 else sub())
         return A.Call(draw(names), tuple(args))
     return draw(leaves)
 
@@ -249,7 +249,8 @@ def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.ProcDecl, names, _params(), st.none() | type_exprs, body),
         st.builds(A.ValueDecl, names, _params(), type_exprs, e),
         st.builds(A.CheckDecl, strings, e, st.booleans()),
-        st.builds(A.GraphDecl, names, names, names),
+        st.builds(A.GraphDecl, names, names, names,
+                  st.none() | st.builds(A.Lambda, names, e, st.none() | type_exprs)),
         st.builds(A.TriggerDecl, st.sampled_from(["before", "after", "on", "instead"]), names,
                   st.none() | st.lists(names, min_size=1, max_size=3).map(tuple),
                   st.none() | e, body),
