@@ -291,9 +291,12 @@ class Reveal:
 
 @attrs.frozen
 class Duration:
-    kind: str  # end_of | start_of | while
+    kind: str  # end_of | start_of | while | any (`until A or B`: the items)
     event: str | None = None
     cond: Expr | None = None
+    count: int = 1  # `until end of turn 2 times`: the second end of a turn
+    outermost: bool = False  # `until end of outermost battle`
+    items: tuple["Duration", ...] = ()
     at: Pos = _at()
 
 
@@ -301,8 +304,19 @@ class Duration:
 class Modify:
     key: str
     args: tuple[Expr, ...]
-    amount: Expr
+    amount: Expr  # what `by`, `to`, `at least` or `at most` is followed by
     duration: Duration | None = None
+    op: str = "by"  # by | to | least | most
+    at: Pos = _at()
+
+
+@attrs.frozen
+class SetUntil:
+    """`set target = value until ...`: an assignment undone when the duration ends."""
+
+    target: Expr
+    value: Expr
+    duration: Duration
     at: Pos = _at()
 
 
@@ -376,8 +390,8 @@ class Repeat:
 
 
 Stmt = Union[
-    Let, Assign, AugAssign, ExprStmt, ActionStmt, Emit, Move, Shuffle, Reveal, Modify, Win,
-    EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat,
+    Let, Assign, AugAssign, ExprStmt, ActionStmt, Emit, Move, Shuffle, Reveal, Modify, SetUntil,
+    Win, EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat,
 ]
 
 

@@ -60,6 +60,7 @@ class CheckResult:
     suspending_fns: set[str]
     suspending_events: set[str]
     diagnostics: list[Diagnostic]
+    modified: set[str] = attrs.Factory(set)  # values some `modify` targets
 
 
 class Checker:
@@ -76,6 +77,7 @@ class Checker:
         self.runs_effect: dict[str, set[str]] = {}
         self._fn = ""
         self.proc_calls: list[tuple[A.Call, str, bool]] = []  # (call, path, as a statement)
+        self.modified: set[str] = set()
         self._source_lines: dict[str, list[str]] = {}
 
     # ---- diagnostics ----------------------------------------------------------------
@@ -151,7 +153,7 @@ class Checker:
                 self.error("E233", f"procedure '{call.func}' may ask a player, so it must be "
                            f"called on its own: 'let x = {call.func}(...)' or a statement", path,
                            call.at)
-        return CheckResult(self.types, self.res, fns, evs, self.diags)
+        return CheckResult(self.types, self.res, fns, evs, self.diags, self.modified)
 
     def _lines(self, path: str) -> list[str]:
         if path not in self._source_lines:  # split once: a broken pack has hundreds of errors
@@ -340,6 +342,8 @@ class Checker:
                 self._expect(s.to, "side", sc, "'reveal to'")
         elif isinstance(s, A.Modify):
             self._modify(s, sc)
+        elif isinstance(s, A.SetUntil):
+            self._set_until(s, sc)
         elif isinstance(s, A.Win):
             self._expect(s.side, "side", sc, "'win'")
         elif isinstance(s, A.Return):
@@ -411,16 +415,57 @@ class Checker:
         if v is None:
             self._unknown("E204", "value", s.key, self.m.values, sc.path, s.at,
                           extra="; modifiers apply to values declared with 'value'")
+            self._expr(s.amount, sc)
         else:
+            self.modified.add(s.key)
             self._args(s.args, [T.from_ast(p.type) for p in v.params], f"value '{s.key}'", sc,
                        s.at)
+            self._modifier_fits(s, v, sc)
+        if s.duration is not None:
+            self._duration(s.duration, sc)
+
+    def _modifier_fits(self, s: A.Modify, v: A.ValueDecl, sc: Scope) -> None:
+        """`by`, `at least` and `at most` do arithmetic, so only on an int value (an `int?`
+        may be none); `to` gives any value a new value of its own type."""
+        vt = T.from_ast(v.type)
+        if s.op == "to":
+            got = self._expr(s.amount, sc)
+            if not T.compatible(vt, got):
+                self.error("E241", f"value '{s.key}' is {_shown(v.type)}, so 'to' needs "
+                           f"{T.show(vt)}, got {T.show(got)}", sc.path, s.amount.at)
+            return
+        word = {"by": "'by'", "least": "'at least'", "most": "'at most'"}[s.op]
+        if not (isinstance(v.type, A.TName) and v.type.name == "int"):
+            self.error("E240", f"{word} works on int values, but value '{s.key}' is "
+                       f"{_shown(v.type)}; give it a new value with 'modify {s.key}(...) to "
+                       f"...'", sc.path, s.at)
+            self._expr(s.amount, sc)
+            return
         self._expect(s.amount, "int", sc, "a modifier")
-        d = s.duration
-        if d is not None:
-            if d.kind == "while":
-                self._expect(d.cond, "bool", sc, "a 'while' duration")
-            elif d.event not in self.m.events and d.event != "setup":
-                self._unknown("E203", "event", d.event, self.m.events, sc.path, d.at)
+
+    def _duration(self, d: A.Duration, sc: Scope) -> None:
+        if d.kind == "while":
+            self._expect(d.cond, "bool", sc, "a 'while' duration")
+            return
+        for item in d.items if d.kind == "any" else (d,):
+            if item.event not in self.m.events and item.event != "setup":
+                self._unknown("E203", "event", item.event, self.m.events, sc.path, item.at)
+            if item.count < 1:
+                self.error("E242", f"'{item.count} times' never comes: count 1 time or more",
+                           sc.path, item.at)
+
+    def _set_until(self, s: A.SetUntil, sc: Scope) -> None:
+        want = self._target(s.target, sc)
+        got = self._expr(s.value, sc)
+        if want is not None and not T.compatible(want, got):
+            self.error("E220", f"cannot assign {T.show(got)} to {T.show(want)}", sc.path, s.at)
+        if want is not None and self.res.get(id(s.target), ("",))[0] != "var":
+            self.error("E243", "'set ... until' gives a var a value for a while; a local or "
+                       "an item of a list cannot be set for a while", sc.path, s.target.at)
+        if s.duration.kind == "while":
+            self.error("E243", "'set ... until' ends at events ('until end of turn', "
+                       "'until reshuffle'), not 'while'", sc.path, s.duration.at)
+        self._duration(s.duration, sc)
 
     def _target(self, t: A.Expr, sc: Scope) -> Type | None:
         p = sc.path
@@ -1069,6 +1114,15 @@ def _literal_tests(e: A.Expr, var: str) -> list[tuple[str, str, A.Pos]]:
                         if isinstance(t, A.Str)]
         todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
     return out
+
+
+def _shown(t: A.TypeExpr) -> str:
+    """A declared type as written: `int?` stays optional."""
+    if isinstance(t, A.TOptional):
+        return f"{t.name}?"
+    if isinstance(t, A.TList):
+        return f"list of {_shown(t.elem)}"
+    return t.name
 
 
 def check(model: PackModel, sources: dict[str, str]) -> CheckResult:

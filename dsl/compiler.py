@@ -198,8 +198,16 @@ class Compiler:
             f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
             "    V, Z, R = G.v, G.z, G.R",
             "    G.tick()",
+        ]
+        if name not in self.c.modified:  # no rule modifies it: nothing to look up
+            self.out += [f"    return {self.expr(v.expr, ctx)}  # @L{v.at.line}", ""]
+            return
+        # an int adds, clamps and overrides; any other type can only be overridden (`to`)
+        is_int = isinstance(v.type, A.TName) and v.type.name == "int"
+        self.out += [
             f"    base = {self.expr(v.expr, ctx)}  # @L{v.at.line}",
-            f"    return base + G.modsum({name!r}, {key}) if G.mods else base",
+            f"    return G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
+            "if G.mods else base",
             "",
         ]
 
@@ -320,6 +328,8 @@ class Compiler:
             emit(f"{pad}G.reveal({what if many else '[' + what + ']'}, {to})")
         elif isinstance(s, A.Modify):
             self._modify(s, ctx, lines, pad)
+        elif isinstance(s, A.SetUntil):
+            self._set_until(s, ctx, lines, pad)
         elif isinstance(s, A.Win):
             emit(f"{pad}G.win({self.expr(s.side, ctx)})")
         elif isinstance(s, A.EndGame):
@@ -400,26 +410,42 @@ class Compiler:
 
     def _modify(self, s: A.Modify, ctx: _Ctx, lines: list[str], pad: str) -> None:
         key = self._key([self.keypart(a, ctx) for a in s.args])
-        amount = self.expr(s.amount, ctx)
-        d = s.duration
+        # an override is kept (a zone read now is copied), an amount is a number
+        amount = self.value(s.amount, ctx) if s.op == "to" else self.expr(s.amount, ctx)
+        dur = self._duration(s.duration, s, ctx)
+        lines.append(f"{pad}G.modify({s.key!r}, {key}, {amount}, {dur}, {s.op!r})")
+
+    def _set_until(self, s: A.SetUntil, ctx: _Ctx, lines: list[str], pad: str) -> None:
+        target = s.target
+        name = self.c.res[id(target)][1]
+        key = self._key([self.keypart(a, ctx) for a in target.args]) if isinstance(
+            target, A.Index) else "''"
+        value = self.value(s.value, ctx)
+        if self.m.vars[name].bounds:
+            value = f"G.clamp({name!r}, {value})"
+        dur = self._duration(s.duration, s, ctx)
+        lines.append(f"{pad}G.set_until({name!r}, {key}, {value}, {dur})")
+
+    def _duration(self, d: A.Duration | None, s: A.Stmt, ctx: _Ctx) -> str:
+        """The duration as a literal for the runtime (engine.runtime.Runtime.duration)."""
         if d is None:
-            dur = "None"
-        elif d.kind == "end_of":
-            dur = f"('end', {d.event!r})"
-        elif d.kind == "start_of":
-            dur = f"('start', {d.event!r})"
-        else:
-            # the condition is a named function over the locals captured now (data, not code)
-            fn = self.fresh("while_")
-            names = sorted(self._free_locals(d.cond, ctx))
-            wctx = _Ctx(False, names)
-            self.site(fn, s.at.line)
-            self.extra += [f"def {fn}(G, C):", "    V, Z, R = G.v, G.z, G.R"]
-            self.extra += [f"    l_{n} = C[{n!r}]" for n in names]
-            self.extra += [f"    return {self.expr(d.cond, wctx)}  # @L{s.at.line}", ""]
-            captured = "{" + ", ".join(f"{n!r}: {ctx.local(n)}" for n in names) + "}"
-            dur = f"('while', {fn!r}, {captured})"
-        lines.append(f"{pad}G.modify({s.key!r}, {key}, {amount}, {dur})")
+            return "None"
+        if d.kind == "any":
+            return "('any', [" + ", ".join(self._duration(i, s, ctx) for i in d.items) + "])"
+        if d.kind == "end_of":
+            return f"('end', {d.event!r}, {d.outermost!r}, {d.count!r})"
+        if d.kind == "start_of":
+            return f"('start', {d.event!r}, {d.count!r})"
+        # the condition is a named function over the locals captured now (data, not code)
+        fn = self.fresh("while_")
+        names = sorted(self._free_locals(d.cond, ctx))
+        wctx = _Ctx(False, names)
+        self.site(fn, s.at.line)
+        self.extra += [f"def {fn}(G, C):", "    V, Z, R = G.v, G.z, G.R"]
+        self.extra += [f"    l_{n} = C[{n!r}]" for n in names]
+        self.extra += [f"    return {self.expr(d.cond, wctx)}  # @L{s.at.line}", ""]
+        captured = "{" + ", ".join(f"{n!r}: {ctx.local(n)}" for n in names) + "}"
+        return f"('while', {fn!r}, {captured})"
 
     def _free_locals(self, e: Any, ctx: _Ctx) -> set[str]:
         out: set[str] = set()

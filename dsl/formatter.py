@@ -237,14 +237,23 @@ def _rhs(v: A.Rhs) -> str:
 
 
 def _duration(d: A.Duration) -> str:
-    if d.kind == "end_of":
-        return f"until end of {d.event}"
-    if d.kind == "start_of":
-        return f"until {d.event}"
     if d.kind == "while":
         assert d.cond is not None
         return f"while {format_expr(d.cond)}"
+    items = d.items if d.kind == "any" else (d,)
+    return "until " + " or ".join(_until_item(i) for i in items)
+
+
+def _until_item(d: A.Duration) -> str:
+    times = "" if d.count == 1 else f" {d.count} times"
+    if d.kind == "end_of":
+        return f"end of {'outermost ' if d.outermost else ''}{d.event}{times}"
+    if d.kind == "start_of":
+        return f"{d.event}{times}"
     raise ValueError(f"unknown duration kind {d.kind!r}")
+
+
+_MODIFY_OPS = {"by": "by", "to": "to", "least": "at least", "most": "at most"}
 
 
 def format_simple_stmt(s: A.Stmt) -> str:
@@ -270,8 +279,11 @@ def format_simple_stmt(s: A.Stmt) -> str:
         to = f" to {format_expr(s.to)}" if s.to is not None else ""
         return f"reveal {format_expr(s.what)}{to}"
     if isinstance(s, A.Modify):
-        text = f"modify {s.key}({_args(s.args)}) by {format_expr(s.amount)}"
+        text = f"modify {s.key}({_args(s.args)}) {_MODIFY_OPS[s.op]} {format_expr(s.amount)}"
         return text + (f" {_duration(s.duration)}" if s.duration is not None else "")
+    if isinstance(s, A.SetUntil):
+        return (f"set {format_expr(s.target, P_POSTFIX)} = {format_expr(s.value)} "
+                f"{_duration(s.duration)}")
     if isinstance(s, A.Win):
         return f"win {format_expr(s.side)}"
     if isinstance(s, A.EndGame):

@@ -105,6 +105,17 @@ def _opt(x: Any) -> tuple:
     return tuple(x) if x is not None else ()
 
 
+def _count(tok: Token | None) -> int:
+    """How many times a duration's event must happen (`2 times`); 1 when not said."""
+    if tok is None:
+        return 1
+    digits = str(tok).lstrip("0") or "0"
+    if len(digits) > len(str(MAX_INT)) or int(digits) > MAX_INT:
+        raise _Located(f"number too large: the largest is {MAX_INT} (2**63 - 1)", _tpos(tok),
+                       "E105")
+    return int(digits)
+
+
 @v_args(meta=True)
 class _ToAst(Transformer_NonRecursive):
     # Non-recursive: absurdly deep input (10,000 brackets or `not`s) must reach the nesting
@@ -265,16 +276,40 @@ class _ToAst(Transformer_NonRecursive):
         return A.Reveal(c[0], c[1], at=_pos(meta))
 
     def until_end(self, meta, c):
-        return A.Duration("end_of", str(c[0]), at=_pos(meta))
+        outermost, event, count, _times = c
+        return A.Duration("end_of", str(event), count=_count(count),
+                          outermost=outermost is not None, at=_pos(meta))
 
     def until_start(self, meta, c):
-        return A.Duration("start_of", str(c[0]), at=_pos(meta))
+        event, count, _times = c
+        return A.Duration("start_of", str(event), count=_count(count), at=_pos(meta))
+
+    def until(self, meta, c):
+        if len(c) == 1:
+            return c[0]
+        return A.Duration("any", items=tuple(c), at=_pos(meta))
 
     def while_holds(self, meta, c):
         return A.Duration("while", None, c[0], at=_pos(meta))
 
+    def op_by(self, meta, c):
+        return "by"
+
+    def op_to(self, meta, c):
+        return "to"
+
+    def op_least(self, meta, c):
+        return "least"
+
+    def op_most(self, meta, c):
+        return "most"
+
     def modify_stmt(self, meta, c):
-        return A.Modify(str(c[0]), _opt(c[1]), c[2], c[3], at=_pos(meta))
+        key, args, op, amount, duration = c
+        return A.Modify(str(key), _opt(args), amount, duration, op, at=_pos(meta))
+
+    def set_stmt(self, meta, c):
+        return A.SetUntil(c[0], c[1], c[2], at=_pos(meta))
 
     def win_stmt(self, meta, c):
         return A.Win(c[0], at=_pos(meta))
@@ -528,7 +563,8 @@ _TOKEN_WORDS = {
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file",
     "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
-    "AUG_OP": "'+=' or '-='",
+    "AUG_OP": "'+=' or '-='", "AT_LEAST": "'at least'", "AT_MOST": "'at most'",
+    "TIMES": "'times'",
 }
 
 

@@ -9,8 +9,9 @@ Order of execution (pinned by golden-trace tests; see README "Order of events"):
     then its `after` triggers.
  2. `enqueue e(...)` appends e to the queue of the innermost running event; the queue runs
     in order after that event's `after` triggers, each queued event nested in turn.
- 3. When an event finishes, modifiers lasting `until end of` it expire; modifiers lasting
-    `until e` expire when e starts. A trigger's `if` condition is read just before it runs.
+ 3. When an event finishes, modifiers lasting `until end of` it expire (and temporary sets
+    give their var its value back); those lasting `until e` expire when e starts (see
+    Runtime.modify for the data). A trigger's `if` condition is read just before it runs.
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ class Runtime:
         self.z = state["z"]
         self.loc = state["loc"]
         self.mods = state["mods"]
-        self._expiring = {(m["dur"][0], m["dur"][1]) for m in self.mods if m["dur"]}
+        self._expiring = _ending_events(self.mods)
         self.revealed = state["revealed"]
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
@@ -394,41 +395,123 @@ class Runtime:
         lo, hi = self.P.ns["BOUNDS"][name](self)
         return lo if value < lo else hi if value > hi else value
 
-    def modify(self, value: str, key: str, amount: int, dur: Any) -> None:
-        if dur is not None and dur[0] == "end":
-            # bound to the running instance of that event, if any: a nested event of the
-            # same name ending first does not end the modifier
-            depth = next((i for i in range(len(self.evnames) - 1, -1, -1)
-                          if self.evnames[i] == dur[1]), None)
-            dur = ("end", dur[1], depth)
-        self.mods.append({"value": value, "key": key, "amount": amount,
-                          "dur": list(dur) if dur is not None else None})
-        if dur is not None:
-            self._expiring.add((dur[0], dur[1]))
+    # Modifiers and temporary sets are entries of `mods` (plain data, in the order made):
+    #   {"value", "key", "amount", "dur"}            `modify v(...) by amount`
+    #   {"value", "key", "op", "amount", "dur"}      op: "to" (amount is the new value),
+    #                                                "least" or "most" (a clamp)
+    #   {"var", "key", "was", "now", "dur"}          `set var[...] = now until ...`
+    # A duration ("dur") is null (for ever) or
+    #   ["end", event, depth] / ["end", event, depth, n]: at the end of the instance of the
+    #       event running at `depth` (null: the next to end); with n, at the n-th end
+    #   ["start", event] / ["start", event, n]: when the event starts (the n-th time)
+    #   ["any", [end or start durations]]: at the first of them (`until A or B`)
+    #   ["while", condition function, captured locals]: applies while it holds
+    def modify(self, value: str, key: str, amount: Any, dur: Any, op: str = "by") -> None:
+        entry = {"value": value, "key": key, "amount": amount, "dur": self.duration(dur)}
+        if op != "by":
+            entry["op"] = op
+        self._add_entry(entry)
 
-    def modsum(self, value: str, key: str) -> int:
+    def set_until(self, name: str, key: str, value: Any, dur: Any) -> None:
+        """`set name[key] = value until ...`: set now; undone when the duration ends."""
+        table = self.s["v"][name]
+        was = table.get(key)
+        self.set(name, key, value)  # (refuses a key the var does not have)
+        self._add_entry({"var": name, "key": key, "was": was, "now": value,
+                         "dur": self.duration(dur)})
+
+    def _add_entry(self, entry: dict[str, Any]) -> None:
+        self.mods.append(entry)
+        if entry["dur"] is not None:
+            self._expiring |= _ending_events([entry])
+
+    def duration(self, spec: Any) -> list | None:
+        """The state's form of a compiled duration (dsl.compiler.Compiler._duration)."""
+        if spec is None:
+            return None
+        kind = spec[0]
+        if kind == "any":
+            return ["any", [self.duration(d) for d in spec[1]]]
+        if kind == "while":
+            return list(spec)
+        if kind == "start":
+            return ["start", spec[1]] if spec[2] == 1 else ["start", spec[1], spec[2]]
+        # bound to a running instance of that event, if any: by default the innermost, so
+        # that a nested event of the same name ending first does not end it
+        event, names = spec[1], self.evnames
+        running = [i for i in range(len(names)) if names[i] == event]
+        depth = (running[0] if spec[2] else running[-1]) if running else None
+        return ["end", event, depth] if spec[3] == 1 else ["end", event, depth, spec[3]]
+
+    def _holds(self, dur: list | None) -> bool:
+        """Does a modifier apply now? Only a `while` one may be paused."""
+        return dur is None or dur[0] != "while" or bool(self.P.ns[dur[1]](self, dur[2]))
+
+    def modint(self, value: str, key: str, base: Any) -> Any:
+        """An int value with its modifiers: the latest override (`to`) replaces the base,
+        then every `by` adds, then the highest `at least` and the lowest `at most` clamp."""
+        found = False
         total = 0
+        low = high = None
         for m in self.mods:
-            if m["value"] == value and m["key"] == key:
-                dur = m["dur"]
-                if dur is not None and dur[0] == "while" and not self.P.ns[dur[1]](self, dur[2]):
-                    continue
-                total += m["amount"]
-        return total
+            if m.get("value") != value or m["key"] != key or not self._holds(m["dur"]):
+                continue
+            found = True
+            op, amount = m.get("op"), m["amount"]
+            if op is None:
+                total += amount
+            elif op == "to":
+                base = amount
+            elif op == "least":
+                low = amount if low is None or amount > low else low
+            else:
+                high = amount if high is None or amount < high else high
+        if not found:
+            return base
+        result = base + total
+        if low is not None and result < low:
+            result = low
+        if high is not None and result > high:
+            result = high
+        return result
+
+    def modto(self, value: str, key: str, base: Any) -> Any:
+        """A value of any other type: the latest override (`to`) that applies, or itself."""
+        for m in reversed(self.mods):
+            if (m.get("op") == "to" and m["value"] == value and m["key"] == key
+                    and self._holds(m["dur"])):
+                return m["amount"]
+        return base
 
     def _expire(self, when: str, event: str) -> None:
         if (when, event) not in self._expiring:
             return
         depth = len(self.evnames) - 1  # the ending event's own place among running events
-        self.mods[:] = [m for m in self.mods if not self._expires(m["dur"], when, event, depth)]
-        self._expiring = {(m["dur"][0], m["dur"][1]) for m in self.mods if m["dur"]}
+        made = list(self.mods)
+        ended = [i for i, m in enumerate(made) if _ends(m["dur"], when, event, depth)]
+        if not ended:
+            return
+        gone = set(ended)
+        self.mods[:] = [m for i, m in enumerate(made) if i not in gone]
+        self._expiring = _ending_events(self.mods)
+        for i in ended:
+            if "var" in made[i]:
+                self._restore(made[i], made[i + 1:])
 
-    @staticmethod
-    def _expires(dur: list | None, when: str, event: str, depth: int) -> bool:
-        if not dur or dur[0] != when or dur[1] != event:
-            return False
-        bound = dur[2] if len(dur) > 2 else None
-        return when == "start" or bound is None or bound >= depth
+    def _restore(self, m: dict[str, Any], later: list[dict[str, Any]]) -> None:
+        """A temporary set ends: the var gets back the value it had before, unless a rule
+        wrote it meanwhile (that value stands). A temporary set of the same var made later
+        and still running takes over: it will restore the value from before both."""
+        name, key, now = m["var"], m["key"], m["now"]
+        for other in later:
+            if other.get("var") == name and other["key"] == key and other["was"] == now:
+                other["was"] = m["was"]
+                return
+        if self.s["v"][name][key] == now:
+            was = m["was"]
+            if name in self.P.ns["BOUNDS"]:
+                was = self.clamp(name, was)
+            self.set(name, key, was)
 
     # ---- zones ------------------------------------------------------------------------------
     def _zone(self, key: str) -> list:
@@ -690,6 +773,37 @@ def enumerate_many(d: dict, check: Any) -> list[list]:
 
 def copy_state(state: dict) -> dict:
     return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+def _ending_events(mods: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(when, event) of every start or end of an event some entry of `mods` waits for."""
+    out: set[tuple[str, str]] = set()
+    for m in mods:
+        dur = m["dur"]
+        if dur:
+            for d in dur[1] if dur[0] == "any" else (dur,):
+                out.add((d[0], d[1]))
+    return out
+
+
+def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
+    """Does this duration end now, at the start or end (`when`) of `event`, whose instance
+    runs at `depth`? Counts down a duration of several times (in the state)."""
+    if not dur:
+        return False
+    if dur[0] == "any":
+        return any([_ends(d, when, event, depth) for d in dur[1]])  # every count goes on
+    if dur[0] != when or dur[1] != event:
+        return False
+    if when == "end" and dur[2] is not None and dur[2] < depth:
+        return False  # an instance nested inside the one it is bound to
+    n = 3 if when == "end" else 2  # where the count is
+    if len(dur) > n and dur[n] > 1:
+        dur[n] -= 1
+        if when == "end":
+            dur[2] = None  # its instance ended: the next end of any instance counts
+        return False
+    return True
 
 
 class _WatchedZones:

@@ -88,10 +88,25 @@ class SavedDecision:
 
 @attrs.frozen
 class SavedModifier:
+    """`modify value(...) by/to/at least/at most amount` (engine.runtime.Runtime.modify)."""
     value: str
     key: str
-    amount: int
-    dur: JsonData  # null, ["start", event], ["end", event, depth], ["while", function, locals]
+    amount: JsonData  # a whole number, or for `to` the new value
+    dur: JsonData  # see _check_duration
+    op: Literal["to", "least", "most"] | None = None  # absent: `by`
+
+
+@attrs.frozen
+class SavedTempSet:
+    """`set var[...] = now until ...` (engine.runtime.Runtime.set_until)."""
+    var: str
+    key: str
+    was: JsonData  # the value it gets back
+    now: JsonData  # the value the `set` gave it
+    dur: JsonData
+
+
+Mod = SavedModifier | SavedTempSet
 
 
 @attrs.frozen
@@ -105,7 +120,7 @@ class SavedState:
     v: dict[str, dict[str, JsonData]]
     z: dict[str, list[str]]
     loc: dict[str, str]
-    mods: list[SavedModifier]
+    mods: list[Mod]
     revealed: dict[str, list[str]]
     stack: list[Frame]
     decision: SavedDecision | None
@@ -442,6 +457,15 @@ def _frame_hook(conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     return structure
 
 
+def _mod_hook(conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    def structure(value: Any, _t: Any) -> Any:
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected a modifier (an object), got {_show(value)}")
+        cls = SavedTempSet if "var" in value else SavedModifier
+        return conv.get_structure_hook(cls)(value, cls)
+    return structure
+
+
 def _relocated(err: Exception, step: str) -> _Invalid:
     if isinstance(err, _Invalid):
         return err.inside(step)
@@ -479,6 +503,7 @@ def _make_converter(scan: bool = True) -> cattrs.Converter:
     conv.register_structure_hook_factory(lambda t: get_origin(t) is dict, _dict_hook)
     conv.register_structure_hook_factory(attrs.has, _class_hook)
     conv.register_structure_hook_func(lambda t: t == Frame, _frame_hook(conv))
+    conv.register_structure_hook_func(lambda t: t == Mod, _mod_hook(conv))
     return conv
 
 
@@ -602,28 +627,49 @@ def _check_function(pack: Any, path: str, fname: Any, stem: str, what: str) -> N
 def _check_mods(pack: Any, st: SavedState) -> None:
     for i, m in enumerate(st.mods):
         path = f"state.mods[{i}]"
-        if m.value not in pack.model.values:
-            raise _fail(f"{path}.value", f"{m.value!r} is not a value of pack {pack.id!r}")
+        if isinstance(m, SavedTempSet):
+            if m.var not in pack.var_keys:
+                raise _fail(f"{path}.var", f"{m.var!r} is not a var of pack {pack.id!r}")
+            if m.key not in {key for key, _args in pack.var_keys[m.var]}:
+                raise _fail(f"{path}.key", f"var {m.var!r} has no key {m.key!r}")
+            if isinstance(m.dur, list) and m.dur[:1] == ["while"]:
+                raise _fail(f"{path}.dur", "a temporary set ends at events, not 'while'")
+        else:
+            if m.value not in pack.model.values:
+                raise _fail(f"{path}.value", f"{m.value!r} is not a value of pack {pack.id!r}")
+            if m.op != "to" and not _is_exactly(int, m.amount):
+                raise _fail(f"{path}.amount", f"expected a whole number, got {_show(m.amount)}")
         _check_duration(pack, f"{path}.dur", m.dur)
 
 
-def _check_duration(pack: Any, path: str, dur: Any) -> None:
-    if dur is None:
+_DURATION_SHAPES = ("null, [\"start\", event, count?], [\"end\", event, depth or null, count?], "
+                    "[\"any\", [start or end durations]] or [\"while\", condition, {locals}]")
+
+
+def _check_duration(pack: Any, path: str, dur: Any, inside_any: bool = False) -> None:
+    if dur is None and not inside_any:
         return
-    shapes = ("null, [\"start\", event], [\"end\", event, depth or null] or "
-              "[\"while\", condition, {locals}]")
-    if not isinstance(dur, list) or not dur or dur[0] not in ("start", "end", "while"):
-        raise _fail(path, f"expected {shapes}, got {_show(dur)}")
+    kinds = ("start", "end") if inside_any else ("start", "end", "while", "any")
+    if not isinstance(dur, list) or not dur or dur[0] not in kinds:
+        raise _fail(path, f"expected {_DURATION_SHAPES}, got {_show(dur)}")
     kind = dur[0]
-    if kind == "start" and len(dur) == 2 and isinstance(dur[1], str):
-        _check_event(pack, f"{path}[1]", dur[1])
-    elif kind == "end" and len(dur) in (2, 3) and isinstance(dur[1], str) and (
-            len(dur) == 2 or dur[2] is None or _is_exactly(int, dur[2]) and dur[2] >= 0):
-        _check_event(pack, f"{path}[1]", dur[1])
+    if kind == "any" and len(dur) == 2 and isinstance(dur[1], list) and dur[1]:
+        for j, d in enumerate(dur[1]):
+            _check_duration(pack, f"{path}[1][{j}]", d, inside_any=True)
+        return
+    if kind in ("start", "end") and len(dur) >= 2 and isinstance(dur[1], str):
+        count_at = 2 if kind == "start" else 3
+        ok = len(dur) in (count_at, count_at + 1) and (
+            len(dur) == count_at or _is_exactly(int, dur[count_at]) and dur[count_at] >= 1)
+        if kind == "end" and len(dur) > 2:
+            ok = ok and (dur[2] is None or _is_exactly(int, dur[2]) and dur[2] >= 0)
+        if ok:
+            _check_event(pack, f"{path}[1]", dur[1])
+            return
     elif kind == "while" and len(dur) == 3 and isinstance(dur[2], dict):
         _check_function(pack, f"{path}[1]", dur[1], "while_", "a 'while' condition")
-    else:
-        raise _fail(path, f"expected {shapes}, got {_show(dur)}")
+        return
+    raise _fail(path, f"expected {_DURATION_SHAPES}, got {_show(dur)}")
 
 
 def _check_frame(pack: Any, frame: Any, path: str) -> None:

@@ -165,10 +165,20 @@ def _args(e: st.SearchStrategy) -> st.SearchStrategy:
     return st.lists(e, max_size=3).map(tuple)
 
 
+def _until_items() -> st.SearchStrategy:
+    counts = st.integers(1, 3)
+    return st.one_of(
+        st.builds(lambda n, k, o: A.Duration("end_of", n, count=k, outermost=o), names, counts,
+                  st.booleans()),
+        st.builds(lambda n, k: A.Duration("start_of", n, count=k), names, counts),
+    )
+
+
 def _durations(e: st.SearchStrategy) -> st.SearchStrategy:
     return st.one_of(
-        st.builds(lambda n: A.Duration("end_of", n), names),
-        st.builds(lambda n: A.Duration("start_of", n), names),
+        _until_items(),
+        st.lists(_until_items(), min_size=2, max_size=3).map(
+            lambda items: A.Duration("any", items=tuple(items))),
         st.builds(lambda c: A.Duration("while", None, c), e),
     )
 
@@ -186,7 +196,9 @@ def simple_statements(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.Move, e, e, st.sampled_from([None, "top", "bottom"])),
         st.builds(A.Shuffle, e),
         st.builds(A.Reveal, e, st.none() | e),
-        st.builds(A.Modify, names, _args(e), e, st.none() | _durations(e)),
+        st.builds(A.Modify, names, _args(e), e, st.none() | _durations(e),
+                  st.sampled_from(["by", "to", "least", "most"])),
+        st.builds(A.SetUntil, e, e, _durations(e)),
         st.builds(A.Win, e),
         st.just(A.EndGame()),
         st.builds(A.Return, st.none() | e),
