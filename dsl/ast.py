@@ -442,6 +442,8 @@ class ZoneDecl:
 class EventDecl:
     name: str
     params: tuple[Param, ...]
+    # `with rounds: int = 0, ...`: the state of one running instance (`battle.rounds`)
+    state: tuple[FieldDecl, ...] = ()
     at: Pos = _at()
 
 

@@ -39,6 +39,8 @@ class Scope:
     loops: int = 0
     self_type: str | None = None
     self_record: str | None = None  # in a record's triggers, `self` is this record
+    # why an event's state may not be used here (a state default, a `while` duration)
+    no_evstate: str | None = None
 
     def lookup(self, name: str) -> Type | None:
         for frame in reversed(self.vars):
@@ -78,6 +80,11 @@ class Checker:
         self._fn = ""
         self.proc_calls: list[tuple[A.Call, str, bool]] = []  # (call, path, as a statement)
         self.modified: set[str] = set()
+        # for where event state may be used: function -> values it reads and event state
+        # defaults it computes (besides `calls`, `emits` and `runs_effect`)
+        self.uses: dict[str, set[str]] = {}
+        # each use of event state: (function, event, field, written, path, position)
+        self.ev_uses: list[tuple[str, str, str, bool, str, A.Pos]] = []
         self._source_lines: dict[str, list[str]] = {}
 
     # ---- diagnostics ----------------------------------------------------------------
@@ -125,6 +132,8 @@ class Checker:
         for name, e in m.events.items():
             for p in e.params:
                 self._check_type_expr(p.type, m.decl_paths[name])
+            if e.state:
+                self._event_state(name, e, m.decl_paths[name])
         for name, g in m.graphs.items():
             self._check_graph(g, m.decl_paths[name])
         for name, v in m.values.items():
@@ -153,6 +162,7 @@ class Checker:
                 self.error("E233", f"procedure '{call.func}' may ask a player, so it must be "
                            f"called on its own: 'let x = {call.func}(...)' or a statement", path,
                            call.at)
+        self._check_ev_uses()
         return CheckResult(self.types, self.res, fns, evs, self.diags, self.modified)
 
     def _lines(self, path: str) -> list[str]:
@@ -409,6 +419,8 @@ class Checker:
             return
         self._args(s.args, [T.from_ast(p.type) for p in ev.params], f"event '{s.event}'", sc, s.at)
         self.emits[sc.fn].add(("enqueue:" if s.queued else "") + s.event)
+        if ev.state:  # its state's defaults are computed where it is set off
+            self.uses.setdefault(sc.fn, set()).add(f"xstate:{s.event}")
 
     def _modify(self, s: A.Modify, sc: Scope) -> None:
         v = self.m.values.get(s.key)
@@ -445,7 +457,11 @@ class Checker:
 
     def _duration(self, d: A.Duration, sc: Scope) -> None:
         if d.kind == "while":
+            outer, sc.no_evstate = sc.no_evstate, (
+                "a 'while' duration is read as long as the modifier lasts, after the event "
+                "may have ended: copy the state into a local first (let r = EV.FIELD)")
             self._expect(d.cond, "bool", sc, "a 'while' duration")
+            sc.no_evstate = outer
             return
         for item in d.items if d.kind == "any" else (d,):
             if item.event not in self.m.events and item.event != "setup":
@@ -494,6 +510,8 @@ class Checker:
                 self._index_args(t, sc)
                 self.res[id(t)] = ("list_index",)
                 return lt[1]
+        if isinstance(t, A.Attr) and self._event_ref(t, sc) is not None:
+            return self._set(t, self._ev_field(t, sc, write=True))
         if isinstance(t, A.Attr):
             self.error("E226", f"record fields are data and cannot change during a game; keep "
                        f"changing values in a 'var' indexed by the record (var {t.name}[x: ...])",
@@ -690,6 +708,11 @@ class Checker:
         if n == "sides":
             self.res[id(e)] = ("sides",)
             return ("list", "side")
+        if n in m.events:
+            state = m.events[n].state
+            self.error("E262", f"'{n}' is an event, not a value" + (
+                f": read its state as {n}.{state[0].name}" if state else ""), sc.path, e.at)
+            return "any"
         if n in m.procs or n in m.values:
             self.error("E212", f"'{n}' is a {'procedure' if n in m.procs else 'value'}: call it "
                        f"as {n}(...)", sc.path, e.at)
@@ -734,6 +757,8 @@ class Checker:
         return "any"
 
     def _attr(self, e: A.Attr, sc: Scope) -> Type:
+        if self._event_ref(e, sc) is not None:
+            return self._ev_field(e, sc, write=False)
         t = self._expr(e.obj, sc)
         if e.name in ("id", "name") and isinstance(t, str) and t in self.m.types:
             return "text"  # `name` is the record's English name, or its id
@@ -741,15 +766,121 @@ class Checker:
             return "any"
         info = self.m.types.get(t) if isinstance(t, str) else None
         if info is None:
-            self.error("E214", f"{T.show(t)} has no fields (looking for '.{e.name}')", sc.path,
-                       e.at)
+            self.error("E214", f"{T.show(t)} has no fields (looking for '.{e.name}')"
+                       f"{self._shadow_note(e, sc)}", sc.path, e.at)
             return "any"
         f = info.fields.get(e.name)
         if f is None:
             self._unknown("E205", f"field of {t}", e.name, [*info.fields, "id", "name"], sc.path,
-                          e.at)
+                          e.at, extra=self._shadow_note(e, sc))
             return "any"
         return f.type
+
+    # ---- event state ----------------------------------------------------------------------
+    def _event_state(self, name: str, e: A.EventDecl, path: str) -> None:
+        """The `with` fields of an event: known types, once each, defaults that fit."""
+        sc = self._scope(f"xstate:{name}", path, ())  # the parameters' types are checked
+        sc.vars[0].update({p.name: T.from_ast(p.type) for p in e.params})
+        sc.no_evstate = ("a state's defaults are computed before the event starts, where its "
+                         "state does not exist yet")
+        seen: set[str] = set()
+        for f in e.state:
+            self._check_type_expr(f.type, path)
+            t = T.from_ast(f.type)
+            if f.name in seen:
+                self.error("E260", f"event '{name}' declares state field '{f.name}' twice", path,
+                           f.at)
+            seen.add(f.name)
+            if t in ("effect", "triggers"):
+                self.error("E260", f"an event's state holds game data, not {t}", path, f.type.at)
+            if f.default is not None:
+                self._expect(f.default, t, sc, f"the default of {name}.{f.name}")
+
+    def _event_ref(self, e: A.Attr, sc: Scope) -> str | None:
+        """The event whose state `e` (`battle.rounds`) reads, or None. A local of the same
+        name wins; no other global name can equal an event's (the pack refuses that)."""
+        obj = e.obj
+        if isinstance(obj, A.Name) and obj.id in self.m.events and sc.lookup(obj.id) is None:
+            return obj.id
+        return None
+
+    def _shadow_note(self, e: A.Attr, sc: Scope) -> str:
+        obj = e.obj
+        if isinstance(obj, A.Name) and obj.id in self.m.events and self.m.events[obj.id].state:
+            return (f" (the local '{obj.id}' hides the state of event '{obj.id}': a local wins; "
+                    "rename it)")
+        return ""
+
+    def _ev_field(self, e: A.Attr, sc: Scope, write: bool) -> Type:
+        """`battle.rounds`: a field of the innermost running instance of event `battle`."""
+        ev = e.obj.id  # type: ignore[union-attr]
+        state = self.m.events[ev].state
+        f = next((f for f in state if f.name == e.name), None)
+        if f is None:
+            if state:
+                self.error("E262", f"event '{ev}' has no state field '{e.name}'", sc.path, e.at,
+                           did_you_mean(e.name, [x.name for x in state]))
+            else:
+                self.error("E262", f"event '{ev}' has no state; declare it as 'event {ev}(...) "
+                           f"with {e.name}: type = default'", sc.path, e.at)
+            return "any"
+        if sc.no_evstate is not None:
+            why = sc.no_evstate.replace("EV.FIELD", f"{ev}.{f.name}")
+            self.error("E263", f"{ev}.{f.name} cannot be used here: {why}", sc.path, e.at)
+        else:
+            self.ev_uses.append((sc.fn, ev, f.name, write, sc.path, e.at))
+        self.res[id(e)] = ("evstate", ev, f.name)
+        return T.from_ast(f.type)
+
+    def _check_ev_uses(self) -> None:
+        """Event state used where no instance of its event can be running is surely wrong:
+        the function using it is not among those that may run inside the event (its
+        triggers, and what they emit, enqueue, call or run, transitively)."""
+        inside: dict[str, set[str]] = {}
+        for fn, ev, field, write, path, at in self.ev_uses:
+            if ev not in inside:
+                inside[ev] = self._runs_inside(ev)
+            if fn not in inside[ev]:
+                self.error("E261", f"{ev}.{field} is {'written' if write else 'read'} where no "
+                           f"{ev} can be running: {self._describe_fn(fn)} never runs inside "
+                           f"'{ev}' (no rule of '{ev}' emits, enqueues, calls or runs it)",
+                           path, at)
+
+    def _runs_inside(self, ev: str) -> set[str]:
+        """Every function that may run while an instance of `ev` runs. Values count from
+        the start: a host may read one at any decision (a bot's heuristic), mid-event."""
+        handlers: dict[str, list[str]] = {}
+        for tr in self.m.triggers:
+            handlers.setdefault(tr.decl.event, []).append(tr.fn)
+        effects: dict[str, list[str]] = {}
+        for eff in self.m.effects:
+            effects.setdefault(eff.field, []).append(eff.fn)
+        todo = list(handlers.get(ev, ())) + [f"value:{name}" for name in self.m.values]
+        seen = set(todo)
+        while todo:
+            fn = todo.pop()
+            nxt = set(self.calls.get(fn, ())) | self.uses.get(fn, set())
+            for emitted in self.emits.get(fn, ()):
+                nxt.update(handlers.get(emitted.removeprefix("enqueue:"), ()))
+            for field in self.runs_effect.get(fn, ()):
+                nxt.update(effects.get(field, ()))
+            todo.extend(nxt - seen)
+            seen |= nxt
+        return seen
+
+    def _describe_fn(self, fn: str) -> str:
+        for tr in self.m.triggers:
+            if tr.fn == fn:
+                d = tr.decl
+                return f"trigger '{'instead of' if d.kind == 'instead' else d.kind} {d.event}'"
+        for eff in self.m.effects:
+            if eff.fn == fn:
+                return f"the {eff.field} of {eff.record}"
+        if fn.startswith("p_"):
+            return f"procedure '{fn[2:]}'"
+        kind, _, name = fn.partition(":")
+        return {"value": f"value '{name}'", "var": f"the default of var '{name}'",
+                "check": "a check"}.get(kind, fn)
 
     def _args(self, args: tuple[A.Expr, ...], want: list[Type], what: str, sc: Scope,
               at: A.Pos) -> list[Type]:
@@ -778,6 +909,7 @@ class Checker:
             v = m.values[n]
             self._args(e.args, [T.from_ast(x.type) for x in v.params], f"value '{n}'", sc, e.at)
             self.res[id(e)] = ("value", n)
+            self.uses.setdefault(sc.fn, set()).add(f"value:{n}")
             return T.from_ast(v.type)
         if n in BUILTINS:
             lo, hi = BUILTINS[n]

@@ -86,6 +86,10 @@ class Compiler:
             if g.where is not None:
                 self.path = m.decl_paths[name]
                 self._graph_filter(name, g.where)
+        for name, ev in m.events.items():
+            if ev.state:
+                self.path = m.decl_paths[name]
+                self._event_state(name, ev)
         for name, p in m.procs.items():
             self.path = m.decl_paths[name]
             self._function(f"p_{name}", [x.name for x in p.params], p.body)
@@ -136,6 +140,10 @@ class Compiler:
                      f"G.loop({self.expr(comp.source, _Ctx(False))}) "
                      f"if {failing}]  # @L{decl.at.line}", ""]
         self.check_items.append((i, fn, _tested_field(test, comp.var)))
+
+    def _has_state(self, event: str) -> bool:
+        ev = self.m.events.get(event)
+        return ev is not None and bool(ev.state)
 
     def _trigger_params(self, tr) -> list[str]:
         d = tr.decl
@@ -188,6 +196,8 @@ class Compiler:
         out.append("BOUNDS = {" + ", ".join(f"{n!r}: bounds_{n}" for n, v in m.vars.items()
                                             if v.bounds) + "}")
         out.append("DEFAULTS = {" + ", ".join(f"{n!r}: default_{n}" for n in m.vars) + "}")
+        out.append("EVSTATE = {" + ", ".join(f"{n!r}: xstate_{n}" for n, ev in m.events.items()
+                                             if ev.state) + "}")
 
     def _value(self, name: str, v: A.ValueDecl) -> None:
         params = [p.name for p in v.params]
@@ -234,6 +244,26 @@ class Compiler:
             lo, hi = (self.expr(b, _Ctx(False)) for b in v.bounds)
             self.out += [f"def bounds_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
                          f"    return ({lo}, {hi})", ""]
+
+    def _event_state(self, name: str, ev: A.EventDecl) -> None:
+        """The state a new instance of `ev` starts with, from its arguments: plain data."""
+        params = [p.name for p in ev.params]
+        ctx = _Ctx(False, params)
+        items = []
+        for f in ev.state:
+            if f.default is not None:
+                default = self.value(f.default, ctx)
+            elif isinstance(f.type, A.TList):
+                default = "[]"
+            elif isinstance(f.type, A.TName) and f.type.name in ("int", "bool"):
+                default = "0" if f.type.name == "int" else "False"  # as a var's
+            else:
+                default = "None"
+            items.append(f"{f.name!r}: {default}")
+        self.site(f"xstate_{name}", ev.at.line)
+        self.out += [f"def xstate_{name}(G{''.join(', l_' + p for p in params)}):",
+                     "    V, Z, R = G.v, G.z, G.R",
+                     f"    return {{{', '.join(items)}}}  # @L{ev.at.line}", ""]
 
     @staticmethod
     def _key(parts: list[str]) -> str:
@@ -312,6 +342,8 @@ class Compiler:
             args = self._tuple([self.value(a, ctx) for a in s.args])
             if s.queued:
                 emit(f"{pad}G.enqueue({s.event!r}, {args})")
+            elif self._has_state(s.event):
+                emit(f"{pad}G.emit_now_x({s.event!r}, {args})")
             else:
                 emit(f"{pad}G.emit_now({s.event!r}, {args})")
         elif isinstance(s, A.Move):
@@ -390,12 +422,16 @@ class Compiler:
         if res[0] == "local":
             lines.append(f"{pad}{ctx.local(res[1])} = {value}")
             return
+        if res[0] == "evstate":
+            lines.append(f"{pad}G.evset({res[1]!r}, {res[2]!r}, {value})")
+            return
         if res[0] == "list_index":
             # Lists are values: `xs[i] = v` makes a new list and stores it back, so a list
             # shared by two locals (or by a local and the log) never changes behind one.
             obj = self.expr(target.obj, ctx)
             new = f"replaced({obj}, {self.expr(target.args[0], ctx)}, {value})"
-            if self.c.res.get(id(target.obj), ("",))[0] in ("local", "var", "list_index"):
+            if self.c.res.get(id(target.obj), ("",))[0] in ("local", "var", "list_index",
+                                                            "evstate"):
                 self._assign(target.obj, new, ctx, lines, pad)
             else:
                 lines.append(f"{pad}{obj}[{self.expr(target.args[0], ctx)}] = {value}")
@@ -536,6 +572,9 @@ class Compiler:
                 return f"Z[{self.zone_key(e, ctx)}]"
             return f"{self.expr(e.obj, ctx)}[{self.expr(e.args[0], ctx)}]"
         if isinstance(e, A.Attr):
+            res = c.res.get(id(e))
+            if res is not None and res[0] == "evstate":
+                return f"G.evget({res[1]!r}, {res[2]!r})"
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj
@@ -829,7 +868,8 @@ class _Machine:
             args = comp._tuple([comp.value(a, ctx) for a in s.args])
             nxt = self.new()
             self.line(f"F['pc'] = {nxt}")
-            self.line(f"G.push_event({s.event!r}, {args})")
+            push = "push_event_x" if comp._has_state(s.event) else "push_event"
+            self.line(f"G.{push}({s.event!r}, {args})")
             self.line("return 2")
             self.cur = nxt
             return

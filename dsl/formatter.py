@@ -40,6 +40,7 @@ from dsl import ast as A
 from dsl.parser import parse_module
 
 INDENT = "    "
+EVENT_LINE_MAX = 99  # a longer event declaration lists its state as a block (`with:`)
 
 # ---- expressions ------------------------------------------------------------------------
 # Precedence levels, loosest first; an operand printed below its slot's level gets parens.
@@ -322,7 +323,8 @@ def _one_line_decl(d: A.Decl) -> str:
             text += f" of {d.of}"
         return " ".join([text, *d.flags])
     if isinstance(d, A.EventDecl):
-        return f"event {d.name}({_params(d.params)})"
+        text = f"event {d.name}({_params(d.params)})"
+        return text + (" with " + ", ".join(map(_field, d.state)) if d.state else "")
     if isinstance(d, A.ValueDecl):
         return (f"value {d.name}({_params(d.params)}): {format_type(d.type)} = "
                 f"{format_expr(d.expr)}")
@@ -407,6 +409,8 @@ class _Printer:
                 yield _line(n)
             if isinstance(n, A.TypeDecl):
                 yield from self._anchor_lines(n.fields)
+            elif isinstance(n, A.EventDecl):
+                yield from self._anchor_lines(n.state)
             elif isinstance(n, (A.ProcDecl, A.TriggerDecl, A.For, A.While, A.Repeat)):
                 yield from self._anchor_lines(n.body)
             elif isinstance(n, A.If):
@@ -508,6 +512,13 @@ class _Printer:
             self.put(0, f"procedure {d.name}({_params(d.params)}){ret}:", start,
                      _last_line(d.params, d.returns))
             self.body(d.body, 1)
+        elif isinstance(d, A.EventDecl) and self._event_block(d):
+            self.put(0, f"event {d.name}({_params(d.params)}) with:", start,
+                     _last_line(d.params))
+            for i, f in enumerate(d.state):
+                self.leading(_line(f), 1, False if i == 0 else None)
+                self.put(1, _field(f), _line(f), _last_line(f))
+            self.block_end(1, _line(d.state[0]) and d.state[0].at.col)
         elif isinstance(d, A.TriggerDecl):
             head = "instead of" if d.kind == "instead" else d.kind
             text = f"{head} {d.event}"
@@ -519,6 +530,15 @@ class _Printer:
             self.body(d.body, 1)
         else:
             self.put(0, _one_line_decl(d), start, _last_line(d))
+
+    def _event_block(self, d: A.EventDecl) -> bool:
+        """Print an event's state as a block: when one line would be too long, or when
+        comments sit among its fields."""
+        if not d.state:
+            return False
+        start, end = _line(d), _last_line(d)
+        return (len(_one_line_decl(d)) > EVENT_LINE_MAX
+                or any(start < c[0] <= end for c in self.comments))
 
     def body(self, stmts: tuple[A.Stmt, ...], depth: int) -> None:
         if not stmts:  # not produced by the parser; keep the output parseable

@@ -173,7 +173,19 @@ class _ToAst(Transformer_NonRecursive):
                           tuple(str(f) for f in flags), at=_pos(meta))
 
     def event_decl(self, meta, c):
-        return A.EventDecl(str(c[0]), _opt(c[1]), at=_pos(meta))
+        return A.EventDecl(str(c[0]), _opt(c[1]), _opt(c[2]), at=_pos(meta))
+
+    def event_block(self, meta, c):
+        return A.EventDecl(str(c[0]), _opt(c[1]), tuple(c[2:]), at=_pos(meta))
+
+    def ev_fields(self, meta, c):
+        return tuple(c)
+
+    def ev_field_line(self, meta, c):
+        return c[0]
+
+    def ev_field(self, meta, c):
+        return A.FieldDecl(str(c[0]), c[1], c[2], at=_pos(meta))
 
     def proc_decl(self, meta, c):
         return A.ProcDecl(str(c[0]), _opt(c[1]), c[2], c[3], at=_pos(meta))

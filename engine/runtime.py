@@ -48,6 +48,7 @@ class Runtime:
         self.PARAMS = pack.ns["PARAMS"]
         self.PLANS = pack.plans
         self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
+        self.EVSTATE = pack.ns["EVSTATE"]  # event `with` state -> its defaults' function
         self.logging = log
         self.limits = limits or pack.limits
         self.left = self.limits.steps  # rule steps left before the next decision
@@ -67,6 +68,13 @@ class Runtime:
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
         self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
+        # The state of each running instance of an event `with` state, innermost last. An
+        # event run as a frame keeps its state in the frame ("x"); one run by emit_now is
+        # never running at a decision, so the frames alone rebuild this after a load.
+        self.xs: dict[str, list[dict[str, Any]]] = {name: [] for name in self.EVSTATE}
+        for fr in self.stack:
+            if fr["k"] == "e" and fr.get("x") is not None:
+                self.xs[fr["n"]].append(fr["x"])
 
     # ---- state at the start ---------------------------------------------------------------
     @staticmethod
@@ -115,6 +123,8 @@ class Runtime:
             stack.clear()
             self.qstack.clear()
             self.evnames.clear()
+            for xs in self.xs.values():
+                xs.clear()
             self.s["decision"] = None
             return
         except (EngineFault, IllegalAction):
@@ -183,6 +193,8 @@ class Runtime:
     def _finish_event(self, fr: dict[str, Any]) -> None:
         self.stack.pop()
         self.qstack.pop()
+        if fr.get("x") is not None:
+            self.xs[fr["n"]].pop()
         if self.mods:
             self._expire("end", fr["n"])
         self.evnames.pop()
@@ -193,9 +205,9 @@ class Runtime:
     def start_event(self, name: str, args: Iterable[Any]) -> None:
         """Start an event from the run loop: as a frame if it may suspend, else at once."""
         if name in self.SUSP_EVENTS:
-            self.push_event(name, args)
+            (self.push_event_x if name in self.EVSTATE else self.push_event)(name, args)
         else:
-            self.emit_now(name, tuple(args))
+            (self.emit_now_x if name in self.EVSTATE else self.emit_now)(name, tuple(args))
 
     def push_event(self, name: str, args: Iterable[Any]) -> None:
         args = list(args)
@@ -242,13 +254,42 @@ class Runtime:
                     fn(self, *args)
         while q:
             qn, qa = q.pop(0)
-            self.emit_now(qn, tuple(qa))
+            (self.emit_now_x if qn in self.EVSTATE else self.emit_now)(qn, tuple(qa))
         self.qstack.pop()
         if self.mods:
             self._expire("end", name)
         self.evnames.pop()
         if self.logging:
             self._log({"t": "done", "n": name})
+
+    # An event `with` state is started by these (the compiler picks them), so that events
+    # without state pay nothing. The state is made as the event is set off, from its
+    # arguments, and is gone when the event (its queue included) has ended.
+    def emit_now_x(self, name: str, args: tuple) -> None:
+        xs = self.xs[name]
+        xs.append(self.EVSTATE[name](self, *args))
+        self.emit_now(name, args)
+        xs.pop()
+
+    def push_event_x(self, name: str, args: Iterable[Any]) -> None:
+        args = list(args)
+        state = self.EVSTATE[name](self, *args)
+        self.push_event(name, args)
+        self.stack[-1]["x"] = state
+        self.xs[name].append(state)
+
+    def evget(self, event: str, field: str) -> Any:
+        """`battle.rounds`: the field of the innermost running `battle`."""
+        xs = self.xs[event]
+        if not xs:
+            raise RuleError(f"{event}.{field} read while no {event} is running")
+        return xs[-1][field]
+
+    def evset(self, event: str, field: str, value: Any) -> None:
+        xs = self.xs[event]
+        if not xs:
+            raise RuleError(f"{event}.{field} written while no {event} is running")
+        xs[-1][field] = value
 
     def enqueue(self, name: str, args: tuple) -> None:
         if not self.qstack:

@@ -56,6 +56,7 @@ class SavedEventFrame:
     i: int  # the next trigger of the stage
     q: list[tuple[str, list[JsonData]]]  # events queued to run after it
     m: int | None = None  # the `instead of` trigger chosen (-1: none), once settled
+    x: dict[str, JsonData] | None = None  # the state of an event declared `with` state
 
 
 @attrs.frozen
@@ -685,6 +686,7 @@ def _check_frame(pack: Any, frame: Any, path: str) -> None:
                         f"trigger{'s' * (len(insteads) != 1)}, got {frame.m}")
         for j, (name, args) in enumerate(frame.q):
             _check_event(pack, f"{path}.q[{j}]", name, args)
+        _check_event_state(pack, frame, path)
         return
     waiting = pack.ns.get("SUSPENDING", pack.ns["FUNCS"])
     if frame.f not in pack.ns["FUNCS"] or frame.f not in waiting:
@@ -692,6 +694,19 @@ def _check_frame(pack: Any, frame: Any, path: str) -> None:
                     "wait for a decision")
     if frame.pc < 0:
         raise _fail(f"{path}.pc", f"expected a resume point (0 or more), got {frame.pc}")
+
+
+def _check_event_state(pack: Any, frame: SavedEventFrame, path: str) -> None:
+    decl = pack.model.events.get(frame.n)
+    fields = [f.name for f in decl.state] if decl is not None else []
+    if frame.x is None:
+        if fields:
+            raise _fail(f"{path}.x", f"missing: event {frame.n!r} keeps state "
+                        f"({', '.join(fields)})")
+    elif not fields:
+        raise _fail(f"{path}.x", f"event {frame.n!r} keeps no state")
+    else:
+        _check_same_keys(f"{path}.x", f"state field of event {frame.n!r}", frame.x, fields)
 
 
 def _check_decision(pack: Any, st: SavedState) -> None:
