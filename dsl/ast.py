@@ -196,6 +196,7 @@ class Choose:
     require: Expr | None = None
     optional: bool = False
     prompt: str | None = None
+    window: str | None = None  # set only in the choice a `window` declaration makes
     at: Pos = _at()
 
 
@@ -221,7 +222,16 @@ class Draw:
     at: Pos = _at()
 
 
-Action = Union[Choose, Ask, Order, Draw]
+@attrs.frozen
+class Open:
+    """`open w(args)`: open response window w; its value is the record played, or none."""
+
+    window: str
+    args: tuple[Expr, ...]
+    at: Pos = _at()
+
+
+Action = Union[Choose, Ask, Order, Draw, Open]
 Rhs = Union[Expr, Action]
 
 
@@ -492,9 +502,40 @@ class TriggerDecl:
     at: Pos = _at()
 
 
+@attrs.frozen
+class WindowOpening:
+    """A window's `before e` / `after e` clause: it opens by itself at every event e."""
+
+    kind: str  # before | after
+    event: str
+    at: Pos = _at()
+
+
+@attrs.frozen
+class WindowDecl:
+    """`window name(params):` with its clauses: who is asked (`by`), what may answer (`from
+    x in source where cond`), where a played record goes (`to`), which of its effect fields
+    runs (`effect`), the `prompt`, and the events it opens at by itself."""
+
+    name: str
+    params: tuple[Param, ...]
+    by: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+    to: Expr
+    effect: Name | None = None  # the effect field of the played record, by name
+    prompt: Str | None = None
+    opens: tuple[WindowOpening, ...] = ()
+    # (keyword, where the clause is written) in source order, for the formatter
+    clauses: tuple[tuple[str, Pos], ...] = attrs.field(default=(), eq=False, repr=False,
+                                                       kw_only=True)
+    at: Pos = _at()
+
+
 Decl = Union[
     TypeDecl, VarDecl, ZoneDecl, EventDecl, ProcDecl, ValueDecl, CheckDecl, GraphDecl,
-    TriggerDecl,
+    TriggerDecl, WindowDecl,
 ]
 
 

@@ -14,7 +14,7 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, did_you_mean
-from dsl.model import Effect, PackModel, Site, Trigger
+from dsl.model import Effect, PackModel, Site, Trigger, Window
 from dsl.pack import KEYWORDS
 from dsl.parser import BROKEN_SETUP
 from dsl.types import Type
@@ -85,6 +85,7 @@ class Checker:
         self.uses: dict[str, set[str]] = {}
         # each use of event state: (function, event, field, written, path, position)
         self.ev_uses: list[tuple[str, str, str, bool, str, A.Pos]] = []
+        self.window_types: dict[str, Type] = {}  # window -> the type of what `open` returns
         self._source_lines: dict[str, list[str]] = {}
 
     # ---- diagnostics ----------------------------------------------------------------
@@ -136,6 +137,8 @@ class Checker:
                 self._event_state(name, e, m.decl_paths[name])
         for name, g in m.graphs.items():
             self._check_graph(g, m.decl_paths[name])
+        for w in m.windows.values():  # before any rule that opens one reads its type
+            self._window(w)
         for name, v in m.values.items():
             path = m.decl_paths[name]
             sc = self._scope(f"value:{name}", path, v.params)
@@ -262,8 +265,47 @@ class Checker:
                 return f"graph '{other.name}', itself a filtered graph (built after the others)"
         return None
 
+    def _window(self, w: Window) -> None:
+        """A window's clauses, checked as the rule they make (dsl.pack.window_body): `by`
+        as a choice's decider, `from` as its source, `to` as a move's zone, `effect` as
+        `run(x.field)`."""
+        d = w.decl
+        sc = self._scope(w.fn, w.path, d.params)
+        sc.returns = "any"
+        self._body(w.body, sc)
+        et = T.elem(self.types.get(id(d.source), "any"))
+        if et is None or et in ("int", "bool", "text"):  # reported: cannot choose / move
+            et = "any"
+        elif et != "any" and et not in self.m.types:
+            self.error("E266", f"window '{d.name}' offers {T.show(et)} values; a window offers "
+                       "records (cards), which are moved when played", w.path, d.source.at)
+            et = "any"
+        self.window_types[d.name] = et
+
+    def _opening_fits(self, tr: Trigger) -> bool:
+        """A window's `after e` clause: the event's parameters are the window's, in order."""
+        d, m = tr.decl, self.m
+        ev = m.events.get(d.event)
+        if ev is None:
+            self._unknown("E203", "event", d.event, m.events, tr.path, d.at)
+            return False
+        window = m.windows[tr.window].decl
+        want = [T.from_ast(p.type) for p in window.params]
+        got = [T.from_ast(p.type) for p in ev.params]
+        if want != got:
+            shown = lambda ps: ", ".join(f"{p.name}: {T.show(T.from_ast(p.type))}"  # noqa: E731
+                                         for p in ps)
+            self.error("E268", f"window '{window.name}' cannot open {d.kind} '{d.event}' by "
+                       f"itself: the event has parameters ({shown(ev.params)}), the window "
+                       f"({shown(window.params)}); they must be the same, in order (or open it "
+                       f"with 'open {window.name}(...)' in a trigger)", tr.path, d.at)
+            return False
+        return True
+
     def _trigger(self, tr: Trigger) -> None:
         d, path = tr.decl, tr.path
+        if tr.window is not None and not self._opening_fits(tr):
+            return
         ev = self.m.events.get(d.event)
         params: list[A.Param] = []
         if d.event == "setup":
@@ -524,6 +566,8 @@ class Checker:
     def _rhs(self, r: A.Rhs, sc: Scope) -> Type:
         if isinstance(r, A.Choose):
             return self._choose(r, sc)
+        if isinstance(r, A.Open):
+            return self._open(r, sc)
         if isinstance(r, A.Ask):
             self._decider(r.side, sc)
             self.direct_suspend.add(sc.fn)
@@ -545,6 +589,18 @@ class Checker:
                     self.error("E222", f"'draw' needs zones, got {T.show(z)}", sc.path, at)
             return ("list", src[1] if isinstance(src, tuple) else "any")
         return self._expr(r, sc, statement=True)
+
+    def _open(self, o: A.Open, sc: Scope) -> Type:
+        w = self.m.windows.get(o.window)
+        if w is None:
+            self._unknown("E267", "window", o.window, self.m.windows, sc.path, o.at)
+            for a in o.args:
+                self._expr(a, sc)
+            return "any"
+        self._args(o.args, [T.from_ast(p.type) for p in w.decl.params],
+                   f"window '{o.window}'", sc, o.at)
+        self.calls[sc.fn].add(w.fn)  # a window always asks: whoever opens one may wait
+        return self.window_types.get(o.window, "any")
 
     def _decider(self, e: A.Expr | None, sc: Scope) -> None:
         if e is not None:

@@ -93,6 +93,9 @@ class Compiler:
         for name, p in m.procs.items():
             self.path = m.decl_paths[name]
             self._function(f"p_{name}", [x.name for x in p.params], p.body)
+        for w in m.windows.values():
+            self.path = w.path
+            self._function(w.fn, [x.name for x in w.decl.params], w.body)
         for tr in m.triggers:
             d = tr.decl
             params = self._trigger_params(tr)
@@ -174,6 +177,8 @@ class Compiler:
             out.append(f"    {tr.fn!r}: {self._trigger_params(tr)!r},")
         for eff in m.effects:
             out.append(f"    {eff.fn!r}: ['self'],")
+        for w in m.windows.values():
+            out.append(f"    {w.fn!r}: {[x.name for x in w.decl.params]!r},")
         out.append("}")
         out.append("FUNCS = {name: globals()[name] for name in PARAMS}")
         out.append("TRIGGERS = {}")
@@ -511,7 +516,7 @@ class Compiler:
         if isinstance(r, A.Draw):
             return (f"G.draw({self.expr(r.count, ctx)}, {self.zone_key(r.source, ctx)}, "
                     f"{self.zone_key(r.dest, ctx)})")
-        if isinstance(r, (A.Choose, A.Ask, A.Order)):  # pragma: no cover - checker prevents
+        if isinstance(r, (A.Choose, A.Ask, A.Order, A.Open)):  # pragma: no cover
             raise AssertionError("a decision outside a suspending function")
         return self.value(r, ctx)
 
@@ -740,7 +745,7 @@ def _is_str_literal(code: str) -> bool:
 
 def _contains_suspension(node: Any, c: CheckResult) -> bool:
     """Does this statement (or anything inside it) possibly wait for a player?"""
-    if isinstance(node, (A.Choose, A.Ask, A.Order)):
+    if isinstance(node, (A.Choose, A.Ask, A.Order, A.Open)):
         return True
     if isinstance(node, A.Call):
         res = c.res.get(id(node), ("",))
@@ -839,6 +844,17 @@ class _Machine:
                 self.line("return 1")
                 self.cur = nxt
                 self._target(target, "F.pop('in')")
+                return
+            if isinstance(value, A.Open):  # a window: called like a procedure that asks
+                w = comp.m.windows[value.window]
+                args = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
+                                       for prm, a in zip(w.decl.params, value.args)) + "}"
+                nxt = self.new()
+                self.line(f"F['pc'] = {nxt}")
+                self.line(f"G.push_call({w.fn!r}, {args})")
+                self.line("return 2")
+                self.cur = nxt
+                self._target(target, "F.pop('rv', None)")
                 return
             if isinstance(value, A.Call):
                 res = comp.c.res[id(value)]
@@ -969,6 +985,9 @@ class _Machine:
             comp.extra += [f"    return {comp.expr(d.require, rctx)}  # @L{d.require.at.line}",
                            ""]
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
+        if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
+            self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {d.prompt!r})")
+            return
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
                   f"{d.prompt!r}, {require})")
 

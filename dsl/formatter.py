@@ -58,7 +58,7 @@ P_ATOM = 10
 
 _BINOP_PREC = {"+": P_SUM, "-": P_SUM, "*": P_TERM, "/": P_TERM, "%": P_TERM}
 
-_ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw)
+_ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw, A.Open)
 
 # The grammar's keywords. The contextual lexer reads most of them as names where the keyword
 # cannot stand, e.g. `(order).x`; the formatter must keep such names in the same context.
@@ -218,6 +218,8 @@ def _action(a: A.Action) -> str:
     if isinstance(a, A.Draw):
         return (f"draw {format_expr(a.count)} from {format_expr(a.source)} "
                 f"to {format_expr(a.dest)}")
+    if isinstance(a, A.Open):
+        return f"open {a.window}({_args(a.args)})"
     raise TypeError(f"not an action: {a!r}")
 
 
@@ -336,16 +338,35 @@ def _one_line_decl(d: A.Decl) -> str:
     raise TypeError(f"not a one-line declaration: {d!r}")
 
 
+def _window_clauses(d: A.WindowDecl) -> list[tuple[str, int, int]]:
+    """The clause lines of a window declaration: (text, first and last source line), in
+    the order they were written; without positions, in the order by, from, to, effect,
+    prompt, openings."""
+    src = f"{d.var} in {format_expr(d.source)}"
+    if d.where is not None:
+        src += f" where {format_expr(d.where)}"
+    out = [(f"by {format_expr(d.by)}", _line(d.by), _last_line(d.by)),
+           (f"from {src}", _line(d.source), _last_line(d.source, d.where)),
+           (f"to {format_expr(d.to)}", _line(d.to), _last_line(d.to))]
+    if d.effect is not None:
+        out.append((f"effect {d.effect.id}", _line(d.effect), _line(d.effect)))
+    if d.prompt is not None:
+        out.append((f"prompt {quote(d.prompt.value)}", _line(d.prompt), _line(d.prompt)))
+    out += [(f"{o.kind} {o.event}", _line(o), _line(o)) for o in d.opens]
+    return sorted(out, key=lambda c: c[1]) if all(c[1] for c in out) else out
+
+
 def _field(f: A.FieldDecl) -> str:
     text = f"{f.name}: {format_type(f.type)}"
     return text + (f" = {format_expr(f.default)}" if f.default is not None else "")
 
 
-_BLOCK_DECLS = (A.TypeDecl, A.ProcDecl, A.TriggerDecl)
+_BLOCK_DECLS = (A.TypeDecl, A.ProcDecl, A.TriggerDecl, A.WindowDecl)
 _COMPOUND = (A.If, A.For, A.While, A.Repeat)
 # Nodes whose parsed `at` runs on over the line break (and blank lines) after them.
 _LOOSE_END = (A.TypeDecl, A.VarDecl, A.ZoneDecl, A.EventDecl, A.ProcDecl, A.ValueDecl,
-              A.CheckDecl, A.GraphDecl, A.TriggerDecl, A.FieldDecl) + _COMPOUND
+              A.CheckDecl, A.GraphDecl, A.TriggerDecl, A.FieldDecl, A.WindowDecl,
+              A.WindowOpening) + _COMPOUND
 
 
 def _line(node: object) -> int:
@@ -411,6 +432,8 @@ class _Printer:
                 yield from self._anchor_lines(n.fields)
             elif isinstance(n, A.EventDecl):
                 yield from self._anchor_lines(n.state)
+            elif isinstance(n, A.WindowDecl):
+                yield from (first for _text, first, _last in _window_clauses(n) if first)
             elif isinstance(n, (A.ProcDecl, A.TriggerDecl, A.For, A.While, A.Repeat)):
                 yield from self._anchor_lines(n.body)
             elif isinstance(n, A.If):
@@ -519,6 +542,12 @@ class _Printer:
                 self.leading(_line(f), 1, False if i == 0 else None)
                 self.put(1, _field(f), _line(f), _last_line(f))
             self.block_end(1, _line(d.state[0]) and d.state[0].at.col)
+        elif isinstance(d, A.WindowDecl):
+            self.put(0, f"window {d.name}({_params(d.params)}):", start, _last_line(d.params))
+            for i, (text, first, last) in enumerate(_window_clauses(d)):
+                self.leading(first, 1, False if i == 0 else None)
+                self.put(1, text, first, last)
+            self.block_end(1, min((at.col for _key, at in d.clauses), default=0))
         elif isinstance(d, A.TriggerDecl):
             head = "instead of" if d.kind == "instead" else d.kind
             text = f"{head} {d.event}"

@@ -71,10 +71,26 @@ class Trigger:
     index: int  # order of declaration across the pack
     record: str | None = None  # written in this record's `triggers` field: `self` is it
     record_type: str | None = None
+    window: str | None = None  # made by this window's `before e` / `after e` clause
 
     @property
     def fn(self) -> str:
         return f"t{self.index}_{self.decl.kind}_{self.decl.event}"
+
+
+@attrs.define
+class Window:
+    """A `window` declaration and the rule it runs, made from its clauses (dsl.pack):
+    ask `by` (always, with a pass option) for one of the offered records; move the one
+    played `to` its zone, run its `effect` field, and return it (none on a pass)."""
+
+    decl: A.WindowDecl
+    path: str
+    body: tuple[A.Stmt, ...]
+
+    @property
+    def fn(self) -> str:
+        return f"w_{self.decl.name}"
 
 
 @attrs.define
@@ -108,6 +124,7 @@ class PackModel:
     procs: dict[str, A.ProcDecl] = attrs.Factory(dict)
     values: dict[str, A.ValueDecl] = attrs.Factory(dict)
     graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
+    windows: dict[str, Window] = attrs.Factory(dict)
     checks: list[tuple[A.CheckDecl, str]] = attrs.Factory(list)
     triggers: list[Trigger] = attrs.Factory(list)
     effects: list[Effect] = attrs.Factory(list)

@@ -18,7 +18,7 @@ from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
 from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
-                       Record, Site, Trigger, TypeInfo)
+                       Record, Site, Trigger, TypeInfo, Window)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
 from dsl.yamlload import YList, YMap, load_yaml
 
@@ -422,7 +422,8 @@ class _Loader:
             name = d.name
             table = {A.TypeDecl: model.types, A.VarDecl: model.vars, A.ZoneDecl: model.zones,
                      A.EventDecl: model.events, A.ProcDecl: model.procs,
-                     A.ValueDecl: model.values, A.GraphDecl: model.graphs}[type(d)]
+                     A.ValueDecl: model.values, A.GraphDecl: model.graphs,
+                     A.WindowDecl: model.windows}[type(d)]
             site = Site(path, d.at.line, d.at.col)
             if name in RESERVED or name in BUILTIN_EVENTS or name in model.sides:
                 self.error("E305", f"'{name}' is reserved", site)
@@ -438,6 +439,16 @@ class _Loader:
             model.decl_paths[name] = path
             if isinstance(d, A.TypeDecl):
                 table[name] = self._type_info(d, path)
+            elif isinstance(d, A.WindowDecl):
+                table[name] = Window(d, path, window_body(d))
+                for opening in d.opens:  # `after e`: a trigger of e that opens the window
+                    args = tuple(A.Name(p.name, at=opening.at) for p in d.params)
+                    body = (A.ActionStmt(A.Open(name, args, at=opening.at), at=opening.at),)
+                    trigger = A.TriggerDecl(opening.kind, opening.event,
+                                            tuple(p.name for p in d.params), None, body,
+                                            at=opening.at)
+                    model.triggers.append(Trigger(trigger, path, len(model.triggers),
+                                                  window=name))
             else:
                 table[name] = d
 
@@ -455,7 +466,8 @@ class _Loader:
         """Read `# source: ...` / `# reconstructed: ...` lines right above each declaration."""
         own_line = {line: text.lstrip("#").strip() for line, col, text in mod.comments
                     if col == 1 or not self._code_before(mod.path, line, col)}
-        triggers = iter(t for t in model.triggers if t.path == mod.path and t.record is None)
+        triggers = iter(t for t in model.triggers
+                        if t.path == mod.path and t.record is None and t.window is None)
         for d in mod.decls:
             if isinstance(d, A.CheckDecl):
                 continue
@@ -864,6 +876,36 @@ def key_matcher(spec: Any) -> tuple | None:
 
 
 NOT_LITERAL = object()
+
+
+def window_body(w: A.WindowDecl) -> tuple[A.Stmt, ...]:
+    """The rule a window runs, written with the language's own statements:
+
+        let x = choose x from <source> by <by> where <where> optional prompt <prompt>
+        if x != none:
+            move x to <to>
+            run(x.<effect>)
+        return x
+
+    The choice carries the window's name: the engine then asks even when nothing is offered
+    (see engine.runtime.Runtime.open_window), so the other side cannot tell what is held."""
+    at = w.at
+
+    def var() -> A.Name:
+        return A.Name(w.var, at=at)
+
+    choose = A.Choose(None, w.var, w.source, by=w.by, where=w.where, optional=True,
+                      prompt=w.prompt.value if w.prompt is not None else None, window=w.name,
+                      at=w.source.at)
+    played: list[A.Stmt] = [A.Move(var(), w.to, at=w.to.at)]
+    if w.effect is not None:
+        e = w.effect
+        run = A.Call("run", (A.Attr(var(), e.id, at=e.at),), at=e.at)
+        played.append(A.ExprStmt(run, at=e.at))
+    played_test = A.Compare("!=", var(), A.NoneLit(at=at), at=at)
+    return (A.Let(w.var, choose, at=w.source.at),
+            A.If(((played_test, tuple(played)),), None, at=at),
+            A.Return(var(), at=at))
 
 
 def literal_value(e: A.Expr) -> Any:

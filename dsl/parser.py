@@ -160,7 +160,7 @@ class _ToAst(Transformer_NonRecursive):
     def visibility(self, meta, c):
         return str(c[0])
 
-    zone_flag = trigger_kind = place = visibility
+    zone_flag = trigger_kind = place = w_when = visibility
 
     def var_decl(self, meta, c):
         name, params, typ, bounds, default, vis = c
@@ -201,6 +201,46 @@ class _ToAst(Transformer_NonRecursive):
 
     def graph_decl(self, meta, c):
         return A.GraphDecl(str(c[0]), str(c[1]), str(c[2]), c[3], at=_pos(meta))
+
+    # -- response windows: each clause is (keyword, value, where it is written)
+    def w_by(self, meta, c):
+        return ("by", c[0], _pos(meta))
+
+    def w_from(self, meta, c):
+        return ("from", (str(c[0]), c[1], c[2]), _pos(meta))
+
+    def w_to(self, meta, c):
+        return ("to", c[0], _pos(meta))
+
+    def w_effect(self, meta, c):
+        return ("effect", A.Name(str(c[0]), at=_tpos(c[0])), _pos(meta))
+
+    def w_prompt(self, meta, c):
+        return ("prompt", A.Str(_unquote(c[0]), at=_tpos(c[0])), _pos(meta))
+
+    def w_opens(self, meta, c):
+        return ("opens", A.WindowOpening(str(c[0]), str(c[1]), at=_pos(meta)), _pos(meta))
+
+    def window_decl(self, meta, c):
+        name, params, *clauses = c
+        kw: dict[str, Any] = {}
+        opens = []
+        for key, value, at in clauses:
+            if key == "opens":
+                opens.append(value)
+            elif key in kw:
+                raise _Located(f"'{key}' given twice in window '{name}'", at, "E265")
+            else:
+                kw[key] = value
+        for key in ("by", "from", "to"):
+            if key not in kw:
+                raise _Located(f"window '{name}' needs a '{key}' clause (a window says who is "
+                               "asked: by, what answers it: from x in ..., and where a played "
+                               "card goes: to)", _pos(meta), "E265")
+        var, source, where = kw["from"]
+        return A.WindowDecl(str(name), _opt(params), kw["by"], var, source, where, kw["to"],
+                            kw.get("effect"), kw.get("prompt"), tuple(opens),
+                            clauses=tuple((key, at) for key, _v, at in clauses), at=_pos(meta))
 
     def trigger_decl(self, meta, c):
         kind, event, names, cond, body = c
@@ -270,6 +310,9 @@ class _ToAst(Transformer_NonRecursive):
 
     def draw(self, meta, c):
         return A.Draw(c[0], c[1], c[2], at=_pos(meta))
+
+    def open_window(self, meta, c):
+        return A.Open(str(c[0]), _opt(c[1]), at=_pos(meta))
 
     def emit_stmt(self, meta, c):
         return A.Emit(str(c[0]), _opt(c[1]), False, at=_pos(meta))
@@ -718,7 +761,8 @@ def parse_module_partial(text: str, path: str = "<rules>"
     return A.Module(path, tuple(decls), extract_comments(text)), diags, broken
 
 
-_DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph)\s+([A-Za-z_]\w*)")
+_DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph|window)\s+"
+                        r"([A-Za-z_]\w*)")
 _SETUP_HANDLER = re.compile(r"\s*on\s+setup\b")
 # Among the broken names: an `on setup:` handler that does not parse. No name has a space, so
 # this never hides a real one; the checker then does not also say the handler is missing.

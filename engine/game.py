@@ -22,7 +22,9 @@ class Decision:
     kind 'one' -> one of `options` (or None when `optional`);
     kind 'many' -> a list of `min`..`max` distinct options;
     kind 'ask' -> True or False;  kind 'order' -> all options, reordered.
-    `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer."""
+    `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer.
+    `window` names the response window a 'one' decision opens (None for other decisions):
+    it is asked even with no options, and None (pass) always answers it."""
 
     side: str
     kind: str
@@ -32,6 +34,7 @@ class Decision:
     optional: bool = False
     prompt: str | None = None
     id: int = 0
+    window: str | None = None
 
 
 @attrs.frozen
@@ -75,7 +78,7 @@ class Game:
         if d is None:
             return None
         return Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                        d["optional"], d["prompt"], d["id"])
+                        d["optional"], d["prompt"], d["id"], d.get("window"))
 
     @property
     def limits(self) -> Limits:
@@ -173,7 +176,8 @@ class Game:
             i = None if isinstance(action, (list, tuple)) else _find(opts, action)
             if i is None:
                 raise IllegalAction(f"{_shown(action)} is not one of "
-                                    f"{_options(opts, to_decider)}", "choose")
+                                    f"{_options(opts, to_decider, 'window' not in d)}",
+                                    "choose")
             return opts[i]
         if not isinstance(action, (list, tuple)):
             raise IllegalAction(f"this decision takes a list, not {_shown(action)}", kind)
@@ -366,11 +370,14 @@ def _shown(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def _options(options: list[Any], to_decider: bool) -> str:
+def _options(options: list[Any], to_decider: bool, counted: bool = True) -> str:
     """The options for a message: listed for the decider, counted for anyone else, since
-    they may be cards in the decider's hidden hand."""
+    they may be cards in the decider's hidden hand; not even counted when the count is
+    itself the secret (how many cards answer a response window)."""
     if to_decider:
         return f"the options {options!r}"
+    if not counted:
+        return "the options (give side= to see them listed)"
     return f"the {len(options)} options (give side= to see them listed)"
 
 

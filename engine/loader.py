@@ -319,6 +319,7 @@ def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
 def _rule_labels(model: PackModel) -> dict[str, str]:
     """Generated function names as a designer knows the rules (for run-time faults)."""
     labels = {f"p_{name}": name for name in model.procs}
+    labels.update({w.fn: name for name, w in model.windows.items()})
     labels.update({f"v_{name}": name for name in model.values})
     for tr in model.triggers:
         d = tr.decl

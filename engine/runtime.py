@@ -361,13 +361,24 @@ class Runtime:
                               "fn": F["f"]}
         self.s["asked"] += 1
 
+    def open_window(self, F: dict, name: str, side: str, options: list,
+                    prompt: str | None) -> None:
+        """Open response window `name`: `side` may play one of `options` or pass (None).
+        Unlike any other choice it is asked even when nothing is offered, so that whether
+        the game stops, and what the other sides see of it, never tells what `side` holds."""
+        self.decide(F, "one", side, options, 1, 1, True, prompt, None)
+        self.s["decision"]["window"] = name
+
     def _auto_answer(self) -> bool:
-        """Answer a decision that has exactly one legal answer, without asking anyone."""
+        """Answer a decision that has exactly one legal answer, without asking anyone
+        (never a response window: see open_window)."""
         d = self.s["decision"]
         opts = d["options"]
         kind = d["kind"]
         if kind == "one":
             if not opts:
+                if "window" in d:
+                    return False
                 answer: Any = None
             elif len(opts) == 1 and not d["optional"]:
                 answer = opts[0]
@@ -785,6 +796,8 @@ def rule_location(err: BaseException, pack: Any) -> str:
 def describe_rule(fname: str, pack: Any) -> str:
     """A generated function as a designer knows it: 'procedure loop (rules.rules:10)'."""
     kind = {"p": "procedure", "v": "value", "t": "trigger", "x": "effect"}.get(fname[:1], "rule")
+    if fname.startswith("w_"):
+        kind = "window"
     where = ""
     site = pack.ns["SITES"].get(fname)
     if site is not None:

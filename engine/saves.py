@@ -85,6 +85,7 @@ class SavedDecision:
     prompt: str | None
     require: tuple[str, dict[str, JsonData]] | None  # a condition function, its captured locals
     fn: str  # the rule that asks
+    window: str | None = None  # the response window it opens (absent for other decisions)
 
 
 @attrs.frozen
@@ -732,6 +733,10 @@ def _check_decision(pack: Any, st: SavedState) -> None:
     if d.require is not None:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")
+    if d.window is not None and (d.window not in pack.model.windows or d.kind != "one"
+                                 or d.fn != pack.model.windows[d.window].fn):
+        raise _fail(f"{path}.window", f"{_show(d.window)} is not a response window of pack "
+                    f"{pack.id!r} asked by {d.fn!r}")
     if d.id != st.asked - 1:
         raise _fail(f"{path}.id", f"the game has asked {st.asked} decisions, so the one "
                     f"waiting is number {st.asked - 1}, got {d.id}")

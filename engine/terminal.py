@@ -86,6 +86,10 @@ def action_label(action: Any, cat: Any, kind: str) -> str:
 
 def describe_decision(decision: dict[str, Any], cat: Any) -> str:
     kind = decision.get("kind")
+    window = decision.get("window")
+    if window and not decision.get("prompt"):
+        return f"{cat.value(decision.get('side'))}: respond ({cat.term(window)}): " \
+            "play a card or pass"
     text = decision.get("prompt") or {
         "one": "choose one", "ask": "yes or no?", "order": "put these in order",
         "many": f"choose {decision.get('min')} to {decision.get('max')}"}.get(kind, kind)

@@ -253,7 +253,7 @@ class PackInfo:
         bodies += [e.body for e in model.effects]
         _collect_logs(bodies, self.logs)
         self.terms = set(model.global_names()) - set(model.records)
-        self.terms |= set(self.events) | set(model.sides)
+        self.terms |= set(self.events) | set(model.sides) | set(model.windows)
         self.terms |= {f for t in model.types.values() for f in t.fields}
         self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
         self.english: set[str] = {rid for rid, (_t, data) in self.records.items()

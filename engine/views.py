@@ -78,6 +78,8 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
         if d.side == side:
             decision = _conv.unstructure(d)
             legal = game.legal_actions()
+        elif d.window is not None:  # the same whatever the decider holds: no options
+            decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
         else:
             decision = {"side": d.side, "kind": d.kind}
     log = []

@@ -158,6 +158,7 @@ def actions(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.Ask, e, strings),
         st.builds(A.Order, e, e),
         st.builds(A.Draw, e, e, e),
+        st.builds(A.Open, names, _args(e)),
     )
 
 
@@ -266,6 +267,10 @@ def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.TriggerDecl, st.sampled_from(["before", "after", "on", "instead"]), names,
                   st.none() | st.lists(names, min_size=1, max_size=3).map(tuple),
                   st.none() | e, body),
+        st.builds(A.WindowDecl, names, _params(), e, names, e, st.none() | e, e,
+                  st.none() | names.map(A.Name), st.none() | strings.map(A.Str),
+                  st.lists(st.builds(A.WindowOpening, st.sampled_from(["before", "after"]),
+                                     names), max_size=2).map(tuple)),
     )
 
 
@@ -319,6 +324,7 @@ _IDENT_FIELDS = {
     A.ZoneDecl: ("name", "of"), A.EventDecl: ("name",), A.ProcDecl: ("name",),
     A.ValueDecl: ("name",), A.GraphDecl: ("name", "node_type", "edge_type"),
     A.TriggerDecl: ("event",), A.TName: ("name",), A.TOptional: ("name",),
+    A.Open: ("window",), A.WindowDecl: ("name", "var"), A.WindowOpening: ("event",),
 }
 
 
