@@ -492,6 +492,9 @@ class Compiler:
                 return f"Z[{self.zone_key(e, ctx)}]"
             return f"{self.expr(e.obj, ctx)}[{self.expr(e.args[0], ctx)}]"
         if isinstance(e, A.Attr):
+            res = c.res.get(id(e))
+            if res is not None and res[0] == "const":  # `type.id`: a record named in full
+                return repr(res[1])
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj

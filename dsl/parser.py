@@ -143,6 +143,9 @@ class _ToAst(Transformer_NonRecursive):
     def type_decl(self, meta, c):
         return A.TypeDecl(str(c[0]), tuple(c[1:]), at=_pos(meta))
 
+    def extend_decl(self, meta, c):
+        return A.TypeDecl(str(c[0]), tuple(c[1:]), extend=True, at=_pos(meta))
+
     def bounds(self, meta, c):
         return (c[0], c[1])
 

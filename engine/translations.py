@@ -109,7 +109,7 @@ def name_parts(path: Path) -> tuple[str, str] | None:
 
 def read_translation(path: Path) -> TranslationFile:
     """Parse one translation file; problems of its own shape become its diagnostics."""
-    from dsl.pack import refused_file
+    from dsl.files import refused_file
     path = Path(path)
     refused = refused_file(path, path.parent)
     if refused is not None:  # a link to /etc/passwd is neither read nor printed
@@ -447,8 +447,10 @@ class Catalog:
         return table
 
     def _files(self, lang: str) -> list[Path]:
-        """The pack's translation files in `lang` (one file, or several parts), in order."""
-        return [p for d in self.dirs for p in translation_files(Path(d), self.pack.id)
+        """The pack's translation files in `lang` (one file, or several parts), in order,
+        then those of the packs it imports (names of their records, their terms)."""
+        ids = [self.pack.id, *reversed(getattr(self.pack.model, "imports", []))]
+        return [p for pid in ids for d in self.dirs for p in translation_files(Path(d), pid)
                 if name_parts(p)[1] == lang]
 
     def has_language(self, lang: str | None = None) -> bool:
