@@ -5,6 +5,7 @@ hash a pack's files without importing the parser, the syntax tree or YAML.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import unicodedata
 from pathlib import Path
@@ -148,3 +149,27 @@ def shipped_root() -> Path | None:
     except ImportError:  # pragma: no cover - installed without content
         return None
     return Path(content.__file__).parent
+
+
+def digest_texts(items: list[tuple[str, str]]) -> str:
+    """A digest of (path relative to its pack, text) pairs, in any order."""
+    h = hashlib.sha256()
+    for rel, text in sorted(items):
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(f"{len(rel)}:{len(data)}:{rel}".encode("utf-8", "surrogatepass") + data)
+    return h.hexdigest()
+
+
+def tree_digest(root: Path) -> str | None:
+    """`digest_texts` of every file of the pack at `root` as the pack reader reads them;
+    None when the walk refuses a file or one cannot be read (the build reports why)."""
+    files, diags = walk_pack(root)
+    if diags:
+        return None
+    items = []
+    for p in files:
+        try:
+            items.append((p.relative_to(root).as_posix(), p.read_text(encoding="utf-8")))
+        except (OSError, UnicodeError, ValueError):
+            return None
+    return digest_texts(items)

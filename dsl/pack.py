@@ -16,8 +16,9 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
-from dsl.files import (PACK_FILE_SUFFIXES, has_bad_name_char, link_problem,  # noqa: F401
-                       printable_path, refused_file, refused_link, shipped_root, walk_pack)
+from dsl.files import (PACK_FILE_SUFFIXES, digest_texts, has_bad_name_char,  # noqa: F401
+                       link_problem, printable_path, refused_file, refused_link, shipped_root,
+                       walk_pack)
 from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
                        Record, Site, Trigger, TypeInfo)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
@@ -60,6 +61,8 @@ class PackSource:
     import_roots: list[Path] = attrs.Factory(list)  # the imported packs, in load order
     # where each import was looked for: (a pack.yaml path, whether it was there)
     probes: list[tuple[str, bool]] = attrs.Factory(list)
+    # the pack's folder and each imported pack's -> `dsl.files.digest_texts` of what was read
+    digests: dict[str, str] = attrs.Factory(dict)
 
 
 def pack_hash(files: dict[str, str]) -> str:
@@ -98,6 +101,7 @@ class _Loader:
         self._extends: list[tuple[A.TypeDecl, str]] = []
         self.import_roots: list[Path] = []
         self.probes: list[tuple[str, bool]] = []  # (pack.yaml looked for, found) per import
+        self._texts: dict[str, list[tuple[str, str]]] = {}  # pack folder -> (file, text)
 
     def error(self, code: str, message: str, site: Site, suggestion: str | None = None,
               severity: str = "error") -> None:
@@ -128,10 +132,11 @@ class _Loader:
                                          printable_path(str(p)), 0, 0))
             return None
         self.sources[str(p)] = text
-        if part is None or part.via is None:
-            self.rel_sources[p.relative_to(self.root).as_posix()] = text
-        else:  # an imported pack's file: its hash is part of this pack's
-            self.rel_sources[f"@{part.id}/{p.relative_to(part.root).as_posix()}"] = text
+        folder = self.root if part is None or part.via is None else part.root
+        rel = p.relative_to(folder).as_posix()
+        self._texts.setdefault(str(folder), []).append((rel, text))
+        # an imported pack's files are part of this pack's hash
+        self.rel_sources[rel if folder is self.root else f"@{part.id}/{rel}"] = text
         return text
 
     def load(self) -> PackSource:
@@ -206,8 +211,10 @@ class _Loader:
             self._fill_record(model, rtype, rec)
         for part in parts:
             self._part_provenance(model, part)
+        digests = {folder: digest_texts(texts) for folder, texts in self._texts.items()}
         return PackSource(root, meta, model, self.sources, self.diags,
-                          pack_hash(self.rel_sources), modules, self.import_roots, self.probes)
+                          pack_hash(self.rel_sources), modules, self.import_roots, self.probes,
+                          digests)
 
     def _part_provenance(self, model: PackModel, part: _Part) -> None:
         """A pack's `provenance:` setting, for its own records and rules."""

@@ -4,16 +4,18 @@ from __future__ import annotations
 import itertools
 import linecache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from dsl.build import Build, build_pack, module_filename
-from dsl.model import PackModel
 from engine.errors import PackError
-from engine.graph import Graph
-from engine.limits import Limits
-from engine.tables import Table
+
+if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
+    from dsl.model import PackModel
+    from engine.graph import Graph
+    from engine.limits import Limits
+    from engine.tables import Table
 
 
 def content_root() -> Path:
@@ -247,6 +249,9 @@ def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> lis
 
 
 def instantiate(build: Build) -> CompiledPack:
+    from engine.graph import Graph
+    from engine.limits import Limits
+    from engine.tables import Table
     src, model = build.source, build.source.model
     filename = module_filename(src)
     linecache.cache[filename] = (len(build.code), None, build.code.splitlines(True), filename)

@@ -122,6 +122,20 @@ def read_translation(path: Path) -> TranslationFile:
         tf = TranslationFile(path, "")
         tf.diag("E503", f"cannot read translation file: {err}", None)
         return tf
+    from dsl.cache import Cache, key_of
+    cache = Cache.open()
+    key = key_of("translation", str(path), text) if cache is not None else ""
+    if cache is not None:
+        got = cache.get("translation", key)
+        if isinstance(got, TranslationFile):
+            return got
+    tf = _parse_translation(path, text)
+    if cache is not None:
+        cache.put("translation", key, tf)
+    return tf
+
+
+def _parse_translation(path: Path, text: str) -> TranslationFile:
     tf = TranslationFile(path, text)
     data, diags = load_yaml(str(path), text)
     tf.diagnostics.extend(diags)

@@ -157,14 +157,14 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
             if key in done:
                 continue
             done.add(key)
-            info, files, diags, src = _validate_pack(root)
+            found = _validate_pack(root)
             report.packs += 1
-            report.files += files
-            report.diagnostics.extend(diags)
-            if info is not None:
-                infos.setdefault(info.id, info)
-            if src is not None:
-                _report_disagreements(report, src, disagreements)
+            report.files += found.files
+            seen_diags = set(report.diagnostics)  # a pack and one importing it share files
+            report.diagnostics.extend(d for d in found.diagnostics if d not in seen_diags)
+            if found.info is not None:
+                infos.setdefault(found.info.id, found.info)
+            _report_disagreements(report, found, disagreements)
     # Packs that translation files may refer to without being validated themselves.
     for t in targets:
         for root in t.lookup_roots:
@@ -215,20 +215,25 @@ def disagreement_data(pack_id: str, d: Any) -> dict[str, Any]:
     return out
 
 
-def _report_disagreements(report: Report, src: Any, as_notes: bool) -> None:
-    model = src.model
-    found = model.disagreements
-    if not found:
+def _disagreements(src: Any) -> list[tuple[dict[str, Any], Diagnostic]]:
+    """Each disagreement of a pack as data and as a note (N520) at its entry."""
+    out = []
+    for d in src.model.disagreements:
+        at = d.entry  # the entry, inside its record: the line shows what is disputed
+        out.append((disagreement_data(src.model.id, d), Diagnostic(
+            "N520", disagreement_message(d), at.path, at.line, at.col,
+            source_line(src.sources.get(at.path, ""), at.line), severity="note")))
+    return out
+
+
+def _report_disagreements(report: Report, found: PackReport, as_notes: bool) -> None:
+    if not found.disagreements:
         return
-    report.disagreements.extend(disagreement_data(model.id, d) for d in found)
-    n = len(found)
-    line = f"{model.id}: {n} disagreement{'s' * (n != 1)} between sources"
+    report.disagreements.extend(data for data, _note in found.disagreements)
+    n = len(found.disagreements)
+    line = f"{found.id}: {n} disagreement{'s' * (n != 1)} between sources"
     if as_notes:
-        for d in found:
-            at = d.entry  # the entry, inside its record: the line shows what is disputed
-            report.diagnostics.append(Diagnostic(
-                "N520", disagreement_message(d), at.path, at.line, at.col,
-                source_line(src.sources.get(at.path, ""), at.line), severity="note"))
+        report.diagnostics.extend(note for _data, note in found.disagreements)
     else:
         line += " (engine validate --disagreements lists them)"
     report.messages.append(line)
@@ -274,9 +279,42 @@ def _failing_records(pack: Any, src: Any, message: str, path: str, line: int
     return out
 
 
-def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
-    """(PackInfo or None, number of files read, diagnostics, PackSource or None) for one
-    pack directory."""
+class PackReport:
+    """What validating one pack found: plain data, kept in the build cache."""
+
+    def __init__(self, pack_id: str, info: Any, files: int, diagnostics: list[Diagnostic],
+                 disagreements: list[tuple[dict[str, Any], Diagnostic]]):
+        self.id = pack_id
+        self.info = info  # engine.translations.PackInfo, or None
+        self.files = files
+        self.diagnostics = diagnostics
+        self.disagreements = disagreements
+
+
+def _validate_pack(root: Path) -> PackReport:
+    """What validating the pack at `root` finds, from the build cache when the pack, the
+    packs it imports and the engine are unchanged (only packs that build are kept there,
+    failed checks or not: their diagnostics do not depend on anything else)."""
+    from dsl.cache import Cache
+    cache = Cache.open()
+    key = None
+    if cache is not None:
+        from dsl.build import imports_unchanged, pack_key
+        key = pack_key(root)
+        got = cache.get("report", key[0], imports_unchanged) if key is not None else None
+        if isinstance(got, PackReport):
+            return got
+    found, build = _validate_built(root)
+    if cache is not None and key is not None and build is not None and build.ok:
+        from dsl.build import imports_header
+        header = imports_header(root, build, key[1])
+        if header is not None:
+            cache.put("report", key[0], found, header)
+    return found
+
+
+def _validate_built(root: Path) -> tuple[PackReport, Any]:
+    """What validating the pack at `root` finds, and its build (None if it crashed)."""
     from dsl.build import build_pack
     from engine.loader import instantiate
     from engine.translations import PackInfo
@@ -284,8 +322,9 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
     try:
         build = build_pack(root)
     except Exception as err:  # a crash on bad content is a bug, but report it located
-        return None, 0, [_internal("E300", f"cannot read pack: {type(err).__name__}: {err}",
-                                   root / "pack.yaml")], None
+        return PackReport(root.name, None, 0, [_internal(
+            "E300", f"cannot read pack: {type(err).__name__}: {err}", root / "pack.yaml")],
+            []), None
     src = build.source
     diags = list(build.diagnostics)
     rec_ok, recs, rules_ok, rules = src.model.provenance_counts()
@@ -314,4 +353,4 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
             diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
                                     text))
             diags += _failing_records(pack, src, message, path, line)
-    return info, len(src.sources), diags, src
+    return PackReport(src.model.id, info, len(src.sources), diags, _disagreements(src)), build
