@@ -49,7 +49,7 @@ def find_packs(root: Path) -> list[Path]:
 def pack_meta(root: str | Path) -> dict[str, Any]:
     """A pack's pack.yaml as plain data, read cheaply without building the pack; {} when it
     cannot be read or is no mapping (building the pack reports the problem)."""
-    from dsl.pack import refused_file
+    from dsl.files import refused_file
     from dsl.yamlload import load_yaml
     path = Path(root) / "pack.yaml"
     if refused_file(path, Path(root)) is not None:

@@ -549,11 +549,12 @@ class Catalog:
         return None
 
     def term_ids(self) -> list[str]:
-        """Every term id any language file of the pack gives."""
+        """Every term id any language file of the pack (or of a pack it imports) gives."""
         ids: set[str] = set()
-        for d in self.dirs:
-            for p in translation_files(Path(d), self.pack.id):
-                ids.update(read_translation(p).terms)
+        for pid in [self.pack.id, *getattr(self.pack.model, "imports", [])]:
+            for d in self.dirs:
+                for p in translation_files(Path(d), pid):
+                    ids.update(read_translation(p).terms)
         return sorted(ids)
 
     # ---- rendering values and log entries ------------------------------------------------------
