@@ -40,10 +40,12 @@ from __future__ import annotations
 import re
 import string
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
-from dsl.yamlload import Loc, YMap, load_yaml
+
+if TYPE_CHECKING:
+    from dsl.yamlload import Loc, YMap
 
 # `<pack>.<lang>.yaml`, or `<pack>.<part>.<lang>.yaml` when one language is split by topic
 FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)(?:\.(?P<part>[a-z][a-z0-9_]*))?"
@@ -136,6 +138,7 @@ def read_translation(path: Path) -> TranslationFile:
 
 
 def _parse_translation(path: Path, text: str) -> TranslationFile:
+    from dsl.yamlload import Loc, YMap, load_yaml
     tf = TranslationFile(path, text)
     data, diags = load_yaml(str(path), text)
     tf.diagnostics.extend(diags)
@@ -181,6 +184,7 @@ def _parse_translation(path: Path, text: str) -> TranslationFile:
 
 
 def _read_section(tf: TranslationFile, data: YMap, section: str, field: str) -> None:
+    from dsl.yamlload import YMap
     table = data[section]
     if table is None:
         return
@@ -257,8 +261,11 @@ class PackInfo:
     def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None):
         self.id: str = model.id
         self.root = root
+        # of each record, what naming it needs: its English name and its `names_from`
+        # fields (plain data, so that validate can keep it in the build cache)
         self.records: dict[str, tuple[str, dict[str, Any]]] = {
-            rid: (r.type, r.data) for rid, r in model.records.items()}
+            rid: (r.type, {k: r.data[k] for k in ("name", *model.names_from.get(r.type, ()))
+                           if k in r.data}) for rid, r in model.records.items()}
         self.languages = [x for x in (meta.get("languages") or []) if isinstance(x, str)]
         self.events = {name: len(e.params) for name, e in model.events.items()}
         self.events.setdefault("setup", 0)

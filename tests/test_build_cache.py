@@ -281,3 +281,23 @@ def test_load_pack_uses_the_cache(cache, builds, tmp_path):
     engine.loader._LOADED.clear()
     b = load_pack(root)
     assert len(builds) == 1 and a is not b and a.hash == b.hash and a.code == b.code
+
+
+def test_validate_keeps_the_translation_check(cache, tmp_path, monkeypatch):
+    import engine.validate
+    make(tmp_path / "p")
+    tr = tmp_path / "translations"
+    tr.mkdir()
+    (tr / "p.nl.yaml").write_text("pack: p\nlang: nl\nnames:\n  c1: {name: Een, source: x}\n"
+                                  "  c9: {name: Negen}\n", encoding="utf-8")
+    cold = validate([tmp_path])
+    assert {d.code for d in cold.diagnostics} >= {"E501", "W502", "N510"}
+    real = engine.validate._check_translations
+    monkeypatch.setattr(engine.validate, "_check_translations", None)  # must not be needed
+    warm = validate([tmp_path])
+    assert warm.diagnostics == cold.diagnostics and warm.coverage == cold.coverage
+    monkeypatch.setattr(engine.validate, "_check_translations", real)
+    (tr / "p.nl.yaml").write_text("pack: p\nlang: nl\nnames:\n  c1: {name: Een, source: x}\n",
+                                  encoding="utf-8")
+    fixed = validate([tmp_path])
+    assert not {"E501", "W502"} & {d.code for d in fixed.diagnostics}
