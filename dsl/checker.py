@@ -618,8 +618,9 @@ class Checker:
             return ("list", "side")
         if n in m.records and (n not in m.procs and n not in m.values):
             t = m.records[n].type
-            self.error("E339", f"'{n}' is {'a table' if t == 'table' else f'a {t} (glossary)'}:"
-                       " its name is not a name in rules", sc.path, e.at,
+            what = ("a table: its id names it only where a table is expected" if t == "table"
+                    else f"a glossary term ({t}): terms are no names in rules")
+            self.error("E339", f"'{n}' is {what}", sc.path, e.at,
                        f"write {t}.{n}" + (f", or name it where a table is expected: "
                                            f"lookup({n}, ...)" if t == "table" else ""))
             return "any"

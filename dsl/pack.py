@@ -16,9 +16,8 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
-from dsl.files import (PACK_FILE_SUFFIXES, digest_texts, has_bad_name_char,  # noqa: F401
-                       link_problem, printable_path, refused_file, refused_link, shipped_root,
-                       walk_pack)
+from dsl.files import (digest_texts, link_problem, printable_path, refused_file, refused_link,
+                       shipped_root, walk_pack)
 from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
                        Record, Site, Trigger, TypeInfo)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
