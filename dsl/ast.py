@@ -425,6 +425,7 @@ class FieldDecl:
 class TypeDecl:
     name: str
     fields: tuple[FieldDecl, ...]
+    extend: bool = False  # `extend type T:`: fields added to a type declared elsewhere
     at: Pos = _at()
 
 

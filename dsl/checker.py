@@ -636,12 +636,19 @@ class Checker:
 
     # ---- expressions ------------------------------------------------------------------------
     def _expect(self, e: A.Expr, want: Type, sc: Scope, what: str) -> Type:
+        if want == "table" and isinstance(e, A.Name) and self._table_id(e.id, sc):
+            self.res[id(e)] = ("const", e.id)  # where a table is expected, tables are named
+            return self._set(e, "table")
         got = self._expr(e, sc)
         if want == "bool":
             return got  # any value is usable as a truth value; none and 0 are false
         if not T.compatible(want, got):
             self.error("E220", f"{what} must be {T.show(want)}, got {T.show(got)}", sc.path, e.at)
         return got
+
+    def _table_id(self, n: str, sc: Scope) -> bool:
+        rec = self.m.records.get(n)
+        return rec is not None and rec.type == "table" and sc.lookup(n) is None
 
     def _set(self, e: Any, t: Type) -> Type:
         self.types[id(e)] = t
@@ -752,7 +759,7 @@ class Checker:
         if n in m.sides:
             self.res[id(e)] = ("const", n)
             return "side"
-        if n in m.records:
+        if n in m.records and not m.own_namespace(m.records[n].type):
             self.res[id(e)] = ("const", n)
             return m.records[n].type
         if n in m.types:
@@ -768,6 +775,14 @@ class Checker:
             state = m.events[n].state
             self.error("E262", f"'{n}' is an event, not a value" + (
                 f": read its state as {n}.{state[0].name}" if state else ""), sc.path, e.at)
+            return "any"
+        if n in m.records and (n not in m.procs and n not in m.values):
+            t = m.records[n].type
+            what = ("a table: its id names it only where a table is expected" if t == "table"
+                    else f"a glossary term ({t}): terms are no names in rules")
+            self.error("E339", f"'{n}' is {what}", sc.path, e.at,
+                       f"write {t}.{n}" + (f", or name it where a table is expected: "
+                                           f"lookup({n}, ...)" if t == "table" else ""))
             return "any"
         if n in m.procs or n in m.values:
             self.error("E212", f"'{n}' is a {'procedure' if n in m.procs else 'value'}: call it "
@@ -815,6 +830,9 @@ class Checker:
     def _attr(self, e: A.Attr, sc: Scope) -> Type:
         if self._event_ref(e, sc) is not None:
             return self._ev_field(e, sc, write=False)
+        qualified = self._qualified(e, sc)
+        if qualified is not None:
+            return qualified
         t = self._expr(e.obj, sc)
         if e.name in ("id", "name") and isinstance(t, str) and t in self.m.types:
             return "text"  # `name` is the record's English name, or its id
@@ -937,6 +955,23 @@ class Checker:
         kind, _, name = fn.partition(":")
         return {"value": f"value '{name}'", "var": f"the default of var '{name}'",
                 "check": "a check"}.get(kind, fn)
+
+    def _qualified(self, e: A.Attr, sc: Scope) -> Type | None:
+        """`type.id`: the record `id` of that type (how rules name tables and glossary
+        terms outside their own places); None when `e` is no such form."""
+        obj = e.obj
+        if not (isinstance(obj, A.Name) and obj.id in self.m.types and sc.lookup(obj.id) is None
+                and e.name not in ("id", "name")):
+            return None
+        rec = self.m.records.get(e.name)
+        self._set(obj, ("list", obj.id))
+        self.res[id(obj)] = ("all", obj.id)
+        if rec is None or rec.type != obj.id:
+            self._unknown("E339", f"{obj.id}", e.name, self.m.by_type.get(obj.id, []), sc.path,
+                          e.at)
+            return "any"
+        self.res[id(e)] = ("const", e.name)
+        return obj.id
 
     def _args(self, args: tuple[A.Expr, ...], want: list[Type], what: str, sc: Scope,
               at: A.Pos) -> list[Type]:

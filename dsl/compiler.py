@@ -580,6 +580,8 @@ class Compiler:
             res = c.res.get(id(e))
             if res is not None and res[0] == "evstate":
                 return f"G.evget({res[1]!r}, {res[2]!r})"
+            if res is not None and res[0] == "const":  # `type.id`: a record named in full
+                return repr(res[1])
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj

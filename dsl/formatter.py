@@ -525,7 +525,7 @@ class _Printer:
         if isinstance(d, A.TypeDecl) and not d.fields:
             self.put(0, f"type {d.name}", start, start)
         elif isinstance(d, A.TypeDecl):
-            self.put(0, f"type {d.name}:", start, start)
+            self.put(0, f"{'extend type' if d.extend else 'type'} {d.name}:", start, start)
             for i, f in enumerate(d.fields):
                 self.leading(_line(f), 1, False if i == 0 else None)
                 self.put(1, _field(f), _line(f), _last_line(f))

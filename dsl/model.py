@@ -138,6 +138,14 @@ class PackModel:
     # pack.yaml `names_from`: record type -> the reference fields its records are named after
     names_from: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     disagreements: list[Disagreement] = attrs.Factory(list)  # records' `disagree:` entries
+    imports: list[str] = attrs.Factory(list)  # pack.yaml `imports`, with theirs, in load order
+    glossary: set[str] = attrs.Factory(set)  # pack.yaml `glossary`: types of terms for people
+
+    def own_namespace(self, record_type: str) -> bool:
+        """Are records of this type out of the names rules use (tables, glossary terms)?
+        Their ids may equal a declaration's name; rules reach them as `type.id`, and a
+        table's id also where a table is expected (`lookup(attrition, ...)`)."""
+        return record_type == TABLE_TYPE or record_type in self.glossary
 
     def provenance_counts(self) -> tuple[int, int, int, int]:
         """(records with a source or reconstruction note, records, rules with one, rules)."""
@@ -149,7 +157,8 @@ class PackModel:
     def global_names(self) -> dict[str, str]:
         """Every name a rule may use, with what it is (for lookups and did-you-mean)."""
         names: dict[str, str] = {}
-        for kind, table in (("side", self.sides), ("record", self.records),
+        records = [r for r, rec in self.records.items() if not self.own_namespace(rec.type)]
+        for kind, table in (("side", self.sides), ("record", records),
                             ("type", self.types), ("var", self.vars), ("zone", self.zones),
                             ("procedure", self.procs), ("value", self.values),
                             ("graph", self.graphs)):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,8 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
+from dsl.files import (digest_texts, link_problem, printable_path, refused_file, refused_link,
+                       shipped_root, walk_pack)
 from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
                        Record, Site, Trigger, TypeInfo, Window)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
@@ -26,19 +27,13 @@ SLUG = re.compile(r"^[a-z][a-z0-9_]*$")
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
-             "board": False, "playable": False, "names_from": False, "limits": False}
+             "board": False, "playable": False, "names_from": False, "limits": False,
+             "imports": False, "glossary": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 # Keys of one `disagree:` entry.
 DISAGREE_KEYS = ("field", "value", "source", "note")
 RESERVED = {"sides", "self", "none", "true", "false", "active_side"}
-PACK_FILE_SUFFIXES = (".rules", ".yaml")
-# Characters no pack file name may hold: a printed path (or code naming it) would show
-# something other than the file. Cc: controls (newline, escape, U+0085); Cf: format
-# characters such as the bidi override U+202E; Zl/Zp: U+2028/U+2029 line breaks; Cs: bytes
-# that are not UTF-8 (Python keeps them as lone surrogates).
-_BAD_NAME_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
 
 
 def _grammar_keywords() -> frozenset[str]:
@@ -60,8 +55,13 @@ class PackSource:
     model: PackModel
     sources: dict[str, str]  # path -> text, for diagnostics and hashing
     diagnostics: list[Diagnostic]
-    hash: str
+    hash: str  # of every file read, the imported packs' included
     modules: list[A.Module] = attrs.Factory(list)
+    import_roots: list[Path] = attrs.Factory(list)  # the imported packs, in load order
+    # where each import was looked for: (a pack.yaml path, whether it was there)
+    probes: list[tuple[str, bool]] = attrs.Factory(list)
+    # the pack's folder and each imported pack's -> `dsl.files.digest_texts` of what was read
+    digests: dict[str, str] = attrs.Factory(dict)
 
 
 def pack_hash(files: dict[str, str]) -> str:
@@ -71,69 +71,20 @@ def pack_hash(files: dict[str, str]) -> str:
     return h.hexdigest()[:16]
 
 
-def _is_bad_name_char(ch: str) -> bool:
-    return unicodedata.category(ch) in _BAD_NAME_CATEGORIES
-
-
-def has_bad_name_char(name: str) -> bool:
-    """Does `name` hold a character that could make it print as something else?"""
-    return any(_is_bad_name_char(ch) for ch in name)
-
-
-def _escape_char(ch: str) -> str:
-    if ch in _NAMED_ESCAPES:
-        return _NAMED_ESCAPES[ch]
-    if not _is_bad_name_char(ch):
-        return ch
-    code = ord(ch)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
-        else f"\\U{code:08x}"
-
-
-def _link_problem(path: Path, real_root: Path) -> str | None:
-    """Why the link `path` may not be followed from a folder whose real path is
-    `real_root` (None: it stays inside)."""
-    try:
-        target = Path(os.path.realpath(path, strict=True))
-    except OSError:  # missing target, or a loop of links
-        return "leads nowhere (its target is missing, or links loop)"
-    if target != real_root and real_root not in target.parents:
-        return "leads out of the pack folder"
-    return None
-
-
-def refused_file(path: Path, folder: Path) -> Diagnostic | None:
-    """The E328/E329 diagnostic that refuses reading `path` (a file inside `folder`), or
-    None when it may be read: for readers outside a pack walk (translation files, a quick
-    look at pack.yaml) that must refuse what the pack reader refuses."""
-    if has_bad_name_char(path.name):
-        return Diagnostic("E328", "a file name with a control, bidi or line-break character "
-                          "(shown escaped): it is not read", printable_path(str(path)), 0, 0,
-                          suggestion="rename it using letters, digits, '-', '_' and '.'")
-    if path.is_symlink():
-        why = _link_problem(path, Path(os.path.realpath(folder)))
-        if why is not None:
-            return Diagnostic("E329", f"symbolic link that {why}: it is not read",
-                              printable_path(str(path)), 0, 0,
-                              suggestion="put the file itself inside the folder")
-    if path.exists() and not path.is_file():  # a FIFO or device would block or never end
-        return Diagnostic("E300", "not a regular file: it is not read",
-                          printable_path(str(path)), 0, 0)
-    return None
-
-
-def printable_path(path: str) -> str:
-    """`path` as it may be printed: unchanged when harmless, else with every control, bidi or
-    line-break character (and, so the escapes read one way, every backslash) escaped."""
-    if not has_bad_name_char(path):
-        return path
-    return "".join(_escape_char(ch) for ch in path)
-
-
 def read_pack(root: Path) -> PackSource:
     """Load a pack directory. Never raises for bad content: see `.diagnostics`."""
     loader = _Loader(root)
     return loader.load()
+
+
+@attrs.define
+class _Part:
+    """One pack read into a build: the pack itself, or one it imports (maybe indirectly)."""
+
+    id: str
+    root: Path
+    meta: YMap | None  # its pack.yaml
+    via: Site | None  # the item of the pack's own `imports:` it came through; None: the pack
 
 
 class _Loader:
@@ -144,12 +95,22 @@ class _Loader:
         self.diags: list[Diagnostic] = []
         self.sources: dict[str, str] = {}
         self.rel_sources: dict[str, str] = {}
+        self._owner: dict[str, _Part] = {}  # file path -> the pack it belongs to
+        self._decl_sites: dict[str, Site] = {}  # declared name -> where
+        self._extends: list[tuple[A.TypeDecl, str]] = []
+        self.import_roots: list[Path] = []
+        self.probes: list[tuple[str, bool]] = []  # (pack.yaml looked for, found) per import
+        self._texts: dict[str, list[tuple[str, str]]] = {}  # pack folder -> (file, text)
 
     def error(self, code: str, message: str, site: Site, suggestion: str | None = None,
               severity: str = "error") -> None:
         if any(d.path == site.path and d.line == site.line and d.col == site.col and site.line
                for d in self.diags):
             return  # one report per spot: the YAML loader may have flagged this value already
+        self._report(code, message, site, suggestion, severity)
+
+    def _report(self, code: str, message: str, site: Site, suggestion: str | None = None,
+                severity: str = "error") -> None:
         text = self.sources.get(site.path, "")
         self.diags.append(Diagnostic(code, message, site.path, site.line, site.col,
                                      source_line(text, site.line) if site.line else "",
@@ -158,7 +119,7 @@ class _Loader:
     def warn(self, code: str, message: str, site: Site, suggestion: str | None = None) -> None:
         self.error(code, message, site, suggestion, "warning")
 
-    def _read(self, p: Path) -> str | None:
+    def _read(self, p: Path, part: _Part | None = None) -> str | None:
         try:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as err:
@@ -170,7 +131,11 @@ class _Loader:
                                          printable_path(str(p)), 0, 0))
             return None
         self.sources[str(p)] = text
-        self.rel_sources[p.relative_to(self.root).as_posix()] = text
+        folder = self.root if part is None or part.via is None else part.root
+        rel = p.relative_to(folder).as_posix()
+        self._texts.setdefault(str(folder), []).append((rel, text))
+        # an imported pack's files are part of this pack's hash
+        self.rel_sources[rel if folder is self.root else f"@{part.id}/{rel}"] = text
         return text
 
     def load(self) -> PackSource:
@@ -184,23 +149,36 @@ class _Loader:
                                          printable_path(str(root)), 0, 0))
         else:
             meta = self._meta(meta_path)
+        own = _Part(str(meta.get("id", root.name)), root, self._meta_map, None)
+        parts = [*self._imports(own), own]
+        self.import_roots = [p.root for p in parts[:-1]]
         listed = meta.get("sides")  # a bad value is reported by _meta
+        if listed is None and len(parts) > 1:
+            listed = _meta_get(parts[0].meta, "sides")  # inherited from the first import
         sides = [s for s in listed if isinstance(s, str)] if isinstance(listed, list) else []
-        model = PackModel(id=str(meta.get("id", root.name)), sides=sides, root=str(root))
+        model = PackModel(id=own.id, sides=sides, root=str(root))
+        model.imports = [p.id for p in parts[:-1]]
+        self._same_sides(parts, sides, "sides" in meta)
         playable = meta.get("playable", True)
         if not isinstance(playable, bool) and self._meta_map is not None:
             self._at(self._meta_map, "playable", "E304",
                      "'playable' is true or false (false: a data pack with no rules yet)")
         model.playable = playable is not False
         model.types[TABLE_TYPE] = TypeInfo(TABLE_TYPE, {}, Site(str(meta_path)))
-        files = self._pack_files() if root.is_dir() else []
-        rule_files = sorted(p for p in files if p.name.endswith(".rules"))
-        record_files = sorted(p for p in files if p.name.endswith(".yaml") and p != meta_path)
+        rule_files: list[tuple[Path, _Part]] = []
+        record_files: list[tuple[Path, _Part]] = []
+        for part in parts:
+            files = self._pack_files(part.root) if part.root.is_dir() else []
+            part_meta = part.root / "pack.yaml"
+            rule_files += [(p, part) for p in sorted(files) if p.name.endswith(".rules")]
+            record_files += [(p, part) for p in sorted(files)
+                             if p.name.endswith(".yaml") and p != part_meta]
         modules = []
-        for p in rule_files:
-            text = self._read(p)
+        for p, part in rule_files:
+            text = self._read(p, part)
             if text is None:
                 continue
+            self._owner[str(p)] = part
             module, diags, broken = parse_module_partial(text, str(p))
             modules.append(module)
             self.diags.extend(diags)
@@ -208,13 +186,18 @@ class _Loader:
         for mod in modules:
             self._declare(model, mod)
             self._provenance(model, mod)
-        if self._meta_map is not None and "names_from" in self._meta_map:
-            model.names_from = self._names_from(model, self._meta_map)
+        self._apply_extends(model)
+        for part in parts:
+            if part.meta is not None and "names_from" in part.meta:
+                model.names_from.update(self._names_from(model, part.meta))
+            if part.meta is not None and "glossary" in part.meta:
+                model.glossary |= self._glossary(model, part.meta)
         raw_records = []
-        for p in record_files:
-            text = self._read(p)
+        for p, part in record_files:
+            text = self._read(p, part)
             if text is None:
                 continue
+            self._owner[str(p)] = part
             data, diags = load_yaml(str(p), text)
             self.diags.extend(diags)
             if data is not None:
@@ -225,78 +208,161 @@ class _Loader:
             self._add_record(model, rtype, rec, site)
         for rtype, rec, site in raw_records:
             self._fill_record(model, rtype, rec)
-        if meta.get("provenance") == "required":
-            self._require_provenance(model)
-        elif meta.get("provenance") not in (None, "optional") and self._meta_map is not None:
-            self._at(self._meta_map, "provenance", "E304",
-                     "'provenance' is 'required' or 'optional'")
+        for part in parts:
+            self._part_provenance(model, part)
+        digests = {folder: digest_texts(texts) for folder, texts in self._texts.items()}
         return PackSource(root, meta, model, self.sources, self.diags,
-                          pack_hash(self.rel_sources), modules)
+                          pack_hash(self.rel_sources), modules, self.import_roots, self.probes,
+                          digests)
+
+    def _part_provenance(self, model: PackModel, part: _Part) -> None:
+        """A pack's `provenance:` setting, for its own records and rules."""
+        setting = _meta_get(part.meta, "provenance")
+        if setting == "required":
+            self._require_provenance(model, part)
+        elif setting not in (None, "optional") and part.via is None and part.meta is not None:
+            self._at(part.meta, "provenance", "E304", "'provenance' is 'required' or 'optional'")
+
+    # ---- imports ------------------------------------------------------------------------
+    def _imports(self, own: _Part) -> list[_Part]:
+        """The packs `own` imports, directly or through another, each once, every pack after
+        those it imports. An import is found by id: the folder of that name next to the
+        importing pack, else the shipped pack of that name."""
+        order: list[_Part] = []
+        done: set[Path] = set()
+        chain: list[tuple[Path, str]] = [(self.real_root, own.id)]
+
+        def visit(part: _Part) -> None:
+            for name, site in self._import_list(part):
+                via = part.via or site
+                found = self._find_import(part.root, name)
+                if found is None:
+                    self.error("E331", f"unknown pack '{name}' in 'imports'", site,
+                               did_you_mean(name, _known_packs(part.root)))
+                    continue
+                real = Path(os.path.realpath(found))
+                if any(real == r for r, _ in chain):
+                    ids = [i for _, i in chain[[r for r, _ in chain].index(real):]]
+                    self.error("E332", "packs import each other in a cycle: "
+                               + " -> ".join([*ids, name]), site,
+                               "a pack cannot build on a pack that builds on it")
+                    continue
+                if real in done:
+                    continue  # imported through another pack already
+                meta = self._import_meta(found, name, site)
+                if meta is None:
+                    continue
+                child = _Part(name, found, meta, via)
+                chain.append((real, name))
+                visit(child)
+                chain.pop()
+                done.add(real)
+                order.append(child)
+        visit(own)
+        return order
+
+    def _import_list(self, part: _Part) -> list[tuple[str, Site]]:
+        """A pack's `imports:` as (pack id, where it is written); E330 for a bad shape."""
+        m = part.meta
+        if m is None or "imports" not in m:
+            return []
+        items = m["imports"]
+        if not isinstance(items, YList):
+            self._at(m, "imports", "E330", "'imports' is a list of pack ids, e.g. [base_game]")
+            return []
+        out = []
+        for i, name in enumerate(items):
+            loc = items.item_loc[i]
+            if not isinstance(name, str) or not SLUG.match(name):
+                self.error("E330", f"an import is a pack id (a lowercase slug), not {name!r}",
+                           _site(loc))
+                continue
+            out.append((name, _site(loc, name)))
+        return out
+
+    def _find_import(self, importer: Path, name: str) -> Path | None:
+        candidates = [importer.parent / name]
+        shipped = shipped_root()
+        if shipped is not None and shipped / name != candidates[0]:
+            candidates.append(shipped / name)
+        for folder in candidates:
+            found = (folder / "pack.yaml").is_file()
+            self.probes.append((str(folder / "pack.yaml"), found))
+            if found:
+                return folder
+        return None
+
+    def _import_meta(self, root: Path, name: str, site: Site) -> YMap | None:
+        """The pack.yaml of an imported pack (its keys are checked when it is validated
+        itself); None, reported at the import, when it cannot be used."""
+        path = root / "pack.yaml"
+        refused = refused_file(path, root)
+        if refused is not None:
+            self.error("E337", f"pack '{name}' cannot be imported: {refused.message}", site)
+            return None
+        part = _Part(name, root, None, site)
+        text = self._read(path, part)
+        if text is None:
+            return None
+        data, diags = load_yaml(str(path), text)
+        self.diags.extend(diags)
+        if not isinstance(data, YMap):
+            if not diags:
+                self.error("E337", f"pack '{name}' cannot be imported: its pack.yaml is no "
+                           "mapping", site)
+            return None
+        if data.get("id") != name:
+            self.error("E337", f"the folder {printable_path(str(root))} holds pack "
+                       f"{data.get('id')!r}, not '{name}'", site,
+                       "an import names a pack by the id in its pack.yaml, and the pack's "
+                       "folder has that name")
+            return None
+        return data
+
+    def _same_sides(self, parts: list[_Part], sides: list[str], own_sides: bool) -> None:
+        """A pack and its imports play with the same sides, in the same order (E334)."""
+        own = parts[-1]
+        for part in parts[:-1]:
+            theirs = _meta_get(part.meta, "sides")
+            if not isinstance(theirs, list) or list(theirs) == sides:
+                continue
+            site = (_site(own.meta.val_loc["sides"]) if own_sides and own.meta is not None
+                    else part.via)
+            self.error("E334", f"pack '{own.id}' has sides [{', '.join(sides)}], but it imports "
+                       f"'{part.id}', whose sides are [{', '.join(map(str, theirs))}]", site,
+                       "a pack and the packs it imports play with the same sides, in the same "
+                       "order")
+
+    def _cross(self, what: str, name: str, first: Site, second: Site) -> bool:
+        """E333 when `name` is defined at `first` and again at `second` in two different
+        packs (True: reported). A definition in the pack itself is reported where it is;
+        one in an imported pack at the import that brings it in."""
+        a, b = self._owner.get(first.path), self._owner.get(second.path)
+        if a is None or b is None or a is b:
+            return False
+        where = second if b.via is None else b.via
+        hint = ("rename one of them" + (", or add fields to the imported type with "
+                f"'extend type {name}:'" if what == "type" and b.via is None else ""))
+        self._report("E333", f"'{name}' is defined in pack '{a.id}' ({first.path}:"
+                     f"{first.line}) and again in pack '{b.id}' ({second.path}:{second.line}): "
+                     "a pack and the packs it imports share one set of names", where, hint)
+        return True
 
     # ---- finding the files ---------------------------------------------------------------
-    def _pack_files(self) -> list[Path]:
-        """Every `.rules` and `.yaml` file below the root that may be read. Files whose path
-        holds a control character are refused (E328), and so are links leading out of the
-        pack or nowhere (E329). Links to directories are never walked into: one inside the
-        pack leads to files read at their own place anyway (and could loop), one outside
-        is refused."""
-        found: list[Path] = []
-        # (directory, its first badly named directory counting from the root, if any)
-        todo: list[tuple[Path, Path | None]] = [(self.root, None)]
-        refused_dirs: set[Path] = set()
-        while todo:
-            folder, bad_dir = todo.pop()
-            for entry in self._entries(folder):
-                path = Path(entry.path)
-                bad = bad_dir or (path if has_bad_name_char(entry.name) else None)
-                if entry.is_dir(follow_symlinks=False):
-                    todo.append((path, bad))
-                    continue
-                is_pack_file = entry.name.endswith(PACK_FILE_SUFFIXES)
-                if is_pack_file and bad is not None:
-                    if bad not in refused_dirs:
-                        refused_dirs.add(bad)
-                        self._refuse_name(bad, is_dir=bad != path)
-                    continue
-                if entry.is_symlink():
-                    to_dir = os.path.isdir(path)
-                    if not (is_pack_file or to_dir):
-                        continue  # never read: nothing to refuse
-                    if not self._link_is_safe(path) or to_dir:
-                        continue
-                if is_pack_file and entry.is_file():
-                    found.append(path)
+    def _pack_files(self, root: Path) -> list[Path]:
+        """Every file of the pack at `root` that may be read (see `dsl.files.walk_pack`)."""
+        found, diags = walk_pack(root)
+        self.diags.extend(diags)
         return found
-
-    def _entries(self, folder: Path) -> list[os.DirEntry]:
-        try:
-            with os.scandir(folder) as it:
-                return list(it)
-        except OSError as err:
-            self.diags.append(Diagnostic("E300", f"cannot read folder: {err.strerror}",
-                                         printable_path(str(folder)), 0, 0))
-            return []
-
-    def _refuse_name(self, path: Path, is_dir: bool) -> None:
-        what = "a folder name" if is_dir else "a file name"
-        self.diags.append(Diagnostic(
-            "E328", f"{what} with a control, bidi or line-break character (shown escaped): "
-            f"{'its files are' if is_dir else 'it is'} not read", printable_path(str(path)), 0,
-            0, suggestion="rename it using letters, digits, '-', '_' and '.'"))
 
     def _link_is_safe(self, path: Path) -> bool:
         """May the link `path` be followed? Only into the pack (E329 if not): a link out of
         the pack could make the engine read, and print, any file: leak.yaml -> /etc/passwd."""
-        why = _link_problem(path, self.real_root)
+        why = link_problem(path, self.real_root)
         if why is not None:
-            self._refuse_link(path, why)
+            self.diags.append(refused_link(path, why))
             return False
         return True
-
-    def _refuse_link(self, path: Path, why: str) -> None:
-        self.diags.append(Diagnostic(
-            "E329", f"symbolic link that {why}: it is not read", printable_path(str(path)), 0, 0,
-            suggestion="put the file itself inside the pack folder"))
 
     # ---- pack.yaml ----------------------------------------------------------------------
     def _meta(self, path: Path) -> dict[str, Any]:
@@ -318,7 +384,7 @@ class _Loader:
                 self.error("E302", f"unknown pack.yaml key '{key}'", Site(str(path), loc.line,
                            loc.col), did_you_mean(str(key), PACK_KEYS))
         for key, required in PACK_KEYS.items():
-            if required and key not in data:
+            if required and key not in data and not (key == "sides" and "imports" in data):
                 self.error("E303", f"pack.yaml needs '{key}'", Site(str(path), 1, 1))
         sides = data.get("sides")
         if "sides" in data:
@@ -420,6 +486,9 @@ class _Loader:
                 model.checks.append((d, path))
                 continue
             name = d.name
+            if isinstance(d, A.TypeDecl) and d.extend:
+                self._extends.append((d, path))  # applied once every pack is declared
+                continue
             table = {A.TypeDecl: model.types, A.VarDecl: model.vars, A.ZoneDecl: model.zones,
                      A.EventDecl: model.events, A.ProcDecl: model.procs,
                      A.ValueDecl: model.values, A.GraphDecl: model.graphs,
@@ -433,10 +502,12 @@ class _Loader:
                            "another name", site)
                 continue
             if name in model.decl_paths:
-                self.error("E306", f"'{name}' is declared twice (first in "
-                           f"{model.decl_paths[name]})", site)
+                if not self._cross(_KINDS[type(d)], name, self._decl_sites[name], site):
+                    self.error("E306", f"'{name}' is declared twice (first in "
+                               f"{model.decl_paths[name]})", site)
                 continue
             model.decl_paths[name] = path
+            self._decl_sites[name] = site
             if isinstance(d, A.TypeDecl):
                 table[name] = self._type_info(d, path)
             elif isinstance(d, A.WindowDecl):
@@ -452,13 +523,60 @@ class _Loader:
             else:
                 table[name] = d
 
-    def _require_provenance(self, model: PackModel) -> None:
-        """`provenance: required`: every record and rule says where its facts come from."""
+    def _apply_extends(self, model: PackModel) -> None:
+        """`extend type T:` adds fields to a type, usually one of an imported pack. The
+        records of the imported pack cannot give them, so each new field needs a default or
+        `?` (E336); an unknown type is E335."""
+        for d, path in self._extends:
+            site = Site(path, d.at.line, d.at.col)
+            info = model.types.get(d.name)
+            if info is None or d.name == TABLE_TYPE:
+                if d.name not in model.poisoned:
+                    self.error("E335", f"'extend type {d.name}': there is no type '{d.name}'"
+                               if info is None else "the built-in type 'table' cannot be "
+                               "extended", site, did_you_mean(d.name, [
+                                   t for t in model.types if t != TABLE_TYPE]))
+                continue
+            for name, f in self._type_info(d, path).fields.items():
+                old = info.fields.get(name)
+                if old is not None:
+                    self.error("E336", f"type {d.name} already has a field '{name}' (at "
+                               f"{old.site.path}:{old.site.line})", f.site)
+                elif not f.optional:
+                    self.error("E336", f"'{name}' is added to {d.name} by 'extend type': "
+                               "records of the pack that declares the type cannot give it, "
+                               "so it needs a default ('= ...') or '?'", f.site)
+                else:
+                    info.fields[name] = f
+
+    def _glossary(self, model: PackModel, meta: YMap) -> set[str]:
+        """pack.yaml `glossary: type | [type, ...]`: record types whose records are terms
+        for people (E338 for an unknown type)."""
+        spec = meta["glossary"]
+        items = list(spec) if isinstance(spec, YList) else [spec]
+        locs = spec.item_loc if isinstance(spec, YList) else [meta.val_loc["glossary"]]
+        out = set()
+        for tname, loc in zip(items, locs):
+            if isinstance(tname, str) and tname in model.types and tname != TABLE_TYPE:
+                out.add(tname)
+            elif tname not in model.poisoned:
+                self.error("E338", f"glossary: unknown record type {tname!r}",
+                           _site(loc, str(tname)), did_you_mean(str(tname), [
+                               t for t in model.types if t != TABLE_TYPE]))
+        return out
+
+    def _require_provenance(self, model: PackModel, part: _Part) -> None:
+        """`provenance: required`: every record and rule of the pack `part` says where its
+        facts come from."""
         for r in model.records.values():
+            if self._owner.get(r.site.path) is not part:
+                continue
             if not (r.data.get("source") or r.data.get("reconstructed")):
                 self.error("E321", f"{r.type} '{r.id}' has neither 'source:' nor "
                            "'reconstructed:' (this pack requires provenance)", r.site)
         for path, line, what in model.unsourced_rules:
+            if self._owner.get(path) is not part:
+                continue
             self.error("E322", f"'{what}' has no '# source: ...' or '# reconstructed: ...' line "
                        "above it (this pack requires provenance)", Site(path, line, 1))
 
@@ -471,7 +589,8 @@ class _Loader:
         for d in mod.decls:
             if isinstance(d, A.CheckDecl):
                 continue
-            key = f"trigger {next(triggers).index}" if isinstance(d, A.TriggerDecl) else d.name
+            key = f"trigger {next(triggers).index}" if isinstance(d, A.TriggerDecl) else \
+                f"extend {d.name}" if isinstance(d, A.TypeDecl) and d.extend else d.name
             notes, line = [], d.at.line - 1
             while line in own_line:
                 notes.append(own_line[line])
@@ -480,7 +599,8 @@ class _Loader:
             if found:
                 model.provenance[key] = "; ".join(reversed(found))
             else:
-                what = key if not key.startswith("trigger") else f"{d.kind} {d.event}"
+                what = key if not key.startswith(("trigger", "extend")) else \
+                    f"extend type {d.name}" if key.startswith("extend") else f"{d.kind} {d.event}"
                 model.unsourced_rules.append((mod.path, d.at.line, what))
 
     def _code_before(self, path: str, line: int, col: int) -> bool:
@@ -546,11 +666,19 @@ class _Loader:
         loc = rec.val_loc["id"]
         idsite = Site(site.path, loc.line, loc.col, loc.col + len(rid))
         clash = model.records.get(rid)
+        if clash is not None and self._cross("record id", rid, clash.site, idsite):
+            return
         if clash is not None:
             self.error("E313", f"id '{rid}' is used twice (also a {clash.type} at "
                        f"{clash.site.path}:{clash.site.line})", idsite)
             return
-        if rid in model.decl_paths or rid in model.sides or rid in RESERVED:
+        if rid in model.decl_paths and not model.own_namespace(tname):
+            if not self._cross("name", rid, self._decl_sites[rid], idsite):
+                self.error("E313", f"id '{rid}' is already the name of a declaration or side",
+                           idsite, "tables and glossary terms have names of their own; other "
+                           "records share the names of declarations")
+            return
+        if rid in model.sides or rid in RESERVED:
             self.error("E313", f"id '{rid}' is already the name of a declaration or side", idsite)
             return
         model.poisoned.discard(rid)
@@ -804,6 +932,28 @@ class _Loader:
         return Disagreement(record.id, record.type, field, own, value, has_value,
                             entry["source"].strip(), note.strip() if note else None,
                             record.site, item)
+
+
+_KINDS = {A.TypeDecl: "type", A.VarDecl: "var", A.ZoneDecl: "zone", A.EventDecl: "event",
+          A.ProcDecl: "procedure", A.ValueDecl: "value", A.GraphDecl: "graph",
+          A.WindowDecl: "window"}
+
+
+def _meta_get(meta: YMap | None, key: str) -> Any:
+    return meta.get(key) if meta is not None else None
+
+
+def _known_packs(importer: Path) -> list[str]:
+    """Pack ids an import could mean (for did-you-mean): folders next to the importing
+    pack that hold a pack.yaml, and the shipped packs."""
+    names = []
+    for folder in (importer.parent, shipped_root()):
+        try:
+            names += [e.name for e in os.scandir(folder) if e.is_dir()
+                      and os.path.isfile(os.path.join(e.path, "pack.yaml"))]
+        except (OSError, TypeError):
+            continue
+    return sorted(set(names))
 
 
 def _site(loc: Any, text: str | None = None) -> Site:

@@ -33,11 +33,21 @@ import re
 from typing import Any
 
 import attrs
-import yaml
 
 from dsl.errors import Diagnostic, position_of, sort_key, split_lines
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# PyYAML and its fastest safe loader, imported by `load_yaml` when first needed: reading
+# values back from the build cache (locations included) parses no YAML.
+yaml: Any = None
+_LOADER: Any = None
+
+
+def _pyyaml() -> None:
+    global yaml, _LOADER
+    if yaml is None:
+        import yaml as module
+        _LOADER = getattr(module, "CSafeLoader", module.SafeLoader)
+        yaml = module
 
 # Deeper records are surely a mistake, and later recursive passes would choke.
 MAX_DEPTH = 100
@@ -87,6 +97,11 @@ class Loc:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
+
+    def __reduce__(self) -> tuple:
+        # by the constructor: a cached translation file holds thousands, and this unpickles
+        # them twice as fast as attrs' own state protocol
+        return (Loc, (self.path, self.line, self.col, self.style))
 
 
 class YMap(dict):
@@ -493,6 +508,7 @@ def load_yaml(path: str, text: str) -> tuple[object, list[Diagnostic]]:
     # The reader skips a leading byte-order mark; dropping it keeps our
     # source lines in step with the parser's columns.
     text = text.removeprefix("\ufeff")
+    _pyyaml()
     builder = _Builder(path, text)
     data: Any = None
     try:

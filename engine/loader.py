@@ -4,16 +4,18 @@ from __future__ import annotations
 import itertools
 import linecache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from dsl.build import Build, build_pack, module_filename
-from dsl.model import PackModel
 from engine.errors import PackError
-from engine.graph import Graph
-from engine.limits import Limits
-from engine.tables import Table
+
+if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
+    from dsl.model import PackModel
+    from engine.graph import Graph
+    from engine.limits import Limits
+    from engine.tables import Table
 
 
 def content_root() -> Path:
@@ -47,7 +49,7 @@ def find_packs(root: Path) -> list[Path]:
 def pack_meta(root: str | Path) -> dict[str, Any]:
     """A pack's pack.yaml as plain data, read cheaply without building the pack; {} when it
     cannot be read or is no mapping (building the pack reports the problem)."""
-    from dsl.pack import refused_file
+    from dsl.files import refused_file
     from dsl.yamlload import load_yaml
     path = Path(root) / "pack.yaml"
     if refused_file(path, Path(root)) is not None:
@@ -247,6 +249,9 @@ def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> lis
 
 
 def instantiate(build: Build) -> CompiledPack:
+    from engine.graph import Graph
+    from engine.limits import Limits
+    from engine.tables import Table
     src, model = build.source, build.source.model
     filename = module_filename(src)
     linecache.cache[filename] = (len(build.code), None, build.code.splitlines(True), filename)
@@ -296,6 +301,7 @@ def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
     """The graphs declared with `where`: their edges are chosen once, here (the checker let
     the filter read records only), so a query on one costs what it costs on a full graph."""
     from dsl.errors import Diagnostic, source_line
+    from engine.graph import Graph
     from engine.runtime import Runtime
     rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)  # no state is read
     for name, keep in pack.ns["GRAPH_FILTERS"].items():

@@ -40,10 +40,12 @@ from __future__ import annotations
 import re
 import string
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
-from dsl.yamlload import Loc, YMap, load_yaml
+
+if TYPE_CHECKING:
+    from dsl.yamlload import Loc, YMap
 
 # `<pack>.<lang>.yaml`, or `<pack>.<part>.<lang>.yaml` when one language is split by topic
 FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)(?:\.(?P<part>[a-z][a-z0-9_]*))?"
@@ -109,7 +111,7 @@ def name_parts(path: Path) -> tuple[str, str] | None:
 
 def read_translation(path: Path) -> TranslationFile:
     """Parse one translation file; problems of its own shape become its diagnostics."""
-    from dsl.pack import refused_file
+    from dsl.files import refused_file
     path = Path(path)
     refused = refused_file(path, path.parent)
     if refused is not None:  # a link to /etc/passwd is neither read nor printed
@@ -122,6 +124,21 @@ def read_translation(path: Path) -> TranslationFile:
         tf = TranslationFile(path, "")
         tf.diag("E503", f"cannot read translation file: {err}", None)
         return tf
+    from dsl.cache import Cache, key_of
+    cache = Cache.open()
+    key = key_of("translation", str(path), text) if cache is not None else ""
+    if cache is not None:
+        got = cache.get("translation", key)
+        if isinstance(got, TranslationFile):
+            return got
+    tf = _parse_translation(path, text)
+    if cache is not None:
+        cache.put("translation", key, tf)
+    return tf
+
+
+def _parse_translation(path: Path, text: str) -> TranslationFile:
+    from dsl.yamlload import Loc, YMap, load_yaml
     tf = TranslationFile(path, text)
     data, diags = load_yaml(str(path), text)
     tf.diagnostics.extend(diags)
@@ -167,6 +184,7 @@ def read_translation(path: Path) -> TranslationFile:
 
 
 def _read_section(tf: TranslationFile, data: YMap, section: str, field: str) -> None:
+    from dsl.yamlload import YMap
     table = data[section]
     if table is None:
         return
@@ -243,8 +261,11 @@ class PackInfo:
     def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None):
         self.id: str = model.id
         self.root = root
+        # of each record, what naming it needs: its English name and its `names_from`
+        # fields (plain data, so that validate can keep it in the build cache)
         self.records: dict[str, tuple[str, dict[str, Any]]] = {
-            rid: (r.type, r.data) for rid, r in model.records.items()}
+            rid: (r.type, {k: r.data[k] for k in ("name", *model.names_from.get(r.type, ()))
+                           if k in r.data}) for rid, r in model.records.items()}
         self.languages = [x for x in (meta.get("languages") or []) if isinstance(x, str)]
         self.events = {name: len(e.params) for name, e in model.events.items()}
         self.events.setdefault("setup", 0)
@@ -447,8 +468,10 @@ class Catalog:
         return table
 
     def _files(self, lang: str) -> list[Path]:
-        """The pack's translation files in `lang` (one file, or several parts), in order."""
-        return [p for d in self.dirs for p in translation_files(Path(d), self.pack.id)
+        """The pack's translation files in `lang` (one file, or several parts), in order,
+        then those of the packs it imports (names of their records, their terms)."""
+        ids = [self.pack.id, *reversed(getattr(self.pack.model, "imports", []))]
+        return [p for pid in ids for d in self.dirs for p in translation_files(Path(d), pid)
                 if name_parts(p)[1] == lang]
 
     def has_language(self, lang: str | None = None) -> bool:
@@ -533,11 +556,12 @@ class Catalog:
         return None
 
     def term_ids(self) -> list[str]:
-        """Every term id any language file of the pack gives."""
+        """Every term id any language file of the pack (or of a pack it imports) gives."""
         ids: set[str] = set()
-        for d in self.dirs:
-            for p in translation_files(Path(d), self.pack.id):
-                ids.update(read_translation(p).terms)
+        for pid in [self.pack.id, *getattr(self.pack.model, "imports", [])]:
+            for d in self.dirs:
+                for p in translation_files(Path(d), pid):
+                    ids.update(read_translation(p).terms)
         return sorted(ids)
 
     # ---- rendering values and log entries ------------------------------------------------------

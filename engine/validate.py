@@ -142,13 +142,11 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
     """Validate packs and translations; see `validate_paths`. With `disagreements`, every
     disagreement between sources is also a note (N520); otherwise each pack that has some
     gets one line in `Report.messages`."""
-    from engine.translations import PackInfo, check_translations, coverage, coverage_line
-    from engine.translations import read_translation
-
     args = list(paths) if paths else [_shipped()]
     targets = [_resolve(a) for a in args]  # raises before doing any work
     report = Report()
-    infos: dict[str, PackInfo] = {}
+    infos: dict[str, Any] = {}  # pack id -> engine.translations.PackInfo
+    keys: dict[str, str | None] = {}  # pack id -> its cache key (None: not known)
     done: set[Path] = set()
     for t in targets:
         if not t.packs and t.wants_packs:
@@ -158,41 +156,89 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
             if key in done:
                 continue
             done.add(key)
-            info, files, diags, src = _validate_pack(root)
+            found = _validate_pack(root)
             report.packs += 1
-            report.files += files
-            report.diagnostics.extend(diags)
-            if info is not None:
-                infos.setdefault(info.id, info)
-            if src is not None:
-                _report_disagreements(report, src, disagreements)
+            report.files += found.files
+            seen_diags = set(report.diagnostics)  # a pack and one importing it share files
+            report.diagnostics.extend(d for d in found.diagnostics if d not in seen_diags)
+            if found.info is not None and found.info.id not in infos:
+                infos[found.info.id] = found.info
+                keys[found.info.id] = found.key
+            _report_disagreements(report, found, disagreements)
     # Packs that translation files may refer to without being validated themselves.
     for t in targets:
         for root in t.lookup_roots:
             if root.resolve() not in done:
                 info = _read_info(root)
-                if info is not None:
-                    infos.setdefault(info.id, info)
+                if info is not None and info.id not in infos:
+                    infos[info.id] = info
+                    keys[info.id] = None
     seen: set[Path] = set()
-    tfiles = []
+    tpaths = []
     for t in targets:
         for p in t.translations:
             if p.resolve() not in seen:
                 seen.add(p.resolve())
-                tfiles.append(read_translation(p))
-    report.files += len(tfiles)
-    report.diagnostics.extend(check_translations(tfiles, infos))
+                tpaths.append(p)
+    report.files += len(tpaths)
+    diags, cov = _translations(tpaths, infos, keys)
+    report.diagnostics.extend(diags)
+    report.coverage.update(cov)
+    return report
+
+
+def _translations(paths: list[Path], infos: dict[str, Any], keys: dict[str, str | None]
+                  ) -> tuple[list[Diagnostic], dict[str, dict[str, int]]]:
+    """The diagnostics of translation files against the packs (coverage notes N510
+    included) and the coverage per pack, from the build cache when the files and the
+    packs are unchanged."""
+    from dsl.cache import Cache, key_of
+    cache = Cache.open()
+    key = None
+    if cache is not None and all(keys.get(pid) for pid in infos):
+        texts = [_plain_text(p) for p in paths]
+        if all(t is not None for t in texts):
+            key = key_of("translations", *(f"{p}\0{t}" for p, t in zip(paths, texts)),
+                          *(f"{pid}\0{keys[pid]}" for pid in sorted(infos)))
+            got = cache.get("validate-translations", key)
+            if isinstance(got, tuple):
+                return got
+    found = _check_translations(paths, infos)
+    if cache is not None and key is not None:
+        cache.put("validate-translations", key, found)
+    return found
+
+
+def _plain_text(path: Path) -> str | None:
+    """The text of a translation file the reader would read (None: refused or unreadable:
+    reading it reports why)."""
+    from dsl.files import refused_file
+    if refused_file(path, path.parent) is not None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+
+
+def _check_translations(paths: list[Path], infos: dict[str, Any]
+                        ) -> tuple[list[Diagnostic], dict[str, dict[str, int]]]:
+    from engine.translations import check_translations, coverage, coverage_line
+    from engine.translations import read_translation
+    tfiles = [read_translation(p) for p in paths]
+    diags = check_translations(tfiles, infos)
     by_pack: dict[str, list] = {}
     for tf in tfiles:
         if tf.ok and tf.pack in infos:
             by_pack.setdefault(tf.pack, []).append(tf)
+    cov: dict[str, dict[str, int]] = {}
     for pid, files in sorted(by_pack.items()):
         where = str(files[0].path.parent)
-        report.coverage[pid] = coverage(infos[pid], files)
-        report.diagnostics.append(Diagnostic(
-            "N510", "translation coverage " + coverage_line(pid, report.coverage[pid]),
-            where, 0, 0, severity="note"))
-    return report
+        cov[pid] = coverage(infos[pid], files)
+        diags.append(Diagnostic(
+            "N510", "translation coverage " + coverage_line(pid, cov[pid]), where, 0, 0,
+            severity="note"))
+    return diags, cov
 
 
 # ---- disagreeing sources ------------------------------------------------------------------------
@@ -216,20 +262,25 @@ def disagreement_data(pack_id: str, d: Any) -> dict[str, Any]:
     return out
 
 
-def _report_disagreements(report: Report, src: Any, as_notes: bool) -> None:
-    model = src.model
-    found = model.disagreements
-    if not found:
+def _disagreements(src: Any) -> list[tuple[dict[str, Any], Diagnostic]]:
+    """Each disagreement of a pack as data and as a note (N520) at its entry."""
+    out = []
+    for d in src.model.disagreements:
+        at = d.entry  # the entry, inside its record: the line shows what is disputed
+        out.append((disagreement_data(src.model.id, d), Diagnostic(
+            "N520", disagreement_message(d), at.path, at.line, at.col,
+            source_line(src.sources.get(at.path, ""), at.line), severity="note")))
+    return out
+
+
+def _report_disagreements(report: Report, found: PackReport, as_notes: bool) -> None:
+    if not found.disagreements:
         return
-    report.disagreements.extend(disagreement_data(model.id, d) for d in found)
-    n = len(found)
-    line = f"{model.id}: {n} disagreement{'s' * (n != 1)} between sources"
+    report.disagreements.extend(data for data, _note in found.disagreements)
+    n = len(found.disagreements)
+    line = f"{found.id}: {n} disagreement{'s' * (n != 1)} between sources"
     if as_notes:
-        for d in found:
-            at = d.entry  # the entry, inside its record: the line shows what is disputed
-            report.diagnostics.append(Diagnostic(
-                "N520", disagreement_message(d), at.path, at.line, at.col,
-                source_line(src.sources.get(at.path, ""), at.line), severity="note"))
+        report.diagnostics.extend(note for _data, note in found.disagreements)
     else:
         line += " (engine validate --disagreements lists them)"
     report.messages.append(line)
@@ -275,9 +326,44 @@ def _failing_records(pack: Any, src: Any, message: str, path: str, line: int
     return out
 
 
-def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
-    """(PackInfo or None, number of files read, diagnostics, PackSource or None) for one
-    pack directory."""
+class PackReport:
+    """What validating one pack found: plain data, kept in the build cache."""
+
+    def __init__(self, pack_id: str, info: Any, files: int, diagnostics: list[Diagnostic],
+                 disagreements: list[tuple[dict[str, Any], Diagnostic]]):
+        self.key: str | None = None  # the pack's key in the build cache, if it has one
+        self.id = pack_id
+        self.info = info  # engine.translations.PackInfo, or None
+        self.files = files
+        self.diagnostics = diagnostics
+        self.disagreements = disagreements
+
+
+def _validate_pack(root: Path) -> PackReport:
+    """What validating the pack at `root` finds, from the build cache when the pack, the
+    packs it imports and the engine are unchanged (only packs that build are kept there,
+    failed checks or not: their diagnostics do not depend on anything else)."""
+    from dsl.cache import Cache
+    cache = Cache.open()
+    key = None
+    if cache is not None:
+        from dsl.build import imports_unchanged, pack_key
+        key = pack_key(root)
+        got = cache.get("report", key[0], imports_unchanged) if key is not None else None
+        if isinstance(got, PackReport):
+            got.key = key[0]
+            return got
+    found, build = _validate_built(root)
+    if cache is not None and key is not None and build is not None and build.ok:
+        from dsl.build import imports_header
+        header = imports_header(root, build, key[1])
+        if header is not None and cache.put("report", key[0], found, header):
+            found.key = key[0]
+    return found
+
+
+def _validate_built(root: Path) -> tuple[PackReport, Any]:
+    """What validating the pack at `root` finds, and its build (None if it crashed)."""
     from dsl.build import build_pack
     from engine.loader import instantiate
     from engine.translations import PackInfo
@@ -285,8 +371,9 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
     try:
         build = build_pack(root)
     except Exception as err:  # a crash on bad content is a bug, but report it located
-        return None, 0, [_internal("E300", f"cannot read pack: {type(err).__name__}: {err}",
-                                   root / "pack.yaml")], None
+        return PackReport(root.name, None, 0, [_internal(
+            "E300", f"cannot read pack: {type(err).__name__}: {err}", root / "pack.yaml")],
+            []), None
     src = build.source
     diags = list(build.diagnostics)
     rec_ok, recs, rules_ok, rules = src.model.provenance_counts()
@@ -318,4 +405,4 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
             diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
                                     text))
             diags += _failing_records(pack, src, message, path, line)
-    return info, len(src.sources), diags, src
+    return PackReport(src.model.id, info, len(src.sources), diags, _disagreements(src)), build
