@@ -218,7 +218,28 @@ class Draw:
     at: Pos = _at()
 
 
-Action = Union[Choose, Ask, Order, Draw]
+@attrs.frozen
+class FieldInit:
+    """`name = value` in `create T with ...`."""
+
+    name: str
+    value: Expr
+    at: Pos = _at()
+
+
+@attrs.frozen
+class Create:
+    """`create T with f = v, ... to [top of] zone`: a new record of a created type; its
+    value is the new record's id."""
+
+    type: str
+    fields: tuple[FieldInit, ...] = ()
+    dest: Expr | None = None
+    place: str | None = None  # top | bottom
+    at: Pos = _at()
+
+
+Action = Union[Choose, Ask, Order, Draw, Create]
 Rhs = Union[Expr, Action]
 
 
@@ -276,6 +297,14 @@ class Move:
 @attrs.frozen
 class Shuffle:
     zone: Expr
+    at: Pos = _at()
+
+
+@attrs.frozen
+class Destroy:
+    """`destroy x`: x (a record of a created type, or a list of them) leaves the game."""
+
+    what: Expr
     at: Pos = _at()
 
 
@@ -374,7 +403,7 @@ class Repeat:
 
 Stmt = Union[
     Let, Assign, AugAssign, ExprStmt, ActionStmt, Emit, Move, Shuffle, Reveal, Modify, Win,
-    EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat,
+    EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat, Destroy,
 ]
 
 
@@ -391,6 +420,8 @@ class FieldDecl:
     name: str
     type: TypeExpr
     default: Expr | None = None
+    var: bool = False  # `var name: T`: changes during play (kept in the game state)
+    bounds: tuple[Expr, Expr] | None = None  # var fields only: `in lo..hi`
     at: Pos = _at()
 
 
@@ -398,6 +429,7 @@ class FieldDecl:
 class TypeDecl:
     name: str
     fields: tuple[FieldDecl, ...]
+    created: bool = False  # `type T created`: records made by `create`, not listed in YAML
     at: Pos = _at()
 
 

@@ -11,13 +11,14 @@ from engine.loader import content_root, find_packs, is_playable
 TESTS = Path(__file__).resolve().parent
 TESTGAME = TESTS / "packs" / "testgame"
 LEAKGAME = TESTS / "packs" / "leakgame"  # card triggers and hidden hands, for leak tests
+STACKGAME = TESTS / "packs" / "stackgame"  # records made and destroyed in play, their fields
 
 
 def pack_dirs() -> list[Path]:
     """Playable pack directories: all packs under content/ but data packs, then
-    tests/packs/testgame and tests/packs/leakgame."""
+    tests/packs/testgame, tests/packs/leakgame and tests/packs/stackgame."""
     found = [p.resolve() for p in find_packs(content_root()) if is_playable(p)]
-    for extra in (TESTGAME, LEAKGAME):
+    for extra in (TESTGAME, LEAKGAME, STACKGAME):
         if extra not in found:
             found.append(extra)
     return found
