@@ -388,7 +388,8 @@ class _VisibleKeys(frozenset):
 
 def _zone_visible(model: PackModel, side: str | None, key: str) -> bool:
     """The visibility rule of a zone key: hidden to all, private to its first index, or
-    public. Every zone key exists from the start, so CompiledPack keeps the answers."""
+    public. Every zone key but those of records made in play exists from the start, so
+    CompiledPack keeps the answers (see _VisibleKeys for the others)."""
     name, _, rest = key.partition("|")
     flags = model.zones[name].flags
     if "hidden" in flags:

@@ -525,10 +525,14 @@ class Runtime:
         return tname if tname in self.made and ent in self.s["f"] else None
 
     def _gone(self, ent: Any) -> str:
-        """' (it was destroyed)' for the id of a record made in play that is gone."""
-        if self.made is not None and type(ent) is str and ent.partition("#")[0] in self.made:
-            return f" ({ent} was destroyed)"
-        return ""
+        """' (<id> was destroyed)' for the id of a record made in play that is gone, for a
+        fault's message; '' for anything else."""
+        if self.made is None or type(ent) is not str:
+            return ""
+        tname, _, number = ent.partition("#")
+        made = self.s["serial"].get(tname, 0)
+        gone = number.isdigit() and len(number) < 19 and 0 < int(number) <= made
+        return f" ({ent} was destroyed)" if gone else ""
 
     def _domain(self, t: str) -> list:
         if t == "side":

@@ -4,6 +4,10 @@ A card is shown to a side when it lies in a zone that side may see, or has been 
 to it. Choices are shown to the side that made them only; a move out of and into zones a
 side cannot see shows that side no card. Rule traces (which trigger ran) are not shown to
 players at all.
+
+Records made in play (`type T created`) and var fields follow the same rule: a side sees a
+record's fields, and the zone and var keys that name it, when it sees the record (in a zone
+it may see, revealed to it, or in no zone).
 """
 from __future__ import annotations
 

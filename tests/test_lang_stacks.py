@@ -48,7 +48,7 @@ road:
   - {id: de, a: d, b: e}
 leader:
   - {id: hannibal, side: carthage, battle: 4}
-  - {id: gisgo, side: carthage, battle: 1}
+  - {id: gisgo, side: carthage, battle: 0}
   - {id: mago, side: carthage, battle: 12}
   - {id: fabius, side: rome, battle: 3}
 """
@@ -69,6 +69,28 @@ def armies(game: Game) -> dict[str, str]:
 
 def indented(code: str, by: str = "    ") -> str:
     return "".join(by + line if line.strip() else line for line in code.splitlines(True))
+
+
+# ---- syntax ------------------------------------------------------------------------------------
+
+def test_formatter_prints_the_new_syntax() -> None:
+    messy = ("type unit   created :\n  side : side\n  var moved:int in 0 .. 2+2=0  # four\n"
+             "type token created\n"
+             "on setup:\n  let u = create unit with side=red , moved = (1) to top of pool\n"
+             "  create token\n  u.moved+=1\n  destroy [u]\n")
+    expected = ("type unit created:\n    side: side\n    var moved: int in 0..2 + 2 = 0  # four\n"
+                "\ntype token created\n"
+                "\non setup:\n    let u = create unit with side = red, moved = 1 to top of pool\n"
+                "    create token\n    u.moved += 1\n    destroy [u]\n")
+    assert format_source(messy) == expected
+    assert format_source(expected) == expected
+    assert parse_module(expected) == parse_module(messy)
+
+
+def test_a_field_given_twice_is_a_syntax_error(write_pack) -> None:
+    b = build_pack(write_pack("type unit created\non setup:\n    create unit with a = 1, a = 2\n"))
+    d = [d for d in b.diagnostics if d.code == "E103"]
+    assert d and "field 'a' given twice" in d[0].message and d[0].line == 3
 
 
 # ---- the worked example of the docs ------------------------------------------------------------
@@ -218,8 +240,8 @@ on setup:
 
 
 def test_detaching_part_of_an_army_to_intercept(inline_pack) -> None:
-    """§9.5: Mago (battle 12: the roll always succeeds) leaves with 3 of 5 CUs and steps
-    from B to C; Gisgo (battle 1: 2d6 always fails) tries with 2 CUs: they merge back."""
+    """§9.5: Mago (battle 12: the roll of a die always succeeds) leaves with 3 of 5 CUs and
+    steps from B to C; Gisgo (battle 0: it always fails) tries with 2 CUs: they merge back."""
     p = stack_pack(inline_pack, """
 var active: side = carthage
 var result: army? = none
@@ -368,6 +390,34 @@ on setup:
     assert kinds == [("create", "unit#1"), ("create", "unit#2"), ("create", "unit#3"),
                      ("destroy", "unit#2"), ("destroy", "unit#3")]
     assert {"t": "set", "n": "score", "k": "unit#3", "v": 21, "at": ["pool"]} in g.log
+
+
+def test_a_record_changes_its_own_fields_in_its_rules(inline_pack) -> None:
+    p = inline_pack("""
+type card:
+    uses: int
+    var left: int = self.uses
+    reacts: triggers?
+    effect: effect?
+var active: side = red
+event tick()
+on setup:
+    repeat 3:
+        emit tick()
+    run(c1.effect)
+""", """
+card:
+  - id: c1
+    uses: 2
+    reacts: |
+      after tick() if self.left > 0:
+          self.left -= 1
+    effect: |
+      self.left += 10
+""")
+    g = p.new_game(0)
+    assert g.state["f"] == {"c1": {"left": 10}}
+    assert [e["v"] for e in g.log if e["t"] == "setf"] == [1, 0, 10]
 
 
 @pytest.mark.parametrize("body, message", [
