@@ -231,7 +231,28 @@ class Open:
     at: Pos = _at()
 
 
-Action = Union[Choose, Ask, Order, Draw, Open]
+@attrs.frozen
+class FieldInit:
+    """`name = value` in `create T with ...`."""
+
+    name: str
+    value: Expr
+    at: Pos = _at()
+
+
+@attrs.frozen
+class Create:
+    """`create T with f = v, ... to [top of] zone`: a new record of a created type; its
+    value is the new record's id."""
+
+    type: str
+    fields: tuple[FieldInit, ...] = ()
+    dest: Expr | None = None
+    place: str | None = None  # top | bottom
+    at: Pos = _at()
+
+
+Action = Union[Choose, Ask, Order, Draw, Open, Create]
 Rhs = Union[Expr, Action]
 
 
@@ -289,6 +310,14 @@ class Move:
 @attrs.frozen
 class Shuffle:
     zone: Expr
+    at: Pos = _at()
+
+
+@attrs.frozen
+class Destroy:
+    """`destroy x`: x (a record of a created type, or a list of them) leaves the game."""
+
+    what: Expr
     at: Pos = _at()
 
 
@@ -401,7 +430,7 @@ class Repeat:
 
 Stmt = Union[
     Let, Assign, AugAssign, ExprStmt, ActionStmt, Emit, Move, Shuffle, Reveal, Modify, SetUntil,
-    Win, EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat,
+    Win, EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat, Destroy,
 ]
 
 
@@ -418,6 +447,8 @@ class FieldDecl:
     name: str
     type: TypeExpr
     default: Expr | None = None
+    var: bool = False  # `var name: T`: changes during play (kept in the game state)
+    bounds: tuple[Expr, Expr] | None = None  # var fields only: `in lo..hi`
     at: Pos = _at()
 
 
@@ -426,6 +457,7 @@ class TypeDecl:
     name: str
     fields: tuple[FieldDecl, ...]
     extend: bool = False  # `extend type T:`: fields added to a type declared elsewhere
+    created: bool = False  # `type T created`: records made by `create`, not listed in YAML
     at: Pos = _at()
 
 

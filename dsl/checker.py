@@ -118,6 +118,8 @@ class Checker:
         for info in m.types.values():
             for f in info.fields.values():
                 self._check_field_type(f)
+                if f.var or info.created:
+                    self._check_state_field(info, f)
         for name, z in m.zones.items():
             path = m.decl_paths[name]
             for p in z.params:
@@ -204,11 +206,41 @@ class Checker:
             site = f.type_site or f.site
             self._unknown("E202", "type", t, [*T.BASE, *self.m.types], site.path, site)
 
+    def _check_state_field(self, info: Any, f: Any) -> None:
+        """A field kept in the game state (a `var` field, or any field of a created type):
+        plain data of a checked type; a var field's default and bounds are rules read with
+        `self` the record."""
+        site = f.type_site or f.site
+        if f.type in ("effect", "triggers"):
+            what = f"var field '{f.name}'" if f.var else f"field '{f.name}' of created type " \
+                f"'{info.name}'"
+            self.error("E274", f"{what} cannot hold {f.type}: rules are written in record "
+                       "files, which records made in play do not have", site.path, site)
+            return
+        decl = f.decl
+        if decl is None:
+            return
+        sc = self._scope(f"field:{info.name}.{f.name}", site.path, ())
+        sc.bind("self", info.name)
+        if decl.default is not None and f.var:
+            self._expect(decl.default, f.type, sc, "the default")
+        if decl.bounds is not None:
+            if f.type != "int":
+                self.error("E274", f"bounds need an int field; '{f.name}' is "
+                           f"{T.show(f.type)}", site.path, decl.bounds[0].at)
+            for b in decl.bounds:
+                self._expect(b, "int", sc, "a bound")
+
     def _check_graph(self, g: A.GraphDecl, path: str) -> None:
         m = self.m
         for tname in (g.node_type, g.edge_type):
             if tname not in m.types:
                 self._unknown("E202", "type", tname, m.types, path, g.at)
+                return
+            if m.types[tname].created:
+                self.error("E275", f"graph '{g.name}' cannot be built over '{tname}': its "
+                           "records are made in play, a graph is built from the pack's files",
+                           path, g.at)
                 return
         fields = m.types[g.edge_type].fields
         for end in ("a", "b"):
@@ -384,6 +416,8 @@ class Checker:
                 self.error("E222", f"'move' needs a zone to move to, got {T.show(dest)}", p,
                            s.dest.at)
             self._entityish(what, p, s.what.at, "move")
+        elif isinstance(s, A.Destroy):
+            self._destroy(s, sc)
         elif isinstance(s, A.Shuffle):
             z = self._expr(s.zone, sc)
             if not (isinstance(z, tuple) and z[0] == "zone"):
@@ -548,6 +582,10 @@ class Checker:
             return T.from_ast(self.m.vars[t.obj.id].type)
         if isinstance(t, A.Index):
             lt = self._expr(t.obj, sc)
+            if isinstance(t.obj, A.Attr) and self.res.get(id(t.obj), ("",))[0] != "field" \
+                    and isinstance(self.types.get(id(t.obj.obj)), str) \
+                    and self.types[id(t.obj.obj)] in self.m.types:
+                return self._field_target(t.obj, sc, self.types[id(t.obj.obj)])  # fixed
             if isinstance(lt, tuple) and lt[0] == "list":
                 self._index_args(t, sc)
                 self.res[id(t)] = ("list_index",)
@@ -555,12 +593,39 @@ class Checker:
         if isinstance(t, A.Attr) and self._event_ref(t, sc) is not None:
             return self._set(t, self._ev_field(t, sc, write=True))
         if isinstance(t, A.Attr):
-            self.error("E226", f"record fields are data and cannot change during a game; keep "
-                       f"changing values in a 'var' indexed by the record (var {t.name}[x: ...])",
-                       p, t.at)
-            return None
+            return self._field_target(t, sc)
         self.error("E226", "cannot assign to this expression", p, t.at)
         return None
+
+    def _field_target(self, t: A.Attr, sc: Scope, rt: Type | None = None) -> Type | None:
+        """`x.f = ...`: f must be a `var` field of x's record type (rt: x's type, when
+        already known)."""
+        p = sc.path
+        if rt is None:
+            rt = self._expr(t.obj, sc)
+        info = self.m.types.get(rt) if isinstance(rt, str) else None
+        if info is None:
+            if rt != "any":
+                self.error("E214", f"{T.show(rt)} has no fields (looking for '.{t.name}')", p,
+                           t.at)
+            else:
+                self.error("E226", f"cannot tell which record type this is, so '.{t.name}' "
+                           "cannot be assigned: read it into a local of a known type first", p,
+                           t.at)
+            return None
+        f = info.fields.get(t.name)
+        if f is None:
+            self._unknown("E205", f"field of {rt}", t.name, [*info.fields, "id", "name"], p,
+                          t.at, extra=self._shadow_note(t, sc))
+            return None
+        if not f.var:
+            self.error("E226", f"record fields are data and cannot change during a game: "
+                       f"'{t.name}' of {rt} is fixed", p, t.at,
+                       f"declare it 'var {t.name}: {T.show(f.type)}' in type {rt} to change "
+                       "it in play")
+            return None
+        self.res[id(t)] = ("field", rt, t.name)
+        return f.type
 
     # ---- actions ------------------------------------------------------------------------
     def _rhs(self, r: A.Rhs, sc: Scope) -> Type:
@@ -580,6 +645,8 @@ class Checker:
             if et is None:
                 self.error("E225", f"cannot order {T.show(t)}", sc.path, r.items.at)
             return ("list", et or "any")
+        if isinstance(r, A.Create):
+            return self._create(r, sc)
         if isinstance(r, A.Draw):
             self._expect(r.count, "int", sc, "'draw'")
             src = self._expr(r.source, sc)
@@ -601,6 +668,59 @@ class Checker:
                    f"window '{o.window}'", sc, o.at)
         self.calls[sc.fn].add(w.fn)  # a window always asks: whoever opens one may wait
         return self.window_types.get(o.window, "any")
+
+    def _create(self, c: A.Create, sc: Scope) -> Type:
+        p = sc.path
+        info = self.m.types.get(c.type)
+        for fi in c.fields:
+            self._expr(fi.value, sc)
+        if c.dest is not None:
+            self._zone_dest(c.dest, c.type, sc, "create")
+        if info is None:
+            self._unknown("E202", "type", c.type, [t for t, i in self.m.types.items()
+                                                    if i.created] or self.m.types, p, c.at)
+            return "any"
+        if not info.created:
+            self.error("E270", f"records of type '{c.type}' come from the pack's record files; "
+                       f"only a type declared 'type {c.type} created' has records made in play",
+                       p, c.at)
+            return c.type
+        given = set()
+        for fi in c.fields:
+            f = info.fields.get(fi.name)
+            given.add(fi.name)
+            if f is None:
+                self._unknown("E205", f"field of {c.type}", fi.name, info.fields, p, fi.at)
+            elif not T.compatible(f.type, self.types.get(id(fi.value), "any")):
+                self.error("E220", f"field '{fi.name}' of {c.type} is {T.show(f.type)}, got "
+                           f"{T.show(self.types.get(id(fi.value)))}", p, fi.value.at)
+        missing = [f.name for f in info.fields.values()
+                   if not f.optional and f.name not in given]
+        if missing:
+            self.error("E272", f"'create {c.type}' needs {', '.join(missing)} (field"
+                       f"{'s' * (len(missing) > 1)} without a default)", p, c.at)
+        return c.type
+
+    def _zone_dest(self, dest: A.Expr, holds: str, sc: Scope, verb: str) -> None:
+        """The zone `verb` puts a record of type `holds` in."""
+        z = self._expr(dest, sc)
+        if not (isinstance(z, tuple) and z[0] == "zone") and z != "any":
+            self.error("E222", f"'{verb}' needs a zone to put it in, got {T.show(z)}", sc.path,
+                       dest.at)
+        elif isinstance(z, tuple) and z[1] not in ("any", holds):
+            self.error("E220", f"a zone of {z[1]} cannot hold a {holds}", sc.path, dest.at)
+
+    def _destroy(self, s: A.Destroy, sc: Scope) -> None:
+        t = self._expr(s.what, sc)
+        et = T.elem(t) if isinstance(t, tuple) else t
+        if et in ("any", "none"):
+            return
+        info = self.m.types.get(et) if isinstance(et, str) else None
+        if info is None or not info.created:
+            what = f"'{et}' records come from the pack's record files" if info else \
+                f"got {T.show(t)}"
+            self.error("E271", f"'destroy' takes records of a created type ('type T created'); "
+                       f"{what}", sc.path, s.what.at)
 
     def _decider(self, e: A.Expr | None, sc: Scope) -> None:
         if e is not None:
@@ -848,6 +968,8 @@ class Checker:
             self._unknown("E205", f"field of {t}", e.name, [*info.fields, "id", "name"], sc.path,
                           e.at, extra=self._shadow_note(e, sc))
             return "any"
+        if f.var:
+            self.res[id(e)] = ("field", t, e.name)  # `x.f[i] = v` stores the new list back
         return f.type
 
     # ---- event state ----------------------------------------------------------------------

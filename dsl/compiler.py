@@ -58,6 +58,14 @@ class Compiler:
         self.files: list[str] = []
         self.sites: list[tuple[str, int, int]] = []  # (function, file index, line)
         self.check_items: list[tuple[int, str, str | None]] = []  # (check, function, field)
+        self.field_bound_fns: set[str] = set()  # `fbounds_...` functions made so far
+        # Records whose fields live in the game state (`G.f`): var fields, created types.
+        # A pack without them compiles exactly as before.
+        self.state_types = {t for t, info in model.types.items() if info.in_state}
+        self.created = {t for t, info in model.types.items() if info.created}
+        self.state_fields = {f.name for t in self.state_types
+                             for f in model.types[t].fields.values()
+                             if f.var or t in self.created}
 
     def site(self, fn: str, line: int = 0) -> None:
         """Record that generated function `fn` comes from the current rule file."""
@@ -90,6 +98,9 @@ class Compiler:
             if ev.state:
                 self.path = m.decl_paths[name]
                 self._event_state(name, ev)
+        for name in m.types:
+            if name in self.state_types:
+                self._field_helpers(name)
         for name, p in m.procs.items():
             self.path = m.decl_paths[name]
             self._function(f"p_{name}", [x.name for x in p.params], p.body)
@@ -203,6 +214,8 @@ class Compiler:
         out.append("DEFAULTS = {" + ", ".join(f"{n!r}: default_{n}" for n in m.vars) + "}")
         out.append("EVSTATE = {" + ", ".join(f"{n!r}: xstate_{n}" for n, ev in m.events.items()
                                              if ev.state) + "}")
+        out.append("INITS = {" + ", ".join(f"{t!r}: init_{t}" for t in m.types
+                                           if t in self.state_types) + "}")
 
     def _value(self, name: str, v: A.ValueDecl) -> None:
         params = [p.name for p in v.params]
@@ -269,6 +282,60 @@ class Compiler:
         self.out += [f"def xstate_{name}(G{''.join(', l_' + p for p in params)}):",
                      "    V, Z, R = G.v, G.z, G.R",
                      f"    return {{{', '.join(items)}}}  # @L{ev.at.line}", ""]
+
+    def _field_helpers(self, tname: str) -> None:
+        """`init_T(G, self, given)` fills the state fields of a new record of type T in
+        declaration order: a created record's fields from `given` (the `create ... with`
+        values) or their defaults; a pack record's var fields from its YAML (`given` is its
+        data) or their defaults. Bounded fields get `fbounds_T_f(G, self)`."""
+        info = self.m.types[tname]
+        self.path = info.site.path
+        fn = f"init_{tname}"
+        self.site(fn, info.site.line)
+        ctx = _Ctx(False, ["self"])
+        lines = [f"def {fn}(G, l_self, given):", "    V, Z, R = G.v, G.z, G.R",
+                 "    F = G.s['f'][l_self]"]
+        for f in info.fields.values():
+            if not (f.var or info.created):
+                continue
+            decl = f.decl
+            if f.var and decl is not None and decl.default is not None:
+                default = self.expr(decl.default, ctx)
+            elif not f.var and f.default is not None:
+                default = repr(f.default)
+            else:
+                default = {"int": "0", "bool": "False"}.get(f.type, "None")
+                if isinstance(f.type, tuple):
+                    default = "[]"
+            given = f"given[{f.name!r}]"
+            if isinstance(f.type, tuple):  # a list from YAML is the pack's: the state copies it
+                given = f"list({given} or ())"
+            value = f"{given} if {f.name!r} in given else {default}"
+            if decl is not None and decl.bounds is not None:
+                bfn = self._field_bounds(tname, f.name, decl.bounds)
+                value = f"G.bound({bfn}(G, l_self), {value})"
+            line = decl.at.line if decl is not None else info.site.line
+            lines.append(f"    F[{f.name!r}] = {value}  # @L{line}")
+        self.out += lines + [""]
+
+    def _field_bounds(self, tname: str, field: str, bounds: tuple[A.Expr, A.Expr]) -> str:
+        fn = f"fbounds_{len(tname)}_{tname}_{field}"  # the length keeps a_b/c and a/b_c apart
+        if fn not in self.field_bound_fns:
+            self.field_bound_fns.add(fn)
+            lo, hi = (self.expr(b, _Ctx(False, ["self"])) for b in bounds)
+            self.site(fn, bounds[0].at.line)
+            self.extra += [f"def {fn}(G, l_self):", "    V, Z, R = G.v, G.z, G.R",
+                           f"    return ({lo}, {hi})  # @L{bounds[0].at.line}", ""]
+        return fn
+
+    def _field_home(self, t: Any, name: str) -> str:
+        """Where `x.name` is read, for x of checker type t: 'R' (the pack's records), 'F'
+        (the game state) or 'any' (unknown type: looked up at run time)."""
+        info = self.m.types.get(t) if isinstance(t, str) else None
+        if info is None:
+            return "any" if name in self.state_fields else "R"
+        f = info.fields.get(name)
+        return "F" if info.created or (f is not None and f.var) else "R"
 
     @staticmethod
     def _key(parts: list[str]) -> str:
@@ -356,6 +423,10 @@ class Compiler:
             many = elem(self.c.types.get(id(s.what), "any")) is not None
             fn = "move_all" if many else "move"
             emit(f"{pad}G.{fn}({what}, {self.zone_key(s.dest, ctx)}, {s.place!r})")
+        elif isinstance(s, A.Destroy):
+            what = self.expr(s.what, ctx)
+            many = elem(self.c.types.get(id(s.what), "any")) is not None
+            emit(f"{pad}G.{'destroy_all' if many else 'destroy'}({what})")
         elif isinstance(s, A.Shuffle):
             emit(f"{pad}G.shuffle({self.zone_key(s.zone, ctx)})")
         elif isinstance(s, A.Reveal):
@@ -430,13 +501,22 @@ class Compiler:
         if res[0] == "evstate":
             lines.append(f"{pad}G.evset({res[1]!r}, {res[2]!r}, {value})")
             return
+        if res[0] == "field":
+            obj = self.expr(target.obj, ctx)
+            decl = self.m.types[res[1]].fields[res[2]].decl
+            if decl is not None and decl.bounds is not None:
+                bfn = self._field_bounds(res[1], res[2], decl.bounds)
+                lines.append(f"{pad}G.setf_bounded({obj}, {res[2]!r}, {value}, {bfn})")
+            else:
+                lines.append(f"{pad}G.setf({obj}, {res[2]!r}, {value})")
+            return
         if res[0] == "list_index":
             # Lists are values: `xs[i] = v` makes a new list and stores it back, so a list
             # shared by two locals (or by a local and the log) never changes behind one.
             obj = self.expr(target.obj, ctx)
             new = f"replaced({obj}, {self.expr(target.args[0], ctx)}, {value})"
             if self.c.res.get(id(target.obj), ("",))[0] in ("local", "var", "list_index",
-                                                            "evstate"):
+                                                            "evstate", "field"):
                 self._assign(target.obj, new, ctx, lines, pad)
             else:
                 lines.append(f"{pad}{obj}[{self.expr(target.args[0], ctx)}] = {value}")
@@ -513,6 +593,11 @@ class Compiler:
 
     # ---- right-hand sides ---------------------------------------------------------------
     def rhs(self, r: A.Rhs, ctx: _Ctx) -> str:
+        if isinstance(r, A.Create):
+            given = "{" + ", ".join(f"{f.name!r}: {self.value(f.value, ctx)}"
+                                    for f in r.fields) + "}"
+            dest = self.zone_key(r.dest, ctx) if r.dest is not None else "None"
+            return f"G.create({r.type!r}, {given}, {dest}, {r.place!r})"
         if isinstance(r, A.Draw):
             return (f"G.draw({self.expr(r.count, ctx)}, {self.zone_key(r.source, ctx)}, "
                     f"{self.zone_key(r.dest, ctx)})")
@@ -564,6 +649,8 @@ class Compiler:
             if kind == "const":
                 return repr(res[1])
             if kind == "all":
+                if res[1] in self.created:
+                    return f"G.pieces({res[1]!r})"  # a copy: the list changes in play
                 return f"G.all({res[1]!r})"
             if kind == "sides":
                 return "G.sides"
@@ -585,6 +672,15 @@ class Compiler:
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj
+            if self.state_types:
+                t = c.types.get(id(e.obj))
+                if e.name == "name" and (t in self.created or self.created and t == "any"):
+                    return obj if t in self.created else f"G.name_of({obj})"
+                home = self._field_home(t, e.name)
+                if home == "F":
+                    return f"G.f[{obj}][{e.name!r}]"
+                if home == "any":
+                    return f"G.field({obj}, {e.name!r})"
             if e.name == "name":
                 return f"R[{obj}].get('name') or {obj}"
             return f"R[{obj}][{e.name!r}]"
@@ -656,6 +752,8 @@ class Compiler:
         n = e.func
         x = lambda i: self.expr(args[i], ctx)  # noqa: E731
         a0 = args[0] if args else None
+        if n == "attribute" and self.state_types:
+            return f"G.attribute({x(0)}, {x(1)})"  # state fields too
         if n in _TEMPLATES:
             return _TEMPLATES[n].format(*(x(i) for i in range(len(args))))
         if n == "count":

@@ -58,7 +58,7 @@ P_ATOM = 10
 
 _BINOP_PREC = {"+": P_SUM, "-": P_SUM, "*": P_TERM, "/": P_TERM, "%": P_TERM}
 
-_ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw, A.Open)
+_ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw, A.Open, A.Create)
 
 # The grammar's keywords. The contextual lexer reads most of them as names where the keyword
 # cannot stand, e.g. `(order).x`; the formatter must keep such names in the same context.
@@ -220,6 +220,14 @@ def _action(a: A.Action) -> str:
                 f"to {format_expr(a.dest)}")
     if isinstance(a, A.Open):
         return f"open {a.window}({_args(a.args)})"
+    if isinstance(a, A.Create):
+        text = f"create {a.type}"
+        if a.fields:
+            text += " with " + ", ".join(f"{f.name} = {format_expr(f.value)}" for f in a.fields)
+        if a.dest is not None:
+            place = f"{a.place} of " if a.place else ""
+            text += f" to {place}{format_expr(a.dest)}"
+        return text
     raise TypeError(f"not an action: {a!r}")
 
 
@@ -278,6 +286,8 @@ def format_simple_stmt(s: A.Stmt) -> str:
         return f"move {format_expr(s.what)} to {place}{format_expr(s.dest)}"
     if isinstance(s, A.Shuffle):
         return f"shuffle {format_expr(s.zone)}"
+    if isinstance(s, A.Destroy):
+        return f"destroy {format_expr(s.what)}"
     if isinstance(s, A.Reveal):
         to = f" to {format_expr(s.to)}" if s.to is not None else ""
         return f"reveal {format_expr(s.what)}{to}"
@@ -357,7 +367,9 @@ def _window_clauses(d: A.WindowDecl) -> list[tuple[str, int, int]]:
 
 
 def _field(f: A.FieldDecl) -> str:
-    text = f"{f.name}: {format_type(f.type)}"
+    text = f"{'var ' if f.var else ''}{f.name}: {format_type(f.type)}"
+    if f.bounds is not None:
+        text += f" in {format_expr(f.bounds[0], P_SUM)}..{format_expr(f.bounds[1], P_SUM)}"
     return text + (f" = {format_expr(f.default)}" if f.default is not None else "")
 
 
@@ -522,10 +534,11 @@ class _Printer:
 
     def decl(self, d: A.Decl) -> None:
         start = _line(d)
+        created = " created" if isinstance(d, A.TypeDecl) and d.created else ""
         if isinstance(d, A.TypeDecl) and not d.fields:
-            self.put(0, f"type {d.name}", start, start)
+            self.put(0, f"type {d.name}{created}", start, start)
         elif isinstance(d, A.TypeDecl):
-            self.put(0, f"{'extend type' if d.extend else 'type'} {d.name}:", start, start)
+            self.put(0, f"{'extend type' if d.extend else 'type'} {d.name}{created}:", start, start)
             for i, f in enumerate(d.fields):
                 self.leading(_line(f), 1, False if i == 0 else None)
                 self.put(1, _field(f), _line(f), _last_line(f))

@@ -30,6 +30,8 @@ class FieldInfo:
     default: Any
     site: Site
     type_site: Site | None = None  # where the field's type is written
+    var: bool = False  # `var`: its value changes in play and lives in the game state
+    decl: Any = None  # the FieldDecl (a var field's default and bounds are expressions)
 
 
 @attrs.define
@@ -37,6 +39,16 @@ class TypeInfo:
     name: str
     fields: dict[str, FieldInfo]
     site: Site
+    created: bool = False  # `type T created`: records made by rules in play, not in YAML
+
+    @property
+    def var_fields(self) -> list[str]:
+        return [f.name for f in self.fields.values() if f.var]
+
+    @property
+    def in_state(self) -> bool:
+        """Do records of this type keep fields in the game state (`G.f`)?"""
+        return self.created or any(f.var for f in self.fields.values())
 
 
 @attrs.define
@@ -153,6 +165,15 @@ class PackModel:
         sourced = sum(1 for r in records if r.data.get("source") or r.data.get("reconstructed"))
         rules = len(self.provenance) + len(self.unsourced_rules)
         return sourced, len(records), len(self.provenance), rules
+
+    @property
+    def created_types(self) -> list[str]:
+        return [t for t, info in self.types.items() if info.created]
+
+    @property
+    def has_record_state(self) -> bool:
+        """Does any record keep fields in the game state (var fields, created types)?"""
+        return any(info.in_state for info in self.types.values())
 
     def global_names(self) -> dict[str, str]:
         """Every name a rule may use, with what it is (for lookups and did-you-mean)."""

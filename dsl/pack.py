@@ -617,13 +617,15 @@ class _Loader:
             default = None
             if f.default is not None:
                 default = literal_value(f.default)
-                if default is NOT_LITERAL:
+                if default is NOT_LITERAL and not f.var:  # a var field's default is a rule
                     self.error("E308", "a field default must be a literal", site)
                     default = None
+            # a var field is optional in YAML: a record may give its starting value there
             fields[f.name] = FieldInfo(f.name, T.from_ast(f.type), isinstance(f.type, A.TOptional)
-                                       or f.default is not None, default, site,
-                                       Site(path, f.type.at.line, f.type.at.col))
-        return TypeInfo(d.name, fields, Site(path, d.at.line, d.at.col))
+                                       or f.default is not None or f.var,
+                                       None if default is NOT_LITERAL else default, site,
+                                       Site(path, f.type.at.line, f.type.at.col), f.var, f)
+        return TypeInfo(d.name, fields, Site(path, d.at.line, d.at.col), d.created)
 
     # ---- record files -------------------------------------------------------------------
     def _collect_records(self, model: PackModel, p: Path, data: Any) -> list[tuple]:
@@ -643,6 +645,12 @@ class _Loader:
             if not isinstance(items, YList):
                 self.error("E310", f"'{tname}' must be a list of records", Site(path, kloc.line,
                            kloc.col))
+                continue
+            if model.types[tname].created:
+                self.error("E273", f"records of type '{tname}' are made in play by rules "
+                           f"('create {tname} ...'), not listed in a record file",
+                           Site(path, kloc.line, kloc.col, kloc.col + len(str(tname))),
+                           f"remove '{tname}:' here, or drop 'created' from 'type {tname}'")
                 continue
             for i, rec in enumerate(items):
                 loc = items.item_loc[i]
@@ -711,7 +719,7 @@ class _Loader:
             record.field_sites[key] = Site(path, vloc.line, vloc.col)
             data[key] = self._value(model, f.type, value, rec, key, record, f.optional)
         for f in info.fields.values():
-            if f.name not in data:
+            if f.name not in data and not f.var:  # a var field starts at its default
                 if not f.optional:
                     self.error("E315", f"{tname} '{rid}' needs field '{f.name}'", record.site)
                 data[f.name] = f.default

@@ -147,8 +147,15 @@ class _ToAst(Transformer_NonRecursive):
     def field_decl(self, meta, c):
         return A.FieldDecl(str(c[0]), c[1], c[2], at=_pos(meta))
 
+    def var_field(self, meta, c):
+        name, typ, bounds, default = c
+        return A.FieldDecl(str(name), typ, default, True, bounds, at=_pos(meta))
+
+    def created(self, meta, c):
+        return True
+
     def type_decl(self, meta, c):
-        return A.TypeDecl(str(c[0]), tuple(c[1:]), at=_pos(meta))
+        return A.TypeDecl(str(c[0]), tuple(c[2:]), created=bool(c[1]), at=_pos(meta))
 
     def extend_decl(self, meta, c):
         return A.TypeDecl(str(c[0]), tuple(c[1:]), extend=True, at=_pos(meta))
@@ -312,6 +319,24 @@ class _ToAst(Transformer_NonRecursive):
 
     def open_window(self, meta, c):
         return A.Open(str(c[0]), _opt(c[1]), at=_pos(meta))
+
+    def field_init(self, meta, c):
+        return A.FieldInit(str(c[0]), c[1], at=_pos(meta))
+
+    def field_inits(self, meta, c):
+        names = [f.name for f in c]
+        for i, f in enumerate(c):
+            if f.name in names[:i]:
+                raise _Located(f"field '{f.name}' given twice", f.at, "E103")
+        return tuple(c)
+
+    def create(self, meta, c):
+        typ, inits, place, dest = c
+        return A.Create(str(typ), _opt(inits), dest, str(place) if place else None,
+                        at=_pos(meta))
+
+    def destroy_stmt(self, meta, c):
+        return A.Destroy(c[0], at=_pos(meta))
 
     def emit_stmt(self, meta, c):
         return A.Emit(str(c[0]), _opt(c[1]), False, at=_pos(meta))

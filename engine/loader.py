@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from dsl.build import Build, build_pack, module_filename
+from dsl.model import PackModel
+from dsl.types import from_ast
 from engine.errors import PackError
 
 if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
@@ -107,6 +109,13 @@ class CompiledPack:
     visible_zones: dict[str | None, frozenset[str]]  # side (None: observer) -> zone keys
     limits: Limits  # pack.yaml `limits:`, or the defaults
     rule_labels: dict[str, str]  # generated function -> what a designer calls that rule
+    # Records with fields in the game state (see `record_state`): none in most packs.
+    record_state: bool = False  # the state has "f" (record fields in play)
+    created: frozenset[str] = frozenset()  # types whose records rules make (`create`)
+    var_field_types: tuple[str, ...] = ()  # pack record types with var fields
+    # created type -> ("z" or "v", zone or var name, its parameter types) for every zone and
+    # var indexed by that type: their keys come and go with the records
+    keyed: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = attrs.Factory(dict)
 
     # ---- games ------------------------------------------------------------------------------
     @property
@@ -146,6 +155,7 @@ class CompiledPack:
         for name, combos in self.var_keys.items():
             fn = self.ns["DEFAULTS"][name]
             rt.v[name] = {key: fn(rt, *args) for key, args in combos}
+        rt.init_fields()
         return rt
 
     def call_value(self, name: str, *args: Any) -> Any:
@@ -248,6 +258,47 @@ def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> lis
     return list(itertools.product(*domains))
 
 
+def keys_naming(types: tuple[str, ...], tname: str, rid: str,
+                domain: Any) -> list[tuple[str, ...]]:
+    """The index combinations of a zone or var with parameter types `types` that hold
+    record `rid` of created type `tname`, each once (rid at its first place in it, other
+    records of the type before it); `domain(t)` lists the sides or live records of type t."""
+    out: list[tuple[str, ...]] = []
+    for i, t in enumerate(types):
+        if t != tname:
+            continue
+        doms = [[x for x in domain(tj) if x != rid] if j < i and tj == tname else
+                [rid] if j == i else domain(tj) for j, tj in enumerate(types)]
+        out.extend(itertools.product(*doms))
+    return out
+
+
+def live_keys(pack: CompiledPack, made: dict[str, list[str]] | None
+              ) -> tuple[list[str], dict[str, list[str]]]:
+    """Every zone key and every var's keys with the records made so far (`made`: created
+    type -> live ids): what a state must hold."""
+    zone_keys = list(pack.zone_keys)
+    var_keys = {n: [k for k, _a in c] for n, c in pack.var_keys.items()}
+    if not pack.created or not made:
+        return zone_keys, var_keys
+
+    def domain(t: str) -> list[str]:
+        return list(pack.sides) if t == "side" else made.get(t, []) if t in pack.created \
+            else pack.by_type.get(t, [])
+    seen: set[tuple[str, str]] = set()
+    for entries in pack.keyed.values():
+        for kind, name, types in entries:
+            if (kind, name) in seen:  # indexed by two created types: listed under both
+                continue
+            seen.add((kind, name))
+            for combo in itertools.product(*(domain(t) for t in types)):
+                if kind == "z":
+                    zone_keys.append("|".join((name, *combo)))
+                else:
+                    var_keys[name].append("|".join(combo))
+    return zone_keys, var_keys
+
+
 def instantiate(build: Build) -> CompiledPack:
     from engine.graph import Graph
     from engine.limits import Limits
@@ -283,15 +334,26 @@ def instantiate(build: Build) -> CompiledPack:
     plans = {event: (kinds.get("before", []), kinds.get("instead", []), kinds.get("on", []),
                      kinds.get("after", []))
              for event, kinds in ns["TRIGGERS"].items()}
+    created = frozenset(model.created_types)
+    keyed: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
+    for kind, table in (("z", model.zones), ("v", model.vars)):
+        for name, decl in table.items():
+            types = tuple(from_ast(p.type) for p in decl.params)
+            for t in dict.fromkeys(types):
+                if t in created:
+                    keyed.setdefault(t, []).append((kind, name, types))
     pack = CompiledPack(
         id=model.id, name=str(meta.get("name", model.id)), version=str(meta.get("version", "")),
         sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
-        visible_zones={s: frozenset(k for k in zone_keys if _zone_visible(model, s, k))
-                       for s in [*sides, None]},
+        visible_zones={s: _visible_keys(model, s, zone_keys, created) for s in [*sides, None]},
         limits=Limits.from_meta(meta.get("limits")),
-        rule_labels=_rule_labels(model))
+        rule_labels=_rule_labels(model),
+        record_state=model.has_record_state, created=created,
+        var_field_types=tuple(t for t, info in model.types.items()
+                              if info.var_fields and not info.created),
+        keyed={t: tuple(v) for t, v in keyed.items()})
     if ns["GRAPH_FILTERS"]:
         _build_filtered_graphs(pack, src.sources)
     return pack
@@ -335,9 +397,33 @@ def _rule_labels(model: PackModel) -> dict[str, str]:
     return labels
 
 
+def _visible_keys(model: PackModel, side: str | None, zone_keys: list[str],
+                  created: frozenset[str]) -> frozenset[str]:
+    keys = frozenset(k for k in zone_keys if _zone_visible(model, side, k))
+    return _VisibleKeys(keys, model, side, frozenset(zone_keys)) if created else keys
+
+
+class _VisibleKeys(frozenset):
+    """The zone keys a side sees, in a pack with records made in play: a key made with such
+    a record (none exists at setup) is judged by its zone's declaration when asked."""
+
+    def __new__(cls, keys: frozenset[str], model: PackModel, side: str | None,
+                static: frozenset[str]) -> "_VisibleKeys":
+        self = super().__new__(cls, keys)
+        self.model, self.side, self.static = model, side, static
+        return self
+
+    def __contains__(self, key: object) -> bool:
+        return frozenset.__contains__(self, key) or (
+            isinstance(key, str) and key not in self.static
+            and key.partition("|")[0] in self.model.zones
+            and _zone_visible(self.model, self.side, key))
+
+
 def _zone_visible(model: PackModel, side: str | None, key: str) -> bool:
     """The visibility rule of a zone key: hidden to all, private to its first index, or
-    public. Every zone key exists from the start, so CompiledPack keeps the answers."""
+    public. Every zone key but those of records made in play exists from the start, so
+    CompiledPack keeps the answers (see _VisibleKeys for the others)."""
     name, _, rest = key.partition("|")
     flags = model.zones[name].flags
     if "hidden" in flags:

@@ -25,6 +25,7 @@ from typing import Any, Iterable
 from engine import rng as _rng
 from engine.errors import EngineFault, IllegalAction
 from engine.limits import Limits
+from engine.loader import keys_naming
 from engine.rt import RuleError, Runaway
 
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
@@ -65,6 +66,8 @@ class Runtime:
         self.mods = state["mods"]
         self._expiring = _ending_events(self.mods)
         self.revealed = state["revealed"]
+        self.f = state.get("f")  # record fields in play (var fields, created records)
+        self.made = state.get("made")  # created type -> ids of its live records
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
         self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
@@ -79,11 +82,17 @@ class Runtime:
     # ---- state at the start ---------------------------------------------------------------
     @staticmethod
     def initial_state(pack: Any, seed: int) -> dict[str, Any]:
-        return {
+        state = {
             "v": {}, "z": {}, "loc": {}, "mods": [], "revealed": {}, "stack": [],
             "decision": None, "log": [], "result": None, "rng": _rng.seed_state(seed),
             "steps": 0, "decisions": 0, "asked": 0,
         }
+        if pack.record_state:  # only packs with var fields or created types carry these
+            state["f"] = {}
+        if pack.created:
+            state["made"] = {t: [] for t in sorted(pack.created)}
+            state["serial"] = {t: 0 for t in sorted(pack.created)}
+        return state
 
     def setup(self) -> None:
         P = self.P
@@ -94,7 +103,18 @@ class Runtime:
             table = self.v[name] = {}
             for key, args in combos:
                 table[key] = fn(self, *args)
+        self.init_fields()
         self.push_event("setup", ())
+
+    def init_fields(self) -> None:
+        """The var fields of the pack's records, from their YAML or their defaults (after
+        the vars, so a field's default may read a var)."""
+        P = self.P
+        for t in P.var_field_types:
+            init = P.ns["INITS"][t]
+            for rid in P.by_type[t]:
+                self.f[rid] = {}
+                init(self, rid, self.R[rid])
 
     # ---- the run loop ---------------------------------------------------------------------
     def run(self) -> None:
@@ -441,7 +461,10 @@ class Runtime:
                             f"var '{name}' (an index that is none?)")
         table[key] = value
         if self.logging:
-            self._log({"t": "set", "n": name, "k": key, "v": value})
+            entry = {"t": "set", "n": name, "k": key, "v": value}
+            if self.made is not None and "#" in key:  # indexed by records made in play:
+                entry["at"] = [self.loc.get(p) for p in key.split("|")]  # where they lay
+            self._log(entry)
 
     def clamp(self, name: str, value: int) -> int:
         lo, hi = self.P.ns["BOUNDS"][name](self)
@@ -575,8 +598,10 @@ class Runtime:
     def move(self, ent: Any, key: str, place: str | None = None) -> None:
         if ent is None:
             return
-        if ent not in self.R:  # zones hold records: a side or a number has no place
-            raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones")
+        if ent not in self.R and self._made_type(ent) is None:
+            # zones hold records: a side or a number has no place
+            raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones"
+                            + self._gone(ent))
         dest = self._zone(key)
         src_key = self.loc.get(ent)
         if src_key is not None:
@@ -625,6 +650,145 @@ class Runtime:
             if self.logging:
                 self._log({"t": "reveal", "e": e, "to": to})
         self.barrier()
+
+    # ---- records made in play, fields that change ---------------------------------------------
+    def _made_type(self, ent: Any) -> str | None:
+        """The created type of `ent` if it is a live record made in play, else None."""
+        if self.made is None or type(ent) is not str or "#" not in ent:
+            return None
+        tname = ent.partition("#")[0]
+        return tname if tname in self.made and ent in self.s["f"] else None
+
+    def _gone(self, ent: Any) -> str:
+        """' (<id> was destroyed)' for the id of a record made in play that is gone, for a
+        fault's message; '' for anything else."""
+        if self.made is None or type(ent) is not str:
+            return ""
+        tname, _, number = ent.partition("#")
+        made = self.s["serial"].get(tname, 0)
+        gone = number.isdigit() and len(number) < 19 and 0 < int(number) <= made
+        return f" ({ent} was destroyed)" if gone else ""
+
+    def _domain(self, t: str) -> list:
+        if t == "side":
+            return self.sides
+        return self.made[t] if t in self.made else self.P.by_type.get(t, [])
+
+    def _keys_naming(self, tname: str, rid: str) -> list[tuple[str, str, str, tuple]]:
+        """(kind, name, key, index values) of each zone and var key that holds `rid`."""
+        out = []
+        for kind, name, types in self.P.keyed.get(tname, ()):
+            for combo in keys_naming(types, tname, rid, self._domain):
+                key = "|".join((name, *combo)) if kind == "z" else "|".join(combo)
+                out.append((kind, name, key, combo))
+        return out
+
+    def pieces(self, tname: str) -> list:
+        """The live records of a created type, oldest first (a copy: it changes in play)."""
+        return list(self.made[tname])
+
+    def create(self, tname: str, given: dict, key: str | None, place: str | None) -> str:
+        """A new record of created type `tname`, with the fields `given` (the others at
+        their defaults), put in zone `key` (None: no zone); its id is '<type>#<n>'."""
+        made = self.made[tname]
+        if len(made) >= self.limits.list_size:
+            raise Runaway(f"more than {self.limits.list_size:,} records of type '{tname}' at "
+                          "once (the list_size limit)")
+        self.tick()
+        dest = self._zone(key) if key is not None else None
+        serial = self.s["serial"]
+        serial[tname] += 1
+        rid = f"{tname}#{serial[tname]}"
+        made.append(rid)
+        keys = self._keys_naming(tname, rid)
+        for kind, _name, zkey, _combo in keys:  # zones first: a default may read one
+            if kind == "z":
+                self.s["z"][zkey] = []
+        self.s["f"][rid] = {}
+        self.P.ns["INITS"][tname](self, rid, given)
+        for kind, name, vkey, combo in keys:
+            if kind == "v":
+                self.s["v"][name][vkey] = self.P.ns["DEFAULTS"][name](self, *combo)
+        if dest is not None:
+            if place == "top":
+                dest.insert(0, rid)
+            else:
+                dest.append(rid)
+            self.loc[rid] = key
+        if self.logging:
+            self._log({"t": "create", "e": rid, "to": key})
+        return rid
+
+    def destroy(self, ent: Any) -> None:
+        """`ent`, a record made in play, leaves the game: its zone, its fields, and the
+        zone and var keys it indexes. Zones it indexes must be empty."""
+        if ent is None:
+            return
+        tname = self._made_type(ent)
+        if tname is None:
+            raise RuleError(f"cannot destroy {ent!r}: only records made in play ('create') "
+                            "can be destroyed" + self._gone(ent))
+        keys = self._keys_naming(tname, ent)
+        for kind, _name, zkey, _combo in keys:
+            if kind == "z" and self.s["z"][zkey]:
+                held = self.s["z"][zkey]
+                raise RuleError(f"cannot destroy {ent}: zone {zkey} still holds {len(held)} "
+                                f"record{'s' * (len(held) != 1)}; move or destroy them first")
+        for kind, name, key, _combo in keys:
+            if kind == "z":
+                del self.s["z"][key]
+            else:
+                del self.s["v"][name][key]
+        src = self.loc.pop(ent, None)
+        if src is not None:
+            self.s["z"][src].remove(ent)
+        self.revealed.pop(ent, None)
+        del self.s["f"][ent]
+        self.made[tname].remove(ent)
+        if self.logging:
+            self._log({"t": "destroy", "e": ent, "from": src})
+
+    def destroy_all(self, ents: Iterable[Any]) -> None:
+        for e in list(ents):
+            self.destroy(e)
+
+    def setf(self, rid: Any, name: str, value: Any) -> None:
+        """`rid.name = value` for a var field (writing reads nothing: not watched)."""
+        rec = self.s["f"].get(rid) if type(rid) is str else None
+        if rec is None or name not in rec:
+            raise RuleError(f"{'none' if rid is None else rid} has no field '{name}' to set"
+                            + self._gone(rid))
+        rec[name] = value
+        if self.logging:
+            self._log({"t": "setf", "e": rid, "f": name, "v": value, "at": self.loc.get(rid)})
+
+    def setf_bounded(self, rid: Any, name: str, value: int, bounds: Any) -> None:
+        self.setf(rid, name, self.bound(bounds(self, rid), value))
+
+    @staticmethod
+    def bound(lo_hi: tuple[int, int], value: int) -> int:
+        lo, hi = lo_hi
+        return lo if value < lo else hi if value > hi else value
+
+    def field(self, rid: Any, name: str) -> Any:
+        """`x.name` for an x whose type the checker could not tell."""
+        if self.f is not None and rid in self.f:
+            rec = self.f[rid]
+            if name in rec:
+                return rec[name]
+        return self.R[rid][name]
+
+    def attribute(self, rid: Any, name: str) -> Any:
+        if self.f is not None and rid in self.f:
+            rec = self.f[rid]
+            if name in rec:
+                return rec[name]
+        rec = self.R.get(rid)
+        return rec.get(name) if rec is not None else None
+
+    def name_of(self, rid: Any) -> Any:
+        rec = self.R.get(rid)
+        return (rec.get("name") or rid) if rec is not None else rid
 
     # ---- randomness -------------------------------------------------------------------------
     def _below(self, n: int) -> int:
@@ -757,11 +921,14 @@ class Runtime:
         self.barrier_hit = False
         self.z = _WatchedZones(self.s["z"], self, side)
         self.v = _WatchedVars(self.s["v"], self, side)
+        if self.f is not None:
+            self.f = _WatchedFields(self.s["f"], self, side)
 
     def unwatch(self) -> None:
         self.undo_side = None
         self.z = self.s["z"]
         self.v = self.s["v"]
+        self.f = self.s.get("f")
 
 
 _MARK_LINE = re.compile(r"# @L(\d+)$")
@@ -921,3 +1088,27 @@ class _WatchedKeys:
 
     def __setitem__(self, key: str, value: Any) -> None:
         self.real[key] = value
+
+
+class _WatchedFields:
+    """Record fields as seen by rules while a decision may be undone: reading the fields
+    of a record `side` cannot see (in a zone hidden from it) ends its chance to undo."""
+
+    __slots__ = ("real", "rt", "side")
+
+    def __init__(self, real: dict, rt: Runtime, side: str):
+        self.real, self.rt, self.side = real, rt, side
+
+    def __getitem__(self, rid: str) -> dict:
+        rt = self.rt
+        where = rt.loc.get(rid)
+        if where is not None and not rt.P.can_see_zone(self.side, where) \
+                and self.side not in rt.revealed.get(rid, ()):
+            rt.barrier()
+        return self.real[rid]
+
+    def __contains__(self, rid: object) -> bool:
+        return rid in self.real
+
+    def get(self, rid: str, default: Any = None) -> Any:
+        return self[rid] if rid in self.real else default

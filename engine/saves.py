@@ -30,6 +30,7 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from dsl.model import BUILTIN_EVENTS
 from engine.errors import EngineFault, IllegalAction, SaveError
+from engine.loader import live_keys
 
 SAVE_FORMAT = "engine-save/2"
 OLD_FORMATS = ("engine-save/1",)
@@ -132,6 +133,10 @@ class SavedState:
     steps: int
     decisions: int
     asked: int
+    # only in games of packs with var fields or created types (see Runtime.initial_state)
+    f: dict[str, dict[str, JsonData]] | None = None  # record -> its fields in play
+    made: dict[str, list[str]] | None = None  # created type -> its live records
+    serial: dict[str, int] | None = None  # created type -> records made so far
 
 
 @attrs.frozen
@@ -542,6 +547,8 @@ def _listing(names: Any, limit: int = 8) -> str:
 def check_against_pack(pack: Any, file: SaveFile) -> None:
     """Every name in the state exists in the pack, and the state holds together."""
     st = file.state
+    _check_made(pack, st)
+    _check_fields(pack, st)
     _check_vars(pack, st)
     _check_zones(pack, st)
     _check_revealed(pack, st)
@@ -563,25 +570,79 @@ def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
         raise _fail(path, f"{what} {missing[0]!r} is missing")
 
 
+def _check_present(path: str, value: Any, wanted: bool, why: str) -> None:
+    if wanted and value is None:
+        raise _fail(path, f"missing: the pack has {why}")
+    if not wanted and value is not None:
+        raise _fail(path, f"the pack has no {why}")
+
+
+def _check_made(pack: Any, st: SavedState) -> None:
+    """Records made in play: ids '<type>#<n>' of the pack's created types, each once, none
+    numbered past the type's count."""
+    why = "types whose records are made in play ('type T created')"
+    _check_present("state.made", st.made, bool(pack.created), why)
+    _check_present("state.serial", st.serial, bool(pack.created), why)
+    if st.made is None or st.serial is None:
+        return
+    _check_same_keys("state.made", "created type", st.made, pack.created)
+    _check_same_keys("state.serial", "created type", st.serial, pack.created)
+    seen: set[str] = set()
+    for tname, ids in st.made.items():
+        count = st.serial[tname]
+        for i, rid in enumerate(ids):
+            path = f"state.made.{tname}[{i}]"
+            head, _, number = rid.partition("#")
+            if head != tname or not number.isdigit() or not 0 < int(number) <= count \
+                    or number != str(int(number)):
+                raise _fail(path, f"{rid!r} is not the id of a {tname} made in play "
+                            f"({tname}#1 to {tname}#{count})")
+            if rid in seen:
+                raise _fail(path, f"{rid!r} is listed twice")
+            seen.add(rid)
+
+
+def _live(st: SavedState) -> set[str]:
+    return {rid for ids in (st.made or {}).values() for rid in ids}
+
+
+def _check_fields(pack: Any, st: SavedState) -> None:
+    """The fields in play: every live record made in play with its type's fields, and
+    every pack record with var fields with those."""
+    _check_present("state.f", st.f, pack.record_state, "record fields that change in play")
+    if st.f is None:
+        return
+    types = pack.model.types
+    want = {rid: types[rid.partition("#")[0]].fields for rid in _live(st)}
+    for t in pack.var_field_types:
+        for rid in pack.by_type[t]:
+            want[rid] = {n: f for n, f in types[t].fields.items() if f.var}
+    _check_same_keys("state.f", "record with fields in play", st.f, want)
+    for rid, rec in st.f.items():
+        _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+
+
 def _check_vars(pack: Any, st: SavedState) -> None:
-    _check_same_keys("state.v", "var", st.v, pack.var_keys)
+    _zones, var_keys = live_keys(pack, st.made)
+    _check_same_keys("state.v", "var", st.v, var_keys)
     for name, table in st.v.items():
-        _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table,
-                         [key for key, _args in pack.var_keys[name]])
+        _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
 
 
-def _check_record(pack: Any, path: str, rid: str) -> None:
-    if rid not in pack.records:
+def _check_record(pack: Any, path: str, rid: str, live: set[str] | None = None) -> None:
+    if rid not in pack.records and (live is None or rid not in live):
         raise _fail(path, f"{rid!r} is not a record of pack {pack.id!r}")
 
 
 def _check_zones(pack: Any, st: SavedState) -> None:
-    _check_same_keys("state.z", "zone", st.z, pack.zone_keys)
+    zone_keys, _vars = live_keys(pack, st.made)
+    live = _live(st)
+    _check_same_keys("state.z", "zone", st.z, zone_keys)
     where: dict[str, str] = {}
     for key, items in st.z.items():
         for i, rid in enumerate(items):
             path = f"state.z{_key_step(key)}[{i}]"
-            _check_record(pack, path, rid)
+            _check_record(pack, path, rid, live)
             if rid in where:
                 raise _fail(path, f"{rid!r} lies in two zones ({where[rid]!r} too)")
             where[rid] = key
@@ -604,9 +665,10 @@ def _check_sides(pack: Any, path: str, sides: list[str]) -> None:
 
 
 def _check_revealed(pack: Any, st: SavedState) -> None:
+    live = _live(st)
     for rid, sides in st.revealed.items():
         path = f"state.revealed{_key_step(rid)}"
-        _check_record(pack, path, rid)
+        _check_record(pack, path, rid, live)
         _check_sides(pack, path, sides)
 
 

@@ -625,6 +625,13 @@ class Catalog:
             return f"{who} chose {self.value(v)}"
         if t == "set":
             return f"{self.var(entry['n'], entry['k'])} = {self.value(entry['v'])}"
+        if t in ("create", "destroy"):  # a record made in play, or one leaving the game
+            what = "a hidden piece" if entry.get("e") is None else self.value(entry["e"])
+            where = entry.get("to" if t == "create" else "from")
+            done = "made" if t == "create" else "destroyed"
+            return f"{what} {done}" + (f" ({self.zone(where)})" if where else "")
+        if t == "setf":
+            return f"{self.value(entry['e'])}.{entry['f']} = {self.value(entry['v'])}"
         if t == "shuffle":
             return f"{self.zone(entry['z'])} shuffled"
         if t == "reveal":

@@ -4,6 +4,10 @@ A card is shown to a side when it lies in a zone that side may see, or has been 
 to it. Choices are shown to the side that made them only; a move out of and into zones a
 side cannot see shows that side no card. Rule traces (which trigger ran) are not shown to
 players at all.
+
+Records made in play (`type T created`) and var fields follow the same rule: a side sees a
+record's fields, and the zone and var keys that name it, when it sees the record (in a zone
+it may see, revealed to it, or in no zone).
 """
 from __future__ import annotations
 
@@ -30,6 +34,16 @@ def _shown(game: Any, side: str | None, value: Any, where: Any) -> Any:
 
 
 def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
+    shown = _entry(game, side, e)
+    if shown is not None and game.pack.created:  # zone keys naming records made in play
+        for k in ("from", "to", "z"):
+            key = shown.get(k)
+            if isinstance(key, str) and not _key_visible(game, side, key.partition("|")[2]):
+                shown = {**shown, k: None}
+    return shown
+
+
+def _entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
     t = e["t"]
     pack = game.pack
     if t == "move":
@@ -39,7 +53,21 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any]
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
     if t == "set":
-        return e if pack.var_visible(side, e["n"], e["k"]) else None
+        if not pack.var_visible(side, e["n"], e["k"]):
+            return None
+        if "at" in e:  # a key naming records made in play: shown if the side saw them
+            parts = e["k"].split("|")
+            if not all(_sees(game, side, p, z) for p, z in zip(parts, e["at"]) if "#" in p):
+                return None
+            return {k: v for k, v in e.items() if k != "at"}
+        return e
+    if t == "create":
+        return e if e["to"] is None or pack.can_see_zone(side, e["to"]) else {**e, "e": None}
+    if t == "destroy":
+        return e if _sees(game, side, e["e"], e["from"]) else {**e, "e": None}
+    if t == "setf":  # a field of a record the side cannot see: nothing shown
+        return {k: v for k, v in e.items() if k != "at"} if _sees(game, side, e["e"], e["at"]) \
+            else None
     if t in ("event", "say"):
         args = [_shown(game, side, a, z) for a, z in zip(e["a"], e["at"])]
         out = {k: v for k, v in e.items() if k != "at"}
@@ -61,6 +89,8 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
     zones: dict[str, Any] = {}
     for key, items in rt.z.items():
+        if pack.created and not _key_visible(game, side, key.partition("|")[2]):
+            continue  # the zone of a record made in play that the side cannot see
         if pack.can_see_zone(side, key):
             zones[key] = list(items)
         else:
@@ -68,7 +98,8 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
             zones[key] = {"count": len(items), "revealed": known}
     variables: dict[str, Any] = {}
     for name, table in rt.v.items():
-        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)}
+        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
+                 and (not pack.created or _key_visible(game, side, k))}
         if shown:
             variables[name] = shown[""] if list(shown) == [""] else shown
     d = game.decision
@@ -82,18 +113,35 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
             decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
         else:
             decision = {"side": d.side, "kind": d.kind}
+    fields = None
+    if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
+        fields = {rid: dict(rec) for rid, rec in rt.s["f"].items()
+                  if _sees(game, side, rid, rt.loc.get(rid))}
     log = []
     for e in rt.s["log"]:
         shown_e = _log_entry(game, side, e)
         if shown_e is not None:
             log.append(shown_e)
     result = game.result
-    return {
+    view = {
         "pack": pack.id, "side": side, "vars": variables, "zones": zones,
         "decision": decision, "legal_actions": legal, "log": log,
         "result": None if result is None else _conv.unstructure(result),
         "decisions": rt.s["decisions"],
     }
+    if fields is not None:
+        view["fields"] = fields
+    return view
+
+
+def _key_visible(game: Any, side: str | None, key: str) -> bool:
+    """Does `side` see every record made in play that a zone or var key names? (Such a
+    key names a record by its id; one in a zone hidden from the side stays unnamed.)"""
+    if "#" not in key:
+        return True
+    loc = game.rt.loc
+    return all(_sees(game, side, part, loc.get(part)) for part in key.split("|")
+               if "#" in part)
 
 
 def failed_invariants(game: Any) -> list[str]:

@@ -159,6 +159,11 @@ def actions(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.Order, e, e),
         st.builds(A.Draw, e, e, e),
         st.builds(A.Open, names, _args(e)),
+        st.builds(lambda t, fields, to: A.Create(t, fields, *to), names,
+                  st.lists(st.builds(A.FieldInit, names, e), max_size=2,
+                           unique_by=lambda f: f.name).map(tuple),
+                  st.just((None, None)) | st.tuples(e, st.sampled_from([None, "top",
+                                                                        "bottom"]))),
     )
 
 
@@ -196,6 +201,7 @@ def simple_statements(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.Emit, names, _args(e), st.booleans()),
         st.builds(A.Move, e, e, st.sampled_from([None, "top", "bottom"])),
         st.builds(A.Shuffle, e),
+        st.builds(A.Destroy, e),
         st.builds(A.Reveal, e, st.none() | e),
         st.builds(A.Modify, names, _args(e), e, st.none() | _durations(e),
                   st.sampled_from(["by", "to", "least", "most"])),
@@ -253,6 +259,10 @@ def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.TypeDecl, names,
                   st.lists(st.builds(A.FieldDecl, names, type_exprs, st.none() | e),
                            min_size=0, max_size=3).map(tuple)),
+        st.builds(A.TypeDecl, names,  # var fields; records made in play
+                  st.lists(st.builds(A.FieldDecl, names, type_exprs, st.none() | e,
+                                     st.just(True), st.none() | st.tuples(e, e)),
+                           min_size=0, max_size=3).map(tuple), created=st.booleans()),
         st.builds(A.VarDecl, names, _params(), type_exprs, st.none() | st.tuples(e, e),
                   st.none() | e, st.sampled_from(["public", "private", "hidden"])),
         st.builds(A.ZoneDecl, names, _params(), st.none() | names,
@@ -319,6 +329,7 @@ def mutated_rules(draw: st.DrawFn, base: str) -> str:
 _IDENT_FIELDS = {
     A.Name: ("id",), A.Call: ("func",), A.Attr: ("name",), A.Comprehension: ("var",),
     A.Lambda: ("param",), A.Choose: ("var",), A.Let: ("name",), A.Emit: ("event",),
+    A.Create: ("type",), A.FieldInit: ("name",),
     A.Modify: ("key",), A.Duration: ("event",), A.For: ("var",), A.Param: ("name",),
     A.FieldDecl: ("name",), A.TypeDecl: ("name",), A.VarDecl: ("name",),
     A.ZoneDecl: ("name", "of"), A.EventDecl: ("name",), A.ProcDecl: ("name",),

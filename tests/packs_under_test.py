@@ -12,13 +12,15 @@ TESTS = Path(__file__).resolve().parent
 TESTGAME = TESTS / "packs" / "testgame"
 LEAKGAME = TESTS / "packs" / "leakgame"  # card triggers and hidden hands, for leak tests
 WINDOWGAME = TESTS / "packs" / "windowgame"  # response windows (tests/test_lang_windows.py)
+STACKGAME = TESTS / "packs" / "stackgame"  # records made and destroyed in play, their fields
 
 
 def pack_dirs() -> list[Path]:
     """Playable pack directories: all packs under content/ but data packs, then
-    tests/packs/testgame, tests/packs/leakgame and tests/packs/windowgame."""
+    tests/packs/testgame, tests/packs/leakgame, tests/packs/windowgame and
+    tests/packs/stackgame."""
     found = [p.resolve() for p in find_packs(content_root()) if is_playable(p)]
-    for extra in (TESTGAME, LEAKGAME, WINDOWGAME):
+    for extra in (TESTGAME, LEAKGAME, WINDOWGAME, STACKGAME):
         if extra not in found:
             found.append(extra)
     return found

@@ -141,7 +141,7 @@ def test_property_tests_leave_data_packs_out(shipped, monkeypatch):
     import packs_under_test
     monkeypatch.setattr(packs_under_test, "content_root", lambda: shipped)
     names = [p.name for p in packs_under_test.pack_dirs()]
-    assert names == ["duel", "testgame", "leakgame", "windowgame"]
+    assert names == ["duel", "testgame", "leakgame", "windowgame", "stackgame"]
 
 
 def test_is_playable(shipped):

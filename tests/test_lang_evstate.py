@@ -497,8 +497,8 @@ def test_a_local_of_the_same_name_wins(inline_pack, write_pack):
              "E214")
     assert "the local 'battle' hides the state of event 'battle': a local wins" in d.message
     d = only(write_pack, CHECKED.replace("BODY", "pass") + "after battle(battle):\n"
-             "    battle.won_by = red\n", "E226")
-    assert "record fields are data" in d.message
+             "    battle.won_by = red\n", "E205")
+    assert "the local 'battle' hides the state of event 'battle': a local wins" in d.message
     d = only(write_pack, CHECKED.replace("BODY", "let battle = capua\n    log \"x\", battle.won_by"),
              "E205")
     assert "hides the state of event 'battle'" in d.message

@@ -44,7 +44,7 @@ IDS = [p.name for p in PACKS]
 GAMES = 4            # random games per pack and test (seeds 0..n-1: reproducible) ...
 PROBED_GAMES = 3     # ... and for the tests that send wrong actions at every decision
 MAX_DECISIONS = 150  # a game is checked up to here (views grow with the log)
-TOKEN = re.compile(r"[A-Za-z0-9_]+")
+TOKEN = re.compile(r"[A-Za-z0-9_]+(?:#[0-9]+)?")  # ids of records made in play: unit#3
 Viewer = str | None  # a side, or None: a spectator (or an error without an addressee)
 
 
@@ -109,6 +109,9 @@ class Knowledge:
             for v in self.viewers:
                 if e["to"] is None or e["to"] == v:
                     self.seen[v].add(e["e"])
+        elif e["t"] == "create" and e["to"] is not None:  # a record made in play
+            for v in self.viewers:
+                (self.seen if p.can_see_zone(v, e["to"]) else self.hidden)[v].add(e["e"])
         elif e["t"] == "choice":
             self.seen[e["side"]].update(ids_in(e.get("v")))
 

@@ -202,9 +202,13 @@ class Witness:
                         self.hidden[s].add(e["e"])
                     if p.can_see_zone(s, e["to"]) or (e["from"] and p.can_see_zone(s, e["from"])):
                         self.seen[s].add(e["e"])
+                elif e["t"] == "create" and e["to"] is not None:
+                    (self.seen if p.can_see_zone(s, e["to"]) else self.hidden)[s].add(e["e"])
                 elif e["t"] == "reveal" and e["to"] in (None, s):
                     self.seen[s].add(e["e"])
         self.read = len(g.log)
+        made = g.state.get("made") or {}  # records made in play are entities too
+        self.entities.update(rid for t in entity_types(p) for rid in made.get(t, []))
         for key, items in g.state["z"].items():
             for s in p.sides:
                 if p.can_see_zone(s, key):
