@@ -78,9 +78,19 @@ class Name:
 
 
 @attrs.frozen
+class KwArg:
+    """`name = value`: an argument given by the parameter's name."""
+
+    name: str
+    value: "Expr"
+    at: Pos = _at()
+
+
+@attrs.frozen
 class Call:
     func: str
     args: tuple["Expr", ...]
+    kwargs: tuple[KwArg, ...] = ()  # after the positional ones
     at: Pos = _at()
 
 
@@ -193,6 +203,8 @@ class Choose:
     require: Expr | None = None
     optional: bool = False
     prompt: str | None = None
+    each: bool = False  # `one at a time`: a single-item decision per pick
+    prompt_args: tuple[Expr, ...] = ()  # the `{placeholders}` of the prompt, in order
     at: Pos = _at()
 
 
@@ -200,6 +212,7 @@ class Choose:
 class Ask:
     side: Expr
     prompt: str
+    prompt_args: tuple[Expr, ...] = ()
     at: Pos = _at()
 
 
@@ -227,6 +240,7 @@ Rhs = Union[Expr, Action]
 class Let:
     name: str
     value: Rhs
+    type: "TypeExpr | None" = None  # `let w: T? = none`
     at: Pos = _at()
 
 
@@ -262,6 +276,7 @@ class Emit:
     event: str
     args: tuple[Expr, ...]
     queued: bool = False
+    kwargs: tuple[KwArg, ...] = ()
     at: Pos = _at()
 
 
@@ -300,6 +315,7 @@ class Modify:
     args: tuple[Expr, ...]
     amount: Expr
     duration: Duration | None = None
+    kwargs: tuple[KwArg, ...] = ()
     at: Pos = _at()
 
 
@@ -383,6 +399,7 @@ Stmt = Union[
 class Param:
     name: str
     type: TypeExpr
+    default: Expr | None = None  # a constant used when a call leaves the parameter out
     at: Pos = _at()
 
 
@@ -472,9 +489,34 @@ class TriggerDecl:
     at: Pos = _at()
 
 
+@attrs.frozen
+class EnumValue:
+    name: str
+    at: Pos = _at()
+
+
+@attrs.frozen
+class EnumDecl:
+    """`enum kind: a, b, c`: a type whose values are those names (plain text at run time)."""
+
+    name: str
+    values: tuple[EnumValue, ...]
+    at: Pos = _at()
+
+
+@attrs.frozen
+class ConstDecl:
+    """`const name: T = expr`: a pack-level constant, evaluated once when the pack loads."""
+
+    name: str
+    type: TypeExpr | None
+    expr: Expr
+    at: Pos = _at()
+
+
 Decl = Union[
     TypeDecl, VarDecl, ZoneDecl, EventDecl, ProcDecl, ValueDecl, CheckDecl, GraphDecl,
-    TriggerDecl,
+    TriggerDecl, EnumDecl, ConstDecl,
 ]
 
 

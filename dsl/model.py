@@ -108,6 +108,8 @@ class PackModel:
     procs: dict[str, A.ProcDecl] = attrs.Factory(dict)
     values: dict[str, A.ValueDecl] = attrs.Factory(dict)
     graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
+    enums: dict[str, A.EnumDecl] = attrs.Factory(dict)
+    consts: dict[str, A.ConstDecl] = attrs.Factory(dict)
     checks: list[tuple[A.CheckDecl, str]] = attrs.Factory(list)
     triggers: list[Trigger] = attrs.Factory(list)
     effects: list[Effect] = attrs.Factory(list)
@@ -122,6 +124,10 @@ class PackModel:
     names_from: dict[str, tuple[str, ...]] = attrs.Factory(dict)
     disagreements: list[Disagreement] = attrs.Factory(list)  # records' `disagree:` entries
 
+    def enum_values(self, name: str) -> list[str]:
+        """The values of enum `name`, in their order."""
+        return [v.name for v in self.enums[name].values]
+
     def provenance_counts(self) -> tuple[int, int, int, int]:
         """(records with a source or reconstruction note, records, rules with one, rules)."""
         records = list(self.records.values())
@@ -135,7 +141,8 @@ class PackModel:
         for kind, table in (("side", self.sides), ("record", self.records),
                             ("type", self.types), ("var", self.vars), ("zone", self.zones),
                             ("procedure", self.procs), ("value", self.values),
-                            ("graph", self.graphs)):
+                            ("graph", self.graphs), ("enum", self.enums),
+                            ("const", self.consts)):
             for n in table:
                 names.setdefault(n, kind)
         return names

@@ -73,6 +73,14 @@ Frame = SavedEventFrame | SavedProcFrame
 
 
 @attrs.frozen
+class SavedPick:
+    """A pick of a one-at-a-time choice: the items picked so far, and the choice's counts."""
+    picked: list[JsonData]
+    min: int
+    max: int
+
+
+@attrs.frozen
 class SavedDecision:
     id: int
     kind: Literal["one", "many", "ask", "order"]
@@ -84,6 +92,8 @@ class SavedDecision:
     prompt: str | None
     require: tuple[str, dict[str, JsonData]] | None  # a condition function, its captured locals
     fn: str  # the rule that asks
+    args: list[JsonData] | None = None  # the values of the prompt's placeholders
+    each: SavedPick | None = None  # a pick of a one-at-a-time choice
 
 
 @attrs.frozen
@@ -671,6 +681,10 @@ def _check_decision(pack: Any, st: SavedState) -> None:
     if d.require is not None:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")
+    if d.each is not None and not 0 <= d.each.min <= d.each.max or \
+            d.each is not None and len(d.each.picked) >= d.each.max:
+        raise _fail(f"{path}.each", f"expected fewer picks than the maximum and 0 <= min <= "
+                    f"max, got {len(d.each.picked)} picked, min {d.each.min}, max {d.each.max}")
     if d.id != st.asked - 1:
         raise _fail(f"{path}.id", f"the game has asked {st.asked} decisions, so the one "
                     f"waiting is number {st.asked - 1}, got {d.id}")

@@ -278,6 +278,7 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
     """(PackInfo or None, number of files read, diagnostics, PackSource or None) for one
     pack directory."""
     from dsl.build import build_pack
+    from engine.errors import PackError
     from engine.loader import instantiate
     from engine.translations import PackInfo
 
@@ -303,6 +304,9 @@ def _validate_pack(root: Path) -> tuple[Any, int, list[Diagnostic], Any]:
         try:
             pack = instantiate(build)
             failed = pack.run_checks()
+        except PackError as err:  # a const that cannot be worked out, located
+            diags.extend(err.diagnostics)
+            failed = []
         except Exception as err:
             diags.append(_internal("E400", f"pack checks could not run: "
                                    f"{type(err).__name__}: {err}", root / "pack.yaml"))
