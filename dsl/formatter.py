@@ -326,6 +326,22 @@ def _one_line_decl(d: A.Decl) -> str:
     raise TypeError(f"not a one-line declaration: {d!r}")
 
 
+def _enum_lines(d: A.EnumDecl) -> list[list[A.EnumValue]]:
+    """The lines of an enum printed as a block: the values written on one line stay
+    together (their comments with them), split where a line would pass MAX_ENUM_LINE."""
+    lines: list[list[A.EnumValue]] = []
+    for v in d.values:
+        last = lines[-1] if lines else None
+        same_line = last is not None and _line(last[-1]) == _line(v) != _line(d)
+        fits = last is not None and len(INDENT) + sum(len(x.name) + 2 for x in last) \
+            + len(v.name) <= MAX_ENUM_LINE
+        if last is not None and fits and (same_line or _line(v) == _line(d)):
+            last.append(v)
+        else:
+            lines.append([v])
+    return lines
+
+
 def _field(f: A.FieldDecl) -> str:
     text = f"{f.name}: {format_type(f.type)}"
     return text + (f" = {format_expr(f.default)}" if f.default is not None else "")
@@ -501,9 +517,9 @@ class _Printer:
             self.block_end(1, _line(d.fields[0]) and d.fields[0].at.col if d.fields else 0)
         elif isinstance(d, A.EnumDecl) and self._enum_block(d):
             self.put(0, f"enum {d.name}:", start, start)
-            for i, v in enumerate(d.values):
-                self.leading(_line(v), 1, False if i == 0 else None)
-                self.put(1, v.name, _line(v), _line(v))
+            for i, line in enumerate(_enum_lines(d)):
+                self.leading(_line(line[0]), 1, False if i == 0 else None)
+                self.put(1, ", ".join(v.name for v in line), _line(line[0]), _line(line[-1]))
             self.block_end(1, d.values[0].at.col if _line(d.values[0]) else 0)
         elif isinstance(d, A.ProcDecl):
             ret = f" -> {format_type(d.returns)}" if d.returns is not None else ""

@@ -681,10 +681,10 @@ def _check_decision(pack: Any, st: SavedState) -> None:
     if d.require is not None:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")
-    if d.each is not None and not 0 <= d.each.min <= d.each.max or \
-            d.each is not None and len(d.each.picked) >= d.each.max:
-        raise _fail(f"{path}.each", f"expected fewer picks than the maximum and 0 <= min <= "
-                    f"max, got {len(d.each.picked)} picked, min {d.each.min}, max {d.each.max}")
+    each = d.each
+    if each is not None and (not 0 <= each.min <= each.max or len(each.picked) >= each.max):
+        raise _fail(f"{path}.each", f"expected 0 <= min <= max and fewer picks than max, got "
+                    f"{len(each.picked)} picked, min {each.min}, max {each.max}")
     if d.id != st.asked - 1:
         raise _fail(f"{path}.id", f"the game has asked {st.asked} decisions, so the one "
                     f"waiting is number {st.asked - 1}, got {d.id}")

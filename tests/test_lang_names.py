@@ -97,14 +97,16 @@ def test_a_misspelt_enum_value_in_rules_is_located_with_a_suggestion(write_pack)
     assert d.suggestion == "did you mean 'friendly'?"
     assert d.col == col_of(b, d.line_text, '"freindly"') and d.end_col == d.col + 10
     # in a list literal, an assignment, an argument, a default and a qualified name too
-    for old, new in [('["hill", "city"]', '["hill", "cty"]'), ('mood = "friendly"', 'mood = "frendly"'),
+    for old, new in [('["hill", "city"]', '["hill", "cty"]'),
+                     ('mood = "friendly"', 'mood = "frendly"'),
                      ('let k: terrain = "hill"', 'let k: terrain = "hil"'),
                      ("terrain.city in found", "terrain.cty in found"),
                      ('var mood: tribe_kind = "neutral"', 'var mood: tribe_kind = "nuetral"'),
                      ('kind: terrain = "plain"', 'kind: terrain = "plane"')]:
         assert old in ENUM_RULES
         b = build(write_pack, ENUM_RULES.replace(old, new), ENUM_RECORDS)
-        assert [d.code for d in b.diagnostics if d.severity == "error"] == ["E280"], (new, render_text(b.diagnostics))
+        errors = [d.code for d in b.diagnostics if d.severity == "error"]
+        assert errors == ["E280"], (new, render_text(b.diagnostics))
 
 
 def test_an_enum_value_in_a_record_is_checked_where_it_is_written(write_pack):
@@ -112,7 +114,8 @@ def test_an_enum_value_in_a_record_is_checked_where_it_is_written(write_pack):
     d = one(b, "E280")
     assert d.path.endswith("records.yaml") and d.line == 3
     assert d.col == col_of(b, d.line_text, "citty") and d.suggestion == "did you mean 'city'?"
-    b = build(write_pack, ENUM_RULES, ENUM_RECORDS.replace("kinds: [hill, city]", "kinds: [hill, 3]"))
+    b = build(write_pack, ENUM_RULES,
+              ENUM_RECORDS.replace("kinds: [hill, city]", "kinds: [hill, 3]"))
     assert "expected one of terrain's values" in one(b, "E280").message
 
 
@@ -121,9 +124,10 @@ def test_enums_do_not_compare_with_text_or_other_enums(write_pack):
         rules = ENUM_RULES + f"check \"c\": every(s in space where not ({cond}))\n"
         b = build(write_pack, rules, ENUM_RECORDS)
         assert "E220" in [d.code for d in b.diagnostics], cond
-    b = build(write_pack, ENUM_RULES.replace('    let k: terrain = "hill"', '    let k: text = "hill"'),
+    b = build(write_pack, ENUM_RULES.replace('let k: terrain = "hill"', 'let k: text = "hill"'),
               ENUM_RECORDS)
-    assert "argument 1 of procedure 'count_kind' must be terrain, got text" in one(b, "E220").message
+    message = one(b, "E220").message
+    assert "argument 1 of procedure 'count_kind' must be terrain, got text" in message
 
 
 def test_enum_declaration_problems(write_pack):
@@ -214,7 +218,7 @@ on setup:
     for decl, message in cases.items():
         b = build(write_pack, base + decl + "\n")
         errors = [d for d in b.diagnostics if d.severity == "error"]
-        assert errors and any(message in d.message for d in errors), (decl, render_text(b.diagnostics))
+        assert any(message in d.message for d in errors), (decl, render_text(b.diagnostics))
         assert all(d.line > 0 for d in errors)
 
 
@@ -226,7 +230,7 @@ def test_a_const_that_fails_when_the_pack_loads_is_a_located_error(write_pack, c
     assert "rules.rules:1:1: error[E282]: const 'a' cannot be worked out" in out
 
 
-def test_consts_that_need_each_other_through_values_are_ordered_or_refused(write_pack, inline_pack):
+def test_consts_needed_through_values_are_ordered_or_refused(write_pack, inline_pack):
     pack = inline_pack("const b = twice() + 1\nconst a = 4\nvalue twice(): int = a * 2\n"
                        "on setup:\n    end game\n")
     assert pack.ns["K_b"] == 9
@@ -242,7 +246,8 @@ var log_at: space? = none
 var total: int = 0
 var seen_careful: bool = false
 event scout(at: space, by: side, careful: bool = false)
-value defence(s: space, bonus: int = 0, doubled: bool = false): int = (s.guards + bonus) * (2 if doubled else 1)
+value defence(s: space, bonus: int = 0, doubled: bool = false): int = \
+    (s.guards + bonus) * (2 if doubled else 1)
 procedure add(n: int, times: int = 1):
     total += n * times
 on setup:
@@ -287,8 +292,8 @@ def test_keyword_argument_mistakes_are_located(write_pack):
     b = build(write_pack, KW_RULES.replace("defence(fort, bonus = 1)", "defence(fort, bonsu = 1)"),
               "space:\n  - {id: fort}\n")
     assert one(b, "E283").suggestion == "did you mean 'bonus'?"
-    b = build(write_pack, KW_RULES.replace("emit scout(by = blue, at = fort)",
-                                           "emit scout(by = blue, fort)"), "space:\n  - {id: fort}\n")
+    rules = KW_RULES.replace("emit scout(by = blue, at = fort)", "emit scout(by = blue, fort)")
+    b = build(write_pack, rules, "space:\n  - {id: fort}\n")
     d = one(b, "E283")
     assert "positional argument after a keyword argument" in d.message
     assert d.col == col_of(b, d.line_text, "fort)")
@@ -296,8 +301,10 @@ def test_keyword_argument_mistakes_are_located(write_pack):
 
 def test_parameter_default_mistakes(write_pack):
     cases = [
-        ("value f(a: int = 1, b: int): int = a + b", "parameter 'b' of value 'f' needs a default too"),
-        ("value f(a: int = score): int = a", "the default of 'a' must be a constant, but it reads var 'score'"),
+        ("value f(a: int = 1, b: int): int = a + b",
+         "parameter 'b' of value 'f' needs a default too"),
+        ("value f(a: int = score): int = a",
+         "the default of 'a' must be a constant, but it reads var 'score'"),
         ("value f(a: int = true): int = a", "the default of 'a' must be int, got bool"),
         ("var g[s: side = red]: int = 0", "an index of var 'g' has no default"),
     ]
@@ -309,7 +316,8 @@ def test_parameter_default_mistakes(write_pack):
 def test_the_hannibal_naval_example_reads_by_name():
     text = (REPO / "content" / "hannibal" / "tables.rules").read_text(encoding="utf-8")
     assert "naval_modifier(carthago, new_carthage) == -4" in text
-    assert "naval_modifier(new_carthage, rhegium, single_cu = true, roman_pc_at_destination = true)" in text
+    assert ("naval_modifier(new_carthage, rhegium, single_cu = true, "
+            "roman_pc_at_destination = true)") in text
     from engine.loader import load_pack
     pack = load_pack("hannibal")
     assert pack.call_value("naval_modifier", "carthago", "new_carthage") == -4
@@ -382,7 +390,8 @@ def test_a_let_that_is_never_read_is_a_warning_at_its_name(write_pack, capsys):
         (17, 9, "local 'd' is never read"),  # the first d: the second one is read
     ]
     assert all(d.severity == "warning" for d in diags(b, "W280"))
-    assert "write the draw as a statement" in [d for d in diags(b, "W280") if d.line == 16][0].suggestion
+    got = [d for d in diags(b, "W280") if d.line == 16][0]
+    assert "write the draw as a statement" in got.suggestion
     from engine.cli import main
     assert main(["validate", str(write_pack(UNUSED, CARDS))]) == 0  # warnings only: exit 0
     out = capsys.readouterr().out
@@ -405,7 +414,8 @@ var used: bool = false
 zone hand[s: side] of leader private
 on setup:
     move hasdrubal to hand[blue]
-    let l = choose l from leader by red where l.rating < 2 prompt "Intercept {other(active)}'s army with {{one}} of {count(leader)}?"
+    let l = choose l from leader by red where l.rating < 2 \
+        prompt "Intercept {other(active)}'s army with {{one}} of {count(leader)}?"
     used = ask red "Use {l} (rating {l.rating}) against {[hasdrubal, l]}?"
     end game
 """
@@ -447,7 +457,8 @@ def test_a_prompt_names_records_in_the_players_language(write_pack, tmp_path):
     tdir.mkdir()
     (tdir / "inline.hu.yaml").write_text(
         "pack: inline\nlang: hu\nnames:\n"
-        "  mago: {name: \"Mágó\", source: test}\n  hasdrubal: {name: \"Hasdrubál\", source: test}\n"
+        "  mago: {name: \"Mágó\", source: test}\n"
+        "  hasdrubal: {name: \"Hasdrubál\", source: test}\n"
         "terms:\n  blue: {name: \"kék\", source: test}\n", encoding="utf-8")
     from engine.loader import load_pack
     pack = load_pack(root)
@@ -487,8 +498,10 @@ type space:
 var picked: list of space = []
 var rest: list of space = []
 on setup:
-    picked = choose 3 c from space by red one at a time prompt "Pick a space ({count(picked)} so far)"
-    rest = choose up to 2 c from space by blue where c not in picked one at a time require sum(x.worth for x in c) >= 3
+    picked = choose 3 c from space by red one at a time \
+        prompt "Pick a space ({count(picked)} so far)"
+    rest = choose up to 2 c from space by blue where c not in picked one at a time \
+        require sum(x.worth for x in c) >= 3
     end game
 """
 
@@ -614,10 +627,11 @@ def test_the_formatter_prints_the_new_syntax():
     messy = NEW_SYNTAX.replace("one at a time", "one  at\ta time").replace("b = true", "b=true")
     assert format_source(messy) == NEW_SYNTAX
     assert parse_module(format_source(messy)) == parse_module(NEW_SYNTAX)
-    long = "enum k: " + ", ".join(f"value_{i}" for i in range(12)) + "\n"
-    out = format_source(long)
-    assert out.startswith("enum k:\n    value_0\n") and max(map(len, out.splitlines())) < 99
-    assert format_source(out) == out
+    long = "enum k: " + ", ".join(f"value_{i}" for i in range(16)) + "\n"
+    out = format_source(long)  # too long for a line: the values fill lines of 99 columns
+    assert out.splitlines()[:2] == ["enum k:", "    " + ", ".join(f"value_{i}" for i in range(10))]
+    assert max(map(len, out.splitlines())) <= 99 and format_source(out) == out
+    assert parse_module(out) == parse_module(long)
 
 
 def _docs_block(label: str) -> str:
@@ -629,10 +643,11 @@ def _docs_block(label: str) -> str:
 
 def test_the_worked_example_in_the_docs_builds_and_plays(write_pack):
     from engine.loader import load_pack
-    root = write_pack(_docs_block("(`example.rules`)"), {"spaces.yaml": _docs_block("`spaces.yaml`")})
+    rules = _docs_block("(`example.rules`)")
+    root = write_pack(rules, {"spaces.yaml": _docs_block("`spaces.yaml`")})
     b = build_pack(root)
     assert b.ok and not b.diagnostics, render_text(b.diagnostics)
-    assert format_source(_docs_block("(`example.rules`)")) == _docs_block("(`example.rules`)")
+    assert format_source(rules) == rules
     g = load_pack(root).new_game(0)
     assert g.decision.prompt == "Camps ({0} at most)" and g.decision.args == [2]
     g.apply("ridge")
