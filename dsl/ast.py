@@ -78,9 +78,19 @@ class Name:
 
 
 @attrs.frozen
+class KwArg:
+    """`name = value`: an argument given by the parameter's name."""
+
+    name: str
+    value: "Expr"
+    at: Pos = _at()
+
+
+@attrs.frozen
 class Call:
     func: str
     args: tuple["Expr", ...]
+    kwargs: tuple[KwArg, ...] = ()  # after the positional ones
     at: Pos = _at()
 
 
@@ -197,6 +207,8 @@ class Choose:
     optional: bool = False
     prompt: str | None = None
     window: str | None = None  # set only in the choice a `window` declaration makes
+    each: bool = False  # `one at a time`: a single-item decision per pick
+    prompt_args: tuple[Expr, ...] = ()  # the `{placeholders}` of the prompt, in order
     at: Pos = _at()
 
 
@@ -204,6 +216,7 @@ class Choose:
 class Ask:
     side: Expr
     prompt: str
+    prompt_args: tuple[Expr, ...] = ()
     at: Pos = _at()
 
 
@@ -261,6 +274,7 @@ Rhs = Union[Expr, Action]
 class Let:
     name: str
     value: Rhs
+    type: "TypeExpr | None" = None  # `let w: T? = none`
     at: Pos = _at()
 
 
@@ -296,6 +310,7 @@ class Emit:
     event: str
     args: tuple[Expr, ...]
     queued: bool = False
+    kwargs: tuple[KwArg, ...] = ()
     at: Pos = _at()
 
 
@@ -346,6 +361,7 @@ class Modify:
     amount: Expr  # what `by`, `to`, `at least` or `at most` is followed by
     duration: Duration | None = None
     op: str = "by"  # by | to | least | most
+    kwargs: tuple[KwArg, ...] = ()
     at: Pos = _at()
 
 
@@ -439,6 +455,7 @@ Stmt = Union[
 class Param:
     name: str
     type: TypeExpr
+    default: Expr | None = None  # a constant used when a call leaves the parameter out
     at: Pos = _at()
 
 
@@ -545,6 +562,12 @@ class WindowOpening:
 
 
 @attrs.frozen
+class EnumValue:
+    name: str
+    at: Pos = _at()
+
+
+@attrs.frozen
 class WindowDecl:
     """`window name(params):` with its clauses: who is asked (`by`), what may answer (`from
     x in source where cond`), where a played record goes (`to`), which of its effect fields
@@ -566,9 +589,28 @@ class WindowDecl:
     at: Pos = _at()
 
 
+@attrs.frozen
+class EnumDecl:
+    """`enum kind: a, b, c`: a type whose values are those names (plain text at run time)."""
+
+    name: str
+    values: tuple[EnumValue, ...]
+    at: Pos = _at()
+
+
+@attrs.frozen
+class ConstDecl:
+    """`const name: T = expr`: a pack-level constant, evaluated once when the pack loads."""
+
+    name: str
+    type: TypeExpr | None
+    expr: Expr
+    at: Pos = _at()
+
+
 Decl = Union[
     TypeDecl, VarDecl, ZoneDecl, EventDecl, ProcDecl, ValueDecl, CheckDecl, GraphDecl,
-    TriggerDecl, WindowDecl,
+    TriggerDecl, WindowDecl, EnumDecl, ConstDecl,
 ]
 
 

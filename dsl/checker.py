@@ -41,6 +41,11 @@ class Scope:
     self_record: str | None = None  # in a record's triggers, `self` is this record
     # why an event's state may not be used here (a state default, a `while` duration)
     no_evstate: str | None = None
+    # the `let` that made each local, by (frame, name); every let; the lets that were read
+    lets: dict[tuple[int, str], A.Let] = attrs.Factory(dict)
+    all_lets: list[A.Let] = attrs.Factory(list)
+    frames: list[dict] = attrs.Factory(list)  # frames with a let: kept, so ids stay theirs
+    read: set[int] = attrs.Factory(set)
 
     def lookup(self, name: str) -> Type | None:
         for frame in reversed(self.vars):
@@ -48,8 +53,22 @@ class Scope:
                 return frame[name]
         return None
 
-    def bind(self, name: str, t: Type) -> None:
-        self.vars[-1][name] = t
+    def bind(self, name: str, t: Type, let: A.Let | None = None) -> None:
+        frame = self.vars[-1]
+        frame[name] = t
+        if let is not None:
+            self.frames.append(frame)
+            self.lets[(id(frame), name)] = let
+            self.all_lets.append(let)
+
+    def mark_read(self, name: str) -> None:
+        """The local `name` is read: its `let` (if any) is used."""
+        for frame in reversed(self.vars):
+            if name in frame:
+                let = self.lets.get((id(frame), name))
+                if let is not None:
+                    self.read.add(id(let))
+                return
 
     def names(self) -> set[str]:
         return {n for f in self.vars for n in f}
@@ -63,6 +82,9 @@ class CheckResult:
     suspending_events: set[str]
     diagnostics: list[Diagnostic]
     modified: set[str] = attrs.Factory(set)  # values some `modify` targets
+    # id(call, emit or modify) -> its arguments in parameter order, defaults filled in
+    bound: dict[int, tuple] = attrs.Factory(dict)
+    const_order: list[str] = attrs.Factory(list)  # consts in the order they are evaluated
 
 
 class Checker:
@@ -87,21 +109,36 @@ class Checker:
         self.ev_uses: list[tuple[str, str, str, bool, str, A.Pos]] = []
         self.window_types: dict[str, Type] = {}  # window -> the type of what `open` returns
         self._source_lines: dict[str, list[str]] = {}
+        self.bound: dict[int, tuple] = {}
+        self.const_types: dict[str, Type] = {}
+        self._const_busy: list[str] = []
+        self.modified: set[str] = set()  # values some `modify` changes
+        # expressions that must be constant (consts, parameter defaults): (expr, path, what)
+        self.constant_exprs: list[tuple[A.Expr, str, str, str]] = []
 
     # ---- diagnostics ----------------------------------------------------------------
     def error(self, code: str, message: str, path: str, at: A.Pos | Site,
-              suggestion: str | None = None) -> None:
+              suggestion: str | None = None, severity: str = "error") -> None:
         line, col = at.line, at.col
         end = at.end_col if isinstance(at, A.Pos) and at.end_line == at.line else None
         if isinstance(at, Site):
             end = at.end_col
         lines = self._lines(path)
         line_text = lines[line - 1] if 0 < line <= len(lines) else ""
-        self.diags.append(Diagnostic(code, message, path, line, col, line_text, end, suggestion))
+        self.diags.append(Diagnostic(code, message, path, line, col, line_text, end, suggestion,
+                                     severity))
+
+    def warn(self, code: str, message: str, path: str, at: A.Pos | Site,
+             suggestion: str | None = None) -> None:
+        self.error(code, message, path, at, suggestion, "warning")
 
     # ---- entry ----------------------------------------------------------------------
     def run(self) -> CheckResult:
         m = self.m
+        for name, decl in m.enums.items():
+            self._check_enum(decl, m.decl_paths[name])
+        for name in m.consts:
+            self._const_type(name)
         for name, decl in m.vars.items():
             path = m.decl_paths[name]
             sc = self._scope(f"var:{name}", path, decl.params)
@@ -112,6 +149,7 @@ class Checker:
             if decl.bounds:
                 for b in decl.bounds:
                     self._expect(b, "int", self._scope(f"var:{name}", path, ()), "a bound")
+            self._no_defaults(decl.params, path, f"var '{name}'")
             if decl.visibility == "private" and not self._first_param_is_side(decl.params):
                 self.error("E230", f"private var '{name}' needs a first parameter of type side "
                            "(whose side may see it)", path, decl.at)
@@ -122,11 +160,13 @@ class Checker:
                     self._check_state_field(info, f)
         for name, z in m.zones.items():
             path = m.decl_paths[name]
+            self._no_defaults(z.params, path, f"zone '{name}'")
             for p in z.params:
                 self._check_type_expr(p.type, path)
-                if T.from_ast(p.type) not in ["side", *m.types]:
-                    self.error("E231", f"zone parameter '{p.name}' must be a side or an entity "
-                               "type, so that every zone can be made at setup", path, p.at)
+                if T.from_ast(p.type) not in ["side", *m.types, *m.enums]:
+                    self.error("E231", f"zone parameter '{p.name}' must be a side, an entity "
+                               "type or an enum, so that every zone can be made at setup", path,
+                               p.at)
             if z.of and z.of not in m.types:
                 self._unknown("E202", "type", z.of, m.types, path, z.at)
             if "private" in z.flags and not self._first_param_is_side(z.params):
@@ -135,6 +175,7 @@ class Checker:
         for name, e in m.events.items():
             for p in e.params:
                 self._check_type_expr(p.type, m.decl_paths[name])
+            self._param_defaults(e.params, m.decl_paths[name], f"event '{name}'")
             if e.state:
                 self._event_state(name, e, m.decl_paths[name])
         for name, g in m.graphs.items():
@@ -145,11 +186,14 @@ class Checker:
             path = m.decl_paths[name]
             sc = self._scope(f"value:{name}", path, v.params)
             self._expect(v.expr, T.from_ast(v.type), sc, "the value")
+            self._param_defaults(v.params, path, f"value '{name}'")
         for name, p in m.procs.items():
             path = m.decl_paths[name]
             sc = self._scope(f"p_{name}", path, p.params)
             sc.returns = T.from_ast(p.returns) if p.returns else None
             self._body(p.body, sc)
+            self._unused_lets(sc)
+            self._param_defaults(p.params, path, f"procedure '{name}'")
         for tr in m.triggers:
             self._trigger(tr)
         for eff in m.effects:
@@ -161,6 +205,8 @@ class Checker:
                 and "setup" not in {t.decl.event for t in m.triggers if t.decl.kind == "on"}):
             self.diags.append(Diagnostic("E250", "the pack has no 'on setup:' handler, so a game "
                                          "cannot start", self._any_rules_path(), 1, 1))
+        self._check_constants()
+        const_order = self._const_order()
         fns, evs = self._suspension()
         for call, path, statement in self.proc_calls:
             if not statement and f"p_{call.func}" in fns:
@@ -168,7 +214,8 @@ class Checker:
                            f"called on its own: 'let x = {call.func}(...)' or a statement", path,
                            call.at)
         self._check_ev_uses()
-        return CheckResult(self.types, self.res, fns, evs, self.diags, self.modified)
+        return CheckResult(self.types, self.res, fns, evs, self.diags, modified=self.modified,
+                           bound=self.bound, const_order=const_order)
 
     def _lines(self, path: str) -> list[str]:
         if path not in self._source_lines:  # split once: a broken pack has hundreds of errors
@@ -194,17 +241,208 @@ class Checker:
     def _check_type_expr(self, t: A.TypeExpr, path: str) -> None:
         if isinstance(t, A.TList):
             return self._check_type_expr(t.elem, path)
-        if t.name not in T.BASE and t.name not in self.m.types:
-            self._unknown("E202", "type", t.name, [*T.BASE, *self.m.types], path, t.at)
+        if t.name not in T.BASE and t.name not in self.m.types and t.name not in self.m.enums:
+            self._unknown("E202", "type", t.name, [*T.BASE, *self.m.types, *self.m.enums], path,
+                          t.at)
 
     def _check_field_type(self, f: Any) -> None:
-        """A record field's type names a base type or a declared record type."""
+        """A record field's type names a base type, a declared record type or an enum; the
+        default of an enum field is one of its values."""
         t = f.type
         while isinstance(t, tuple):  # list of X
             t = t[1]
-        if t not in T.BASE and t not in self.m.types:
+        if t not in T.BASE and t not in self.m.types and t not in self.m.enums:
             site = f.type_site or f.site
-            self._unknown("E202", "type", t, [*T.BASE, *self.m.types], site.path, site)
+            self._unknown("E202", "type", t, [*T.BASE, *self.m.types, *self.m.enums], site.path,
+                          site)
+        if t in self.m.enums and f.default is not None:
+            values = self.m.enum_values(t)
+            for v in f.default if isinstance(f.default, list) else [f.default]:
+                if v not in values:
+                    self.error("E280", f"the default {v!r} is not a value of {t} (values: "
+                               f"{', '.join(values)})", f.site.path, f.site,
+                               did_you_mean(str(v), values))
+
+    # ---- enums, consts, defaults ------------------------------------------------------------
+    def _check_enum(self, decl: A.EnumDecl, path: str) -> None:
+        seen: set[str] = set()
+        for v in decl.values:
+            if v.name in seen:
+                self.error("E281", f"'{v.name}' is a value of enum '{decl.name}' twice", path,
+                           v.at)
+            seen.add(v.name)
+
+    def _const_type(self, name: str) -> Type:
+        """The type of const `name`, checking its declaration the first time it is asked."""
+        if name in self.const_types:
+            return self.const_types[name]
+        decl, path = self.m.consts[name], self.m.decl_paths[name]
+        if name in self._const_busy:
+            chain = " -> ".join(self._const_busy[self._const_busy.index(name):] + [name])
+            self.error("E282", f"const '{name}' is defined by itself ({chain})", path, decl.at)
+            return "any"
+        self._const_busy.append(name)
+        sc = self._scope(f"const:{name}", path, ())
+        if decl.type is not None:
+            self._check_type_expr(decl.type, path)
+            t = T.from_ast(decl.type)
+            self._expect(decl.expr, t, sc, f"const '{name}'")
+        else:
+            t = self._expr(decl.expr, sc)
+            if t == "none":
+                self.error("E282", f"give const '{name}' a type: const {name}: T? = none", path,
+                           decl.at)
+                t = "any"
+        self._const_busy.pop()
+        self.constant_exprs.append((decl.expr, path, f"const '{name}'", "E282"))
+        self.const_types[name] = t
+        return t
+
+    def _param_defaults(self, params: tuple[A.Param, ...], path: str, what: str) -> None:
+        """Defaults are constants of the parameter's type; none may be missing after one."""
+        defaulted = None
+        for p in params:
+            if p.default is None:
+                if defaulted is not None:
+                    self.error("E284", f"parameter '{p.name}' of {what} needs a default too, "
+                               f"as '{defaulted}' before it has one", path, p.at)
+                continue
+            defaulted = p.name
+            sc = self._scope(f"default:{what}", path, ())
+            self._expect(p.default, T.from_ast(p.type), sc, f"the default of '{p.name}'")
+            self.constant_exprs.append((p.default, path, f"the default of '{p.name}'", "E284"))
+
+    def _no_defaults(self, params: tuple[A.Param, ...], path: str, what: str) -> None:
+        for p in params:
+            if p.default is not None:
+                self.error("E284", f"an index of {what} has no default: every key exists from "
+                           "the start", path, p.default.at)
+
+    def _check_constants(self) -> None:
+        """Consts and parameter defaults are worked out without a game: they may not read
+        vars, zones or dice, call procedures, or call values that do (or that `modify`
+        changes)."""
+        for expr, path, what, code in self.constant_exprs:
+            found = self._state_read(expr, set())
+            if found is not None:
+                node, why = found
+                self.error(code, f"{what} must be a constant, but {why}", path, node.at,
+                           "use literals, consts, records, sides, tables and values that read "
+                           "no game state")
+
+    _STATE_BUILTINS = {"roll": "rolls dice", "random_pick": "picks at random",
+                       "zone_of": "reads where a card lies",
+                       "is_revealed": "reads what is revealed", "contents": "reads a zone",
+                       "run": "runs an effect"}
+
+    def _state_read(self, node: Any, seen: set[str]) -> tuple[Any, str] | None:
+        """The first part of an expression that depends on the game: (node, why), or None.
+        Locals are not: a const or default has none but those of its comprehensions, and a
+        value's are its parameters."""
+        if isinstance(node, tuple):
+            for x in node:
+                got = self._state_read(x, seen)
+                if got is not None:
+                    return got
+            return None
+        if not attrs.has(type(node)):
+            return None
+        res = self.res.get(id(node)) if isinstance(node, (A.Name, A.Index, A.Call)) else None
+        if res is not None:
+            kind = res[0]
+            if kind in ("var", "zone"):
+                return node, f"it reads {kind} '{res[1]}'"
+            if kind == "proc":
+                return node, f"it calls procedure '{node.func}'"
+            if kind == "builtin" and res[1] in self._STATE_BUILTINS:
+                return node, f"'{res[1]}' {self._STATE_BUILTINS[res[1]]}"
+            if kind == "value":
+                name = res[1]
+                if name in self.modified:
+                    return node, f"value '{name}' can be changed by 'modify'"
+                if name not in seen:
+                    seen.add(name)
+                    if self._state_read(self.m.values[name].expr, seen) is not None:
+                        return node, f"value '{name}' reads the game state"
+                args = self.bound.get(id(node), node.args)
+                return self._state_read(tuple(a for a in args if a is not None), seen)
+        for f in attrs.fields(type(node)):
+            if f.name != "at":
+                got = self._state_read(getattr(node, f.name), seen)
+                if got is not None:
+                    return got
+        return None
+
+    def _const_order(self) -> list[str]:
+        """Consts in an order where each comes after the consts it needs (also through the
+        values it calls), for evaluation when the pack loads; a cycle is E282."""
+        deps = {n: self._const_deps(d.expr, set()) for n, d in self.m.consts.items()}
+        order: list[str] = []
+        state: dict[str, int] = {}  # 1 visiting, 2 done
+
+        def visit(n: str, chain: list[str]) -> None:
+            if state.get(n) == 2:
+                return
+            if state.get(n) == 1:
+                cycle = chain[chain.index(n):] + [n]
+                self.error("E282", f"const '{n}' depends on itself ({' -> '.join(cycle)})",
+                           self.m.decl_paths[n], self.m.consts[n].at)
+                return
+            state[n] = 1
+            for d in sorted(deps.get(n, ())):
+                visit(d, chain + [n])
+            state[n] = 2
+            order.append(n)
+        for n in self.m.consts:
+            visit(n, [])
+        return order
+
+    def _const_deps(self, node: Any, seen: set[str]) -> set[str]:
+        """The consts an expression needs, directly and through the values it calls."""
+        out: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, tuple):
+                stack.extend(n)
+                continue
+            if not attrs.has(type(n)):
+                continue
+            res = self.res.get(id(n)) if isinstance(n, (A.Name, A.Call)) else None
+            if res is not None and res[0] == "kconst":
+                out.add(res[1])
+            elif res is not None and res[0] == "value":
+                stack.extend(a for a in self.bound.get(id(n), ()) if a is not None)
+                if res[1] not in seen:
+                    seen.add(res[1])
+                    stack.append(self.m.values[res[1]].expr)
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "at")
+        return out
+
+    def _unused_lets(self, sc: Scope) -> None:
+        """W280 for each `let` whose local is never read (a name starting with '_' is meant
+        to be unused)."""
+        for let in sc.all_lets:
+            name = let.name
+            if id(let) in sc.read or name.startswith("_") or name in KEYWORDS:
+                continue
+            if isinstance(let.value, (A.Choose, A.Ask, A.Order, A.Draw)):
+                hint = (f"write the {type(let.value).__name__.lower()} as a statement without "
+                        f"'let', or name the local _{name}")
+            else:
+                hint = f"remove it, or name it _{name} if the value is not needed"
+            self.warn("W280", f"local '{name}' is never read", sc.path,
+                      self._let_name_at(sc, let), hint)
+
+    def _let_name_at(self, sc: Scope, let: A.Let) -> A.Pos:
+        """Where the name of a `let` is written."""
+        at = let.at
+        lines = self._lines(sc.path)
+        text = lines[at.line - 1] if 0 < at.line <= len(lines) else ""
+        i = text.find(let.name, max(at.col - 1, 0) + 3)
+        if i < 0:
+            return at
+        return A.Pos(at.line, i + 1, at.line, i + 1 + len(let.name))
 
     def _check_state_field(self, info: Any, f: Any) -> None:
         """A field kept in the game state (a `var` field, or any field of a created type):
@@ -258,8 +496,10 @@ class Checker:
                     site = rec.field_sites.get("cost", rec.site)
                     self.error("E232", f"{g.edge_type} '{rid}' has cost {cost}: costs of graph "
                                f"'{g.name}' cannot be negative", site.path, site)
-        if "kind" in fields and fields["kind"].type != "text":
-            self.error("E232", f"field 'kind' of '{g.edge_type}' must be text", path, g.at)
+        if "kind" in fields and fields["kind"].type != "text" \
+                and self._enum(fields["kind"].type) is None:
+            self.error("E232", f"field 'kind' of '{g.edge_type}' must be text or an enum", path,
+                       g.at)
         if g.where is not None:
             self._graph_filter(g, path)
 
@@ -360,11 +600,13 @@ class Checker:
         if d.cond is not None:
             self._expect(d.cond, "bool", sc, "a trigger condition")
         self._body(d.body, sc)
+        self._unused_lets(sc)
 
     def _effect(self, eff: Effect) -> None:
         sc = self._scope(eff.fn, eff.site.path, ())
         sc.bind("self", eff.type)
         self._body(eff.body, sc)
+        self._unused_lets(sc)
 
     # ---- statements ---------------------------------------------------------------------
     def _body(self, stmts: Iterable[A.Stmt], sc: Scope) -> None:
@@ -380,16 +622,29 @@ class Checker:
     def _stmt(self, s: A.Stmt, sc: Scope) -> None:
         p = sc.path
         if isinstance(s, A.Let):
-            t = self._rhs(s.value, sc)
+            if s.type is not None:
+                self._check_type_expr(s.type, p)
+                t = T.from_ast(s.type)
+                got = self._rhs_as(s.value, t, sc)
+                if not T.compatible(t, got):
+                    self.error("E220", f"local '{s.name}' is {T.show(t)}, but its value is "
+                               f"{T.show(got)}", p, s.value.at)
+            else:
+                t = self._rhs(s.value, sc)
             if s.name in KEYWORDS:
                 self.error("E234", f"'{s.name}' is a keyword of the rules language; choose "
                            "another name", p, s.at)
-            sc.bind(s.name, t)
+            sc.bind(s.name, t, s)
         elif isinstance(s, A.Assign):
             want = self._target(s.target, sc)
-            got = self._rhs(s.value, sc)
+            got = self._rhs_as(s.value, want, sc) if want is not None else self._rhs(s.value, sc)
             if want is not None and not T.compatible(want, got):
-                self.error("E220", f"cannot assign {T.show(got)} to {T.show(want)}", p, s.at)
+                hint = None
+                if want == "none" and isinstance(s.target, A.Name):
+                    hint = (f"a local that starts as none needs its type: "
+                            f"let {s.target.id}: {T.show(got)}? = none")
+                self.error("E220", f"cannot assign {T.show(got)} to {T.show(want)}", p, s.at,
+                           hint)
         elif isinstance(s, A.AugAssign):
             want = self._target(s.target, sc)
             got = self._expr(s.value, sc)
@@ -434,7 +689,8 @@ class Checker:
             self._expect(s.side, "side", sc, "'win'")
         elif isinstance(s, A.Return):
             if s.value is not None:
-                t = self._expr(s.value, sc)
+                t = self._rhs_as(s.value, sc.returns, sc) if sc.returns else self._expr(
+                    s.value, sc)
                 if sc.returns is None:
                     self.error("E223", "this procedure declares no return type ('-> type')", p,
                                s.at)
@@ -490,10 +746,10 @@ class Checker:
         ev = self.m.events.get(s.event)
         if ev is None:
             self._unknown("E203", "event", s.event, self.m.events, sc.path, s.at)
-            for a in s.args:
+            for a in (*s.args, *(k.value for k in s.kwargs)):
                 self._expr(a, sc)
             return
-        self._args(s.args, [T.from_ast(p.type) for p in ev.params], f"event '{s.event}'", sc, s.at)
+        self._bind(s, s.args, s.kwargs, ev.params, f"event '{s.event}'", sc, s.at)
         self.emits[sc.fn].add(("enqueue:" if s.queued else "") + s.event)
         if ev.state:  # its state's defaults are computed where it is set off
             self.uses.setdefault(sc.fn, set()).add(f"xstate:{s.event}")
@@ -506,8 +762,7 @@ class Checker:
             self._expr(s.amount, sc)
         else:
             self.modified.add(s.key)
-            self._args(s.args, [T.from_ast(p.type) for p in v.params], f"value '{s.key}'", sc,
-                       s.at)
+            self._bind(s, s.args, s.kwargs, v.params, f"value '{s.key}'", sc, s.at)
             self._modifier_fits(s, v, sc)
         if s.duration is not None:
             self._duration(s.duration, sc)
@@ -517,7 +772,7 @@ class Checker:
         may be none); `to` gives any value a new value of its own type."""
         vt = T.from_ast(v.type)
         if s.op == "to":
-            got = self._expr(s.amount, sc)
+            got = self._coerce(s.amount, vt, sc) or self._expr(s.amount, sc)
             if not T.compatible(vt, got):
                 self.error("E241", f"value '{s.key}' is {_shown(v.type)}, so 'to' needs "
                            f"{T.show(vt)}, got {T.show(got)}", sc.path, s.amount.at)
@@ -548,7 +803,8 @@ class Checker:
 
     def _set_until(self, s: A.SetUntil, sc: Scope) -> None:
         want = self._target(s.target, sc)
-        got = self._expr(s.value, sc)
+        got = (self._coerce(s.value, want, sc) if want is not None else None) or \
+            self._expr(s.value, sc)
         if want is not None and not T.compatible(want, got):
             self.error("E220", f"cannot assign {T.show(got)} to {T.show(want)}", sc.path, s.at)
         if want is not None and self.res.get(id(s.target), ("",))[0] != "var":
@@ -636,6 +892,7 @@ class Checker:
         if isinstance(r, A.Ask):
             self._decider(r.side, sc)
             self.direct_suspend.add(sc.fn)
+            self._prompt_args(r.prompt_args, sc)
             return "bool"
         if isinstance(r, A.Order):
             t = self._expr(r.items, sc)
@@ -722,6 +979,18 @@ class Checker:
             self.error("E271", f"'destroy' takes records of a created type ('type T created'); "
                        f"{what}", sc.path, s.what.at)
 
+    def _rhs_as(self, r: A.Rhs, want: Type, sc: Scope) -> Type:
+        """The type of a right-hand side that should be `want`: a text literal becomes a
+        value of an enum there (E280 if it is none of its values)."""
+        if isinstance(r, (A.Choose, A.Ask, A.Order, A.Draw, A.Open, A.Create)):
+            return self._rhs(r, sc)
+        got = self._coerce(r, want, sc)
+        return got if got is not None else self._rhs(r, sc)
+
+    def _prompt_args(self, args: tuple[A.Expr, ...], sc: Scope) -> None:
+        for a in args:
+            self._expr(a, sc)
+
     def _decider(self, e: A.Expr | None, sc: Scope) -> None:
         if e is not None:
             self._expect(e, "side", sc, "the deciding side ('by')")
@@ -743,6 +1012,11 @@ class Checker:
             if c.count.low is not None:
                 self._expect(c.count.low, "int", sc, "a count")
             self._expect(c.count.high, "int", sc, "a count")
+        elif c.each:
+            self.error("E286", "'one at a time' picks several items: give the count, as in "
+                       f"'choose 3 {c.var} from ... one at a time' or 'choose up to 3 ...'",
+                       sc.path, c.at)
+        self._prompt_args(c.prompt_args, sc)
         if c.where is not None:
             sc.vars.append({c.var: et})
             self._expect(c.where, "bool", sc, "a 'where' filter")
@@ -759,6 +1033,9 @@ class Checker:
         if want == "table" and isinstance(e, A.Name) and self._table_id(e.id, sc):
             self.res[id(e)] = ("const", e.id)  # where a table is expected, tables are named
             return self._set(e, "table")
+        got = self._coerce(e, want, sc)
+        if got is not None:
+            return got
         got = self._expr(e, sc)
         if want == "bool":
             return got  # any value is usable as a truth value; none and 0 are false
@@ -769,6 +1046,45 @@ class Checker:
     def _table_id(self, n: str, sc: Scope) -> bool:
         rec = self.m.records.get(n)
         return rec is not None and rec.type == "table" and sc.lookup(n) is None
+
+    def _enum(self, t: Type) -> str | None:
+        """The enum `t` is, or None."""
+        return t if isinstance(t, str) and t in self.m.enums else None
+
+    @staticmethod
+    def _texty(e: A.Expr) -> bool:
+        """Is `e` text written out: a string, a list of them, or a choice between them?"""
+        if isinstance(e, A.Str):
+            return True
+        if isinstance(e, A.ListLit):
+            return bool(e.items) and all(Checker._texty(i) for i in e.items)
+        if isinstance(e, A.IfExp):
+            return Checker._texty(e.then) and Checker._texty(e.orelse)
+        return False
+
+    def _coerce(self, e: A.Expr, want: Type, sc: Scope) -> Type | None:
+        """Where a value of enum E is expected, a string literal is one of E's values
+        (E280 with a did-you-mean if not); so are the items of a list literal where a
+        list of E is expected. Returns the type given, or None when `e` is no such literal."""
+        enum = self._enum(want)
+        if enum is not None and isinstance(e, A.Str):
+            values = self.m.enum_values(enum)
+            if e.value not in values:
+                self.error("E280", f"'{e.value}' is not a value of {enum} (values: "
+                           f"{', '.join(values)})", sc.path, e.at, did_you_mean(e.value, values))
+            return self._set(e, enum)
+        if isinstance(e, A.IfExp) and (enum is not None or self._enum(T.elem(want))) \
+                and (self._texty(e.then) or self._texty(e.orelse)):
+            self._expect(e.cond, "bool", sc, "a condition")
+            for branch in (e.then, e.orelse):
+                self._expect(branch, want, sc, "a branch")
+            return self._set(e, want)
+        if isinstance(e, A.ListLit) and isinstance(want, tuple) and want[0] == "list" \
+                and self._enum(want[1]) and self._texty(e):
+            for item in e.items:
+                self._coerce(item, want[1], sc)
+            return self._set(e, ("list", want[1]))
+        return None
 
     def _set(self, e: Any, t: Type) -> Type:
         self.types[id(e)] = t
@@ -803,7 +1119,7 @@ class Checker:
                     self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", p, side.at)
             return self._set(e, "int")
         if isinstance(e, A.Compare):
-            lt, rt = self._expr(e.left, sc), self._expr(e.right, sc)
+            lt, rt = self._compared(e, sc)
             if e.op in ("in", "not in"):
                 et = T.elem(rt)
                 if et is None:
@@ -853,12 +1169,34 @@ class Checker:
             return self._set(e, "any")
         raise AssertionError(f"unknown expression {e!r}")  # pragma: no cover
 
+    def _compared(self, e: A.Compare, sc: Scope) -> tuple[Type, Type]:
+        """The types of both sides of a comparison: text written out on one side is read
+        as values of the enum on the other (`s.kind == "plain"`, `k in ["a", "b"]`)."""
+        member = e.op in ("in", "not in")
+        if self._texty(e.right) and not self._texty(e.left):
+            lt = self._expr(e.left, sc)
+            want = ("list", lt) if member else lt
+            rt = self._coerce(e.right, want, sc)
+            return lt, rt if rt is not None else self._expr(e.right, sc)
+        if self._texty(e.left) and not self._texty(e.right):
+            rt = self._expr(e.right, sc)
+            lt = self._coerce(e.left, T.elem(rt) if member else rt, sc)
+            return lt if lt is not None else self._expr(e.left, sc), rt
+        return self._expr(e.left, sc), self._expr(e.right, sc)
+
     def _name(self, e: A.Name, sc: Scope) -> Type:
         m, n = self.m, e.id
         local = sc.lookup(n)
         if local is not None:
             self.res[id(e)] = ("local", n)
+            sc.mark_read(n)
             return local
+        if n in m.consts:
+            self.res[id(e)] = ("kconst", n)
+            return self._const_type(n)
+        if n in m.enums:
+            self.res[id(e)] = ("enum_all", n)
+            return ("list", n)
         if n == "self" and sc.self_record is not None:
             self.res[id(e)] = ("const", sc.self_record)
             return sc.self_type or "any"
@@ -953,6 +1291,14 @@ class Checker:
         qualified = self._qualified(e, sc)
         if qualified is not None:
             return qualified
+        o = e.obj
+        if isinstance(o, A.Name) and o.id in self.m.enums and sc.lookup(o.id) is None:
+            values = self.m.enum_values(o.id)  # `kind.plain`: a value of enum `kind`
+            if e.name not in values:
+                self.error("E280", f"enum {o.id} has no value '{e.name}' (values: "
+                           f"{', '.join(values)})", sc.path, e.at, did_you_mean(e.name, values))
+            self.res[id(e)] = ("enum_value", e.name)
+            return o.id
         t = self._expr(e.obj, sc)
         if e.name in ("id", "name") and isinstance(t, str) and t in self.m.types:
             return "text"  # `name` is the record's English name, or its id
@@ -1108,22 +1454,69 @@ class Checker:
                 got.append(self._expr(a, sc))
         return got
 
+    def _bind(self, node: Any, args: tuple[A.Expr, ...], kwargs: tuple[A.KwArg, ...],
+              params: tuple[A.Param, ...], what: str, sc: Scope, at: A.Pos) -> None:
+        """Match a call's arguments to the parameters: by position, then by name (E283 for
+        an unknown name, a parameter given twice, or one left out without a default), and
+        keep them in parameter order, defaults filled in, for the compiler."""
+        names = [p.name for p in params]
+        slots: list[A.Expr | None] = [None] * len(params)
+        if len(args) > len(params):
+            self.error("E210", f"{what} takes {len(params)} argument(s), got "
+                       f"{len(args) + len(kwargs)}", sc.path, at)
+        for i, a in enumerate(args):
+            if i < len(params):
+                slots[i] = a
+                self._expect(a, T.from_ast(params[i].type), sc, f"argument {i + 1} of {what}")
+            else:
+                self._expr(a, sc)
+        for k in kwargs:
+            if k.name not in names:
+                self.error("E283", f"{what} has no parameter '{k.name}' (parameters: "
+                           f"{', '.join(names) or 'none'})", sc.path, k.at,
+                           did_you_mean(k.name, names))
+                self._expr(k.value, sc)
+                continue
+            i = names.index(k.name)
+            if slots[i] is not None:
+                self.error("E283", f"'{k.name}' is given twice" + (
+                           " (also by position)" if i < len(args) else ""), sc.path, k.at)
+                self._expr(k.value, sc)
+                continue
+            slots[i] = k.value
+            self._expect(k.value, T.from_ast(params[i].type), sc, f"argument '{k.name}' of {what}")
+        missing = [p.name for p, a in zip(params, slots) if a is None and p.default is None]
+        if missing and not kwargs and len(args) <= len(params) and not any(
+                p.default is not None for p in params):
+            self.error("E210", f"{what} takes {len(params)} argument(s), got {len(args)}",
+                       sc.path, at)
+        elif missing:
+            self.error("E283", f"{what} needs {', '.join(repr(n) for n in missing)}: "
+                       f"{'it has' if len(missing) == 1 else 'they have'} no default", sc.path, at)
+        self.bound[id(node)] = tuple(a if a is not None else p.default
+                                     for p, a in zip(params, slots))
+
     def _call(self, e: A.Call, sc: Scope, statement: bool) -> Type:
         m, n = self.m, e.func
         if n in m.procs:
             p = m.procs[n]
-            self._args(e.args, [T.from_ast(x.type) for x in p.params], f"procedure '{n}'", sc,
-                       e.at)
+            self._bind(e, e.args, e.kwargs, p.params, f"procedure '{n}'", sc, e.at)
             self.calls[sc.fn].add(f"p_{n}")
             self.res[id(e)] = ("proc", n, statement)
             self.proc_calls.append((e, sc.path, statement))
             return T.from_ast(p.returns) if p.returns else "none"
         if n in m.values:
             v = m.values[n]
-            self._args(e.args, [T.from_ast(x.type) for x in v.params], f"value '{n}'", sc, e.at)
+            self._bind(e, e.args, e.kwargs, v.params, f"value '{n}'", sc, e.at)
             self.res[id(e)] = ("value", n)
             self.uses.setdefault(sc.fn, set()).add(f"value:{n}")
             return T.from_ast(v.type)
+        if e.kwargs:  # built-ins take their arguments by position
+            if n in BUILTINS:
+                self.error("E283", f"'{n}' takes its arguments by position, not by name",
+                           sc.path, e.kwargs[0].at)
+            for k in e.kwargs:
+                self._expr(k.value, sc)
         if n in BUILTINS:
             lo, hi = BUILTINS[n]
             if not lo <= len(e.args) <= hi:
@@ -1303,7 +1696,8 @@ class Checker:
         if n == "neighbors":
             first = 2  # neighbors(g, x, kinds or node predicate, edge predicate)
             if len(args) > 2 and not isinstance(args[2], A.Lambda):
-                self._expr(args[2], sc)  # a kind, a list of kinds, or none
+                kind = self.m.types[gdecl.edge_type].fields.get("kind")  # a kind, a list of
+                self._edge_kinds(args[2], kind.type if kind else "text", sc)  # kinds, or none
                 first = 3
         else:
             if n == "reachable":
@@ -1353,6 +1747,18 @@ class Checker:
     def _field_values(self, tname: str, field: str) -> set[Any]:
         m = self.m
         return {m.records[rid].data.get(field) for rid in m.by_type.get(tname, ())}
+
+    def _edge_kinds(self, e: A.Expr, kind: Type, sc: Scope) -> None:
+        """The kind (or list of kinds) of edges `neighbors` follows: values of the edge
+        type's `kind` enum, when it is one."""
+        if isinstance(e, A.IfExp):
+            self._expect(e.cond, "bool", sc, "a condition")
+            self._edge_kinds(e.then, kind, sc)
+            self._edge_kinds(e.orelse, kind, sc)
+            self._set(e, "any")
+        elif self._enum(kind) is None or self._coerce(e, ("list", kind), sc) is None \
+                and self._coerce(e, kind, sc) is None:
+            self._expr(e, sc)
 
     def _unknown(self, code: str, what: str, name: str, candidates: Iterable[str], path: str,
                  at: A.Pos | Site, extra: str = "") -> None:

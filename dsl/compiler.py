@@ -21,6 +21,7 @@ from typing import Any, Iterable
 from dsl import ast as A
 from dsl.checker import CheckResult, graph_slots
 from dsl.model import PackModel
+from dsl.parser import split_template
 from dsl.types import elem
 
 DONE, SUSPEND, PUSHED = 0, 1, 2
@@ -85,6 +86,9 @@ class Compiler:
         out.append(f"# generated from pack {m.id!r}; do not edit")
         out.append("from engine.rt import *  # noqa: F401,F403")
         out.append("")
+        for name in self.c.const_order:
+            self.path = m.decl_paths[name]
+            self._const(name, m.consts[name])
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
             self._value(name, v)
@@ -209,6 +213,10 @@ class Compiler:
         out.append("VALUES = {" + ", ".join(f"{n!r}: v_{n}" for n in m.values) + "}")
         out.append("GRAPH_FILTERS = {" + ", ".join(f"{n!r}: gf_{n}" for n, g in m.graphs.items()
                                                    if g.where is not None) + "}")
+        # evaluated in this order when the pack loads (engine.loader), each into K_<name>
+        out.append("CONSTS = [" + ", ".join(f"({n!r}, k_{n})" for n in c.const_order) + "]")
+        out.append("VALUE_DEFAULTS = {" + ", ".join(
+            f"{n!r}: dv_{n}" for n, v in m.values.items() if _has_defaults(v.params)) + "}")
         out.append("BOUNDS = {" + ", ".join(f"{n!r}: bounds_{n}" for n, v in m.vars.items()
                                             if v.bounds) + "}")
         out.append("DEFAULTS = {" + ", ".join(f"{n!r}: default_{n}" for n in m.vars) + "}")
@@ -217,7 +225,18 @@ class Compiler:
         out.append("INITS = {" + ", ".join(f"{t!r}: init_{t}" for t in m.types
                                            if t in self.state_types) + "}")
 
+    def _const(self, name: str, d: A.ConstDecl) -> None:
+        self.site(f"k_{name}", d.at.line)
+        self.out += [f"def k_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+                     f"    return {self.value(d.expr, _Ctx(False))}  # @L{d.at.line}", ""]
+
     def _value(self, name: str, v: A.ValueDecl) -> None:
+        if _has_defaults(v.params):  # for engine.loader.call_value: the defaults by name
+            self.site(f"dv_{name}", v.at.line)
+            given = ", ".join(f"{p.name!r}: {self.expr(p.default, _Ctx(False))}"
+                              for p in v.params if p.default is not None)
+            self.out += [f"def dv_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+                         f"    return {{{given}}}", ""]
         params = [p.name for p in v.params]
         ctx = _Ctx(False, params)
         key = self._key([f"str(l_{p})" for p in params])
@@ -360,7 +379,8 @@ class Compiler:
         """Code for one key part as text: sides and record ids already are text."""
         code = self.expr(e, ctx)
         t = self.c.types.get(id(e))
-        if t in ("side", "text") or (isinstance(t, str) and t in self.m.types):
+        if t in ("side", "text") or (isinstance(t, str) and (t in self.m.types
+                                                             or t in self.m.enums)):
             return code if _is_str_literal(code) else f"({code})"
         return f"str({code})"
 
@@ -411,7 +431,7 @@ class Compiler:
         elif isinstance(s, A.ActionStmt):
             emit(f"{pad}{self.rhs(s.action, ctx)}")
         elif isinstance(s, A.Emit):
-            args = self._tuple([self.value(a, ctx) for a in s.args])
+            args = self._tuple([self.value(a, ctx) for a in self.args_of(s)])
             if s.queued:
                 emit(f"{pad}G.enqueue({s.event!r}, {args})")
             elif self._has_state(s.event):
@@ -530,7 +550,7 @@ class Compiler:
         lines.append(f"{pad}G.set({name!r}, {key}, {value})")
 
     def _modify(self, s: A.Modify, ctx: _Ctx, lines: list[str], pad: str) -> None:
-        key = self._key([self.keypart(a, ctx) for a in s.args])
+        key = self._key([self.keypart(a, ctx) for a in self.args_of(s)])
         # an override is kept (a zone read now is copied), an amount is a number
         amount = self.value(s.amount, ctx) if s.op == "to" else self.expr(s.amount, ctx)
         dur = self._duration(s.duration, s, ctx)
@@ -590,6 +610,27 @@ class Compiler:
                     walk(x, bound)
         walk(e)
         return out
+
+    def args_of(self, node: A.Call | A.Emit | A.Modify) -> tuple[A.Expr, ...]:
+        """A call's arguments in parameter order, keyword ones and defaults included."""
+        return self.c.bound.get(id(node), node.args)
+
+    def prompt(self, text: str | None, args: tuple[A.Expr, ...], ctx: _Ctx) -> tuple[str, str]:
+        """Code for a decision's prompt and for the values of its placeholders: the prompt as
+        a template with numbered placeholders ("Intercept with {0}?"), or plain text."""
+        if text is None or ("{" not in text and "}" not in text):
+            return repr(text), "None"
+        parts = split_template(text)
+        if not args:
+            return repr("".join(t for _kind, t, _i in parts)), "None"
+        template, n = [], 0
+        for kind, t, _i in parts:
+            if kind == "arg":
+                template.append(f"{{{n}}}")
+                n += 1
+            else:
+                template.append(t.replace("{", "{{").replace("}", "}}"))
+        return repr("".join(template)), "[" + ", ".join(self.value(a, ctx) for a in args) + "]"
 
     # ---- right-hand sides ---------------------------------------------------------------
     def rhs(self, r: A.Rhs, ctx: _Ctx) -> str:
@@ -654,6 +695,10 @@ class Compiler:
                 return f"G.all({res[1]!r})"
             if kind == "sides":
                 return "G.sides"
+            if kind == "kconst":
+                return f"K_{res[1]}"
+            if kind == "enum_all":
+                return repr(self.m.enum_values(res[1]))
             raise AssertionError(res)
         if isinstance(e, A.Index):
             res = c.res[id(e)]
@@ -667,7 +712,7 @@ class Compiler:
             res = c.res.get(id(e))
             if res is not None and res[0] == "evstate":
                 return f"G.evget({res[1]!r}, {res[2]!r})"
-            if res is not None and res[0] == "const":  # `type.id`: a record named in full
+            if res is not None and res[0] in ("const", "enum_value"):  # `type.id`, `kind.hill`
                 return repr(res[1])
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
@@ -742,7 +787,7 @@ class Compiler:
 
     def _call(self, e: A.Call, ctx: _Ctx) -> str:
         res = self.c.res.get(id(e))
-        args = e.args
+        args = self.args_of(e)
         if res is None:  # pragma: no cover - the checker resolved every call
             raise AssertionError(e)
         if res[0] == "proc":
@@ -803,6 +848,10 @@ _TEMPLATES = {
     "numbers": "G.numbers({0}, {1})", "take": "list({0}[:max({1}, 0)])",
     "is_revealed": "({0} in G.revealed)", "attribute": "R[{0}].get({1})",
 }
+
+
+def _has_defaults(params: tuple[A.Param, ...]) -> bool:
+    return any(p.default is not None for p in params)
 
 
 def _every_comprehension(e: A.Expr) -> A.Comprehension | None:
@@ -937,6 +986,9 @@ class _Machine:
                 s.expr if isinstance(s, A.ExprStmt) else s.value)
             target: A.Expr | str | None = (s.name if isinstance(s, A.Let) else
                                            s.target if isinstance(s, A.Assign) else None)
+            if isinstance(value, A.Choose) and value.each:
+                self.each(value, target)
+                return
             if isinstance(value, (A.Choose, A.Ask, A.Order)):
                 self.decision(value)
                 nxt = self.new()
@@ -961,7 +1013,7 @@ class _Machine:
                 if res[0] == "proc":
                     p = comp.m.procs[value.func]
                     args = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
-                                           for prm, a in zip(p.params, value.args)) + "}"
+                                           for prm, a in zip(p.params, comp.args_of(value))) + "}"
                     nxt = self.new()
                     self.line(f"F['pc'] = {nxt}")
                     self.line(f"G.push_call('p_{value.func}', {args})")
@@ -981,7 +1033,7 @@ class _Machine:
                     return
             raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
         if isinstance(s, A.Emit):
-            args = comp._tuple([comp.value(a, ctx) for a in s.args])
+            args = comp._tuple([comp.value(a, ctx) for a in comp.args_of(s)])
             nxt = self.new()
             self.line(f"F['pc'] = {nxt}")
             push = "push_event_x" if comp._has_state(s.event) else "push_event"
@@ -1048,16 +1100,47 @@ class _Machine:
             return
         raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
 
+    def each(self, d: A.Choose, target: A.Expr | str | None) -> None:
+        """`choose n x from ... one at a time`: the picks so far live in a local of the frame
+        (plain data); each pass asks for one more item, or ends with the list of them."""
+        comp, ctx = self.comp, self.ctx
+        _kind, by, src, lo, hi, require = self._choice(d)
+        prompt, args = comp.prompt(d.prompt, d.prompt_args, ctx)
+        key = comp.fresh("_each")
+        self.line(f"L[{key!r}] = G.each_start({by}, {src}, {lo}, {hi}, {require}, {args})")
+        head = self.new()
+        self.jump(head)
+        self.cur = head
+        self.line(f"if not G.each_step(F, L[{key!r}], {prompt}):")
+        self.line(f"    F['pc'] = {head}")
+        self.line("    return 1")
+        if target is None:
+            self.line(f"L.pop({key!r})")
+        else:
+            self._target(target, f"L.pop({key!r})['picked']")
+
     def decision(self, d: A.Choose | A.Ask | A.Order) -> None:
         comp, ctx = self.comp, self.ctx
         if isinstance(d, A.Ask):
+            prompt, args = comp.prompt(d.prompt, d.prompt_args, ctx)
             self.line(f"G.decide(F, 'ask', {comp.expr(d.side, ctx)}, [True, False], 1, 1, "
-                      f"False, {d.prompt!r}, None)")
+                      f"False, {prompt}, None{_also(args)})")
             return
         if isinstance(d, A.Order):
             self.line(f"G.decide(F, 'order', {comp.expr(d.by, ctx)}, list({comp.expr(d.items, ctx)}),"
                       f" 0, 0, False, None, None)")
             return
+        kind, by, src, lo, hi, require = self._choice(d)
+        prompt, args = comp.prompt(d.prompt, d.prompt_args, ctx)
+        if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
+            self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {prompt})")
+            return
+        self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
+                  f"{prompt}, {require}{_also(args)})")
+
+    def _choice(self, d: A.Choose) -> tuple[str, str, str, str, str, str]:
+        """Code for a choice's kind, decider, options, counts and `require` condition."""
+        comp, ctx = self.comp, self.ctx
         by = comp.expr(d.by, ctx) if d.by is not None else "V['active']['']"
         src = comp.expr(d.source, ctx)
         if d.where is not None:
@@ -1085,11 +1168,12 @@ class _Machine:
             comp.extra += [f"    return {comp.expr(d.require, rctx)}  # @L{d.require.at.line}",
                            ""]
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
-        if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
-            self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {d.prompt!r})")
-            return
-        self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
-                  f"{d.prompt!r}, {require})")
+        return kind, by, src, lo, hi, require
+
+
+def _also(args: str) -> str:
+    """The prompt's values as a last argument of G.decide, only when there are some."""
+    return "" if args == "None" else f", {args}"
 
 
 def compile_pack(model: PackModel, check: CheckResult) -> str:

@@ -122,7 +122,7 @@ def _expr(e: A.Expr, lead: bool = False) -> str:
     if isinstance(e, A.Name):
         return f"({e.id})" if lead and e.id in KEYWORDS else e.id
     if isinstance(e, A.Call):
-        text = f"{e.func}({_call_args(e.args)})"
+        text = f"{e.func}({_call_args(e.args, e.kwargs)})"
         return f"({text})" if lead and e.func in KEYWORDS else text
     if isinstance(e, A.Attr):
         return f"{_fmt(e.obj, P_POSTFIX, lead)}.{e.name}"
@@ -173,10 +173,11 @@ def _args(items: Iterable[A.Expr]) -> str:
     return ", ".join(_fmt(i, P_IF, False) for i in items)
 
 
-def _call_args(args: tuple[A.Expr, ...]) -> str:
-    if len(args) == 1 and isinstance(args[0], A.Comprehension):
+def _call_args(args: tuple[A.Expr, ...], kwargs: tuple[A.KwArg, ...] = ()) -> str:
+    if len(args) == 1 and not kwargs and isinstance(args[0], A.Comprehension):
         return _comprehension(args[0])  # count(c in hand where ...), sum(x.v for x in t)
-    return ", ".join(_fmt(a, P_IF, False) for a in args)
+    return ", ".join([*(_fmt(a, P_IF, False) for a in args),
+                      *(f"{k.name} = {_fmt(k.value, P_IF, False)}" for k in kwargs)])
 
 
 # ---- types, actions, simple statements ---------------------------------------------------
@@ -191,7 +192,8 @@ def format_type(t: A.TypeExpr) -> str:
 
 
 def _params(params: Iterable[A.Param]) -> str:
-    return ", ".join(f"{p.name}: {format_type(p.type)}" for p in params)
+    return ", ".join(f"{p.name}: {format_type(p.type)}" + (
+        f" = {format_expr(p.default)}" if p.default is not None else "") for p in params)
 
 
 def _action(a: A.Action) -> str:
@@ -208,6 +210,8 @@ def _action(a: A.Action) -> str:
             parts += ["require", format_expr(a.require)]
         if a.optional:
             parts.append("optional")
+        if a.each:
+            parts.append("one at a time")
         if a.prompt is not None:
             parts += ["prompt", quote(a.prompt)]
         return " ".join(parts)
@@ -270,7 +274,8 @@ _MODIFY_OPS = {"by": "by", "to": "to", "least": "at least", "most": "at most"}
 def format_simple_stmt(s: A.Stmt) -> str:
     """One line of a statement that has no block."""
     if isinstance(s, A.Let):
-        return f"let {s.name} = {_rhs(s.value)}"
+        typed = f": {format_type(s.type)}" if s.type is not None else ""
+        return f"let {s.name}{typed} = {_rhs(s.value)}"
     if isinstance(s, A.Assign):
         return f"{format_expr(s.target, P_POSTFIX)} = {_rhs(s.value)}"
     if isinstance(s, A.AugAssign):
@@ -280,7 +285,7 @@ def format_simple_stmt(s: A.Stmt) -> str:
     if isinstance(s, A.ActionStmt):
         return _action(s.action)
     if isinstance(s, A.Emit):
-        return f"{'enqueue' if s.queued else 'emit'} {s.event}({_args(s.args)})"
+        return f"{'enqueue' if s.queued else 'emit'} {s.event}({_call_args(s.args, s.kwargs)})"
     if isinstance(s, A.Move):
         place = f"{s.place} of " if s.place else ""
         return f"move {format_expr(s.what)} to {place}{format_expr(s.dest)}"
@@ -292,7 +297,8 @@ def format_simple_stmt(s: A.Stmt) -> str:
         to = f" to {format_expr(s.to)}" if s.to is not None else ""
         return f"reveal {format_expr(s.what)}{to}"
     if isinstance(s, A.Modify):
-        text = f"modify {s.key}({_args(s.args)}) {_MODIFY_OPS[s.op]} {format_expr(s.amount)}"
+        text = (f"modify {s.key}({_call_args(s.args, s.kwargs)}) {_MODIFY_OPS[s.op]} "
+                f"{format_expr(s.amount)}")
         return text + (f" {_duration(s.duration)}" if s.duration is not None else "")
     if isinstance(s, A.SetUntil):
         return (f"set {format_expr(s.target, P_POSTFIX)} = {format_expr(s.value)} "
@@ -345,6 +351,11 @@ def _one_line_decl(d: A.Decl) -> str:
     if isinstance(d, A.GraphDecl):
         text = f"graph {d.name} of {d.node_type} via {d.edge_type}"
         return text + (f" where {_lambda(d.where)}" if d.where is not None else "")
+    if isinstance(d, A.ConstDecl):
+        typed = f": {format_type(d.type)}" if d.type is not None else ""
+        return f"const {d.name}{typed} = {format_expr(d.expr)}"
+    if isinstance(d, A.EnumDecl):
+        return f"enum {d.name}: {', '.join(v.name for v in d.values)}"
     raise TypeError(f"not a one-line declaration: {d!r}")
 
 
@@ -366,6 +377,22 @@ def _window_clauses(d: A.WindowDecl) -> list[tuple[str, int, int]]:
     return sorted(out, key=lambda c: c[1]) if all(c[1] for c in out) else out
 
 
+def _enum_lines(d: A.EnumDecl) -> list[list[A.EnumValue]]:
+    """The lines of an enum printed as a block: the values written on one line stay
+    together (their comments with them), split where a line would pass MAX_ENUM_LINE."""
+    lines: list[list[A.EnumValue]] = []
+    for v in d.values:
+        last = lines[-1] if lines else None
+        same_line = last is not None and _line(last[-1]) == _line(v) != _line(d)
+        fits = last is not None and len(INDENT) + sum(len(x.name) + 2 for x in last) \
+            + len(v.name) <= MAX_ENUM_LINE
+        if last is not None and fits and (same_line or _line(v) == _line(d)):
+            last.append(v)
+        else:
+            lines.append([v])
+    return lines
+
+
 def _field(f: A.FieldDecl) -> str:
     text = f"{'var ' if f.var else ''}{f.name}: {format_type(f.type)}"
     if f.bounds is not None:
@@ -378,7 +405,8 @@ _COMPOUND = (A.If, A.For, A.While, A.Repeat)
 # Nodes whose parsed `at` runs on over the line break (and blank lines) after them.
 _LOOSE_END = (A.TypeDecl, A.VarDecl, A.ZoneDecl, A.EventDecl, A.ProcDecl, A.ValueDecl,
               A.CheckDecl, A.GraphDecl, A.TriggerDecl, A.FieldDecl, A.WindowDecl,
-              A.WindowOpening) + _COMPOUND
+              A.WindowOpening, A.EnumDecl, A.ConstDecl) + _COMPOUND
+MAX_ENUM_LINE = 99  # a longer `enum` is printed one value a line
 
 
 def _line(node: object) -> int:
@@ -446,6 +474,8 @@ class _Printer:
                 yield from self._anchor_lines(n.state)
             elif isinstance(n, A.WindowDecl):
                 yield from (first for _text, first, _last in _window_clauses(n) if first)
+            elif isinstance(n, A.EnumDecl):
+                yield from self._anchor_lines(n.values)
             elif isinstance(n, (A.ProcDecl, A.TriggerDecl, A.For, A.While, A.Repeat)):
                 yield from self._anchor_lines(n.body)
             elif isinstance(n, A.If):
@@ -543,6 +573,12 @@ class _Printer:
                 self.leading(_line(f), 1, False if i == 0 else None)
                 self.put(1, _field(f), _line(f), _last_line(f))
             self.block_end(1, _line(d.fields[0]) and d.fields[0].at.col if d.fields else 0)
+        elif isinstance(d, A.EnumDecl) and self._enum_block(d):
+            self.put(0, f"enum {d.name}:", start, start)
+            for i, line in enumerate(_enum_lines(d)):
+                self.leading(_line(line[0]), 1, False if i == 0 else None)
+                self.put(1, ", ".join(v.name for v in line), _line(line[0]), _line(line[-1]))
+            self.block_end(1, d.values[0].at.col if _line(d.values[0]) else 0)
         elif isinstance(d, A.ProcDecl):
             ret = f" -> {format_type(d.returns)}" if d.returns is not None else ""
             self.put(0, f"procedure {d.name}({_params(d.params)}){ret}:", start,
@@ -581,6 +617,13 @@ class _Printer:
         start, end = _line(d), _last_line(d)
         return (len(_one_line_decl(d)) > EVENT_LINE_MAX
                 or any(start < c[0] <= end for c in self.comments))
+
+    @staticmethod
+    def _enum_block(d: A.EnumDecl) -> bool:
+        """Print the enum one value a line? When it is long, or when its values were
+        written on lines of their own."""
+        start, last = _line(d), max((_line(v) for v in d.values), default=0)
+        return len(_one_line_decl(d)) > MAX_ENUM_LINE or bool(start) and last > start
 
     def body(self, stmts: tuple[A.Stmt, ...], depth: int) -> None:
         if not stmts:  # not produced by the parser; keep the output parseable

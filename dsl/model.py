@@ -137,6 +137,8 @@ class PackModel:
     values: dict[str, A.ValueDecl] = attrs.Factory(dict)
     graphs: dict[str, A.GraphDecl] = attrs.Factory(dict)
     windows: dict[str, Window] = attrs.Factory(dict)
+    enums: dict[str, A.EnumDecl] = attrs.Factory(dict)
+    consts: dict[str, A.ConstDecl] = attrs.Factory(dict)
     checks: list[tuple[A.CheckDecl, str]] = attrs.Factory(list)
     triggers: list[Trigger] = attrs.Factory(list)
     effects: list[Effect] = attrs.Factory(list)
@@ -158,6 +160,10 @@ class PackModel:
         Their ids may equal a declaration's name; rules reach them as `type.id`, and a
         table's id also where a table is expected (`lookup(attrition, ...)`)."""
         return record_type == TABLE_TYPE or record_type in self.glossary
+
+    def enum_values(self, name: str) -> list[str]:
+        """The values of enum `name`, in their order."""
+        return [v.name for v in self.enums[name].values]
 
     def provenance_counts(self) -> tuple[int, int, int, int]:
         """(records with a source or reconstruction note, records, rules with one, rules)."""
@@ -182,7 +188,8 @@ class PackModel:
         for kind, table in (("side", self.sides), ("record", records),
                             ("type", self.types), ("var", self.vars), ("zone", self.zones),
                             ("procedure", self.procs), ("value", self.values),
-                            ("graph", self.graphs)):
+                            ("graph", self.graphs), ("enum", self.enums),
+                            ("const", self.consts)):
             for n in table:
                 names.setdefault(n, kind)
         return names

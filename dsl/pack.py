@@ -492,7 +492,8 @@ class _Loader:
             table = {A.TypeDecl: model.types, A.VarDecl: model.vars, A.ZoneDecl: model.zones,
                      A.EventDecl: model.events, A.ProcDecl: model.procs,
                      A.ValueDecl: model.values, A.GraphDecl: model.graphs,
-                     A.WindowDecl: model.windows}[type(d)]
+                     A.WindowDecl: model.windows, A.EnumDecl: model.enums,
+                     A.ConstDecl: model.consts}[type(d)]
             site = Site(path, d.at.line, d.at.col)
             if name in RESERVED or name in BUILTIN_EVENTS or name in model.sides:
                 self.error("E305", f"'{name}' is reserved", site)
@@ -765,6 +766,8 @@ class _Loader:
                 self.error("E317", f"unknown side {value!r}", Site(site.path, site.line, site.col,
                            site.col + len(str(value))), did_you_mean(str(value), model.sides))
             return value
+        if t in model.enums:
+            return self._enum_value(model, t, value, loc)
         if t not in model.types:
             return value  # an undeclared field type: the checker reports the type (E202)
         # a reference to a record of type t
@@ -782,6 +785,20 @@ class _Loader:
             else:
                 self.error("E318", f"unknown {t} '{value}'", Site(site.path, site.line, site.col,
                            end), did_you_mean(str(value), model.by_type.get(t, [])))
+        return value
+
+    def _enum_value(self, model: PackModel, t: str, value: Any, loc: Any) -> Any:
+        """A value of enum `t`: one of its names, written as plain text (E280 if not)."""
+        values = model.enum_values(t)
+        if not isinstance(value, str):
+            self.error("E280", f"expected one of {t}'s values ({', '.join(values)}), got "
+                       f"{_brief(value)}", _site(loc))
+        elif value not in values:
+            quoted = getattr(loc, "style", None) in ("'", '"')  # point at the text inside
+            site = Site(loc.path, loc.line, loc.col + 1, loc.col + 1 + len(value)) if quoted \
+                else _site(loc, value)
+            self.error("E280", f"'{value}' is not a value of {t} (values: {', '.join(values)})",
+                       site, did_you_mean(value, values))
         return value
 
     def _text_start(self, loc: Any) -> tuple[int, int]:

@@ -68,7 +68,8 @@ class _BadDedent(DedentError):
 def _lark() -> Lark:
     return Lark.open_from_package(
         "dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
-        propagate_positions=True, maybe_placeholders=True, start=["start", "effect"],
+        propagate_positions=True, maybe_placeholders=True,
+        start=["start", "effect", "expression"],
         cache=_cache_path(),
     )
 
@@ -123,6 +124,9 @@ class _ToAst(Transformer_NonRecursive):
     def effect(self, meta, items):
         return tuple(i for i in items if i is not None)
 
+    def expression(self, meta, c):
+        return c[0]
+
     def t_name(self, meta, c):
         return A.TName(str(c[0]), at=_pos(meta))
 
@@ -133,7 +137,7 @@ class _ToAst(Transformer_NonRecursive):
         return A.TOptional(str(c[0]), at=_pos(meta))
 
     def param(self, meta, c):
-        return A.Param(str(c[0]), c[1], at=_pos(meta))
+        return A.Param(str(c[0]), c[1], c[2], at=_pos(meta))
 
     def params(self, meta, c):
         return tuple(c)
@@ -205,6 +209,21 @@ class _ToAst(Transformer_NonRecursive):
     def invariant_decl(self, meta, c):
         return A.CheckDecl(_unquote(c[0]), c[1], True, at=_pos(meta))
 
+    def enum_value(self, meta, c):
+        return A.EnumValue(str(c[0]), at=_pos(meta))
+
+    def enum_values(self, meta, c):
+        return tuple(c)
+
+    def enum_decl(self, meta, c):
+        return A.EnumDecl(str(c[0]), c[1], at=_pos(meta))
+
+    def enum_block(self, meta, c):
+        return A.EnumDecl(str(c[0]), tuple(v for line in c[1:] for v in line), at=_pos(meta))
+
+    def const_decl(self, meta, c):
+        return A.ConstDecl(str(c[0]), c[1], c[2], at=_pos(meta))
+
     def graph_decl(self, meta, c):
         return A.GraphDecl(str(c[0]), str(c[1]), str(c[2]), c[3], at=_pos(meta))
 
@@ -261,7 +280,7 @@ class _ToAst(Transformer_NonRecursive):
         return tuple(c)
 
     def let_stmt(self, meta, c):
-        return A.Let(str(c[0]), c[1], at=_pos(meta))
+        return A.Let(str(c[0]), c[2], c[1], at=_pos(meta))
 
     def assign_stmt(self, meta, c):
         return A.Assign(c[0], c[1], at=_pos(meta))
@@ -297,7 +316,10 @@ class _ToAst(Transformer_NonRecursive):
         return ("optional", True)
 
     def opt_prompt(self, meta, c):
-        return ("prompt", _unquote(c[0]))
+        return ("prompt", (_unquote(c[0]), _placeholders(c[0])))
+
+    def opt_each(self, meta, c):
+        return ("each", True)
 
     def choose(self, meta, c):
         count, var, source, *opts = c
@@ -306,10 +328,12 @@ class _ToAst(Transformer_NonRecursive):
             if key in kw:
                 raise _Located(f"'{key}' given twice in one choice", _pos(meta), "E103")
             kw[key] = value
+        if "prompt" in kw:
+            kw["prompt"], kw["prompt_args"] = kw["prompt"]
         return A.Choose(count, str(var), source, at=_pos(meta), **kw)
 
     def ask(self, meta, c):
-        return A.Ask(c[0], _unquote(c[1]), at=_pos(meta))
+        return A.Ask(c[0], _unquote(c[1]), _placeholders(c[1]), at=_pos(meta))
 
     def order(self, meta, c):
         return A.Order(c[0], c[1], at=_pos(meta))
@@ -339,10 +363,12 @@ class _ToAst(Transformer_NonRecursive):
         return A.Destroy(c[0], at=_pos(meta))
 
     def emit_stmt(self, meta, c):
-        return A.Emit(str(c[0]), _opt(c[1]), False, at=_pos(meta))
+        args, kwargs = _split_args(c[1])
+        return A.Emit(str(c[0]), args, False, kwargs, at=_pos(meta))
 
     def enqueue_stmt(self, meta, c):
-        return A.Emit(str(c[0]), _opt(c[1]), True, at=_pos(meta))
+        args, kwargs = _split_args(c[1])
+        return A.Emit(str(c[0]), args, True, kwargs, at=_pos(meta))
 
     def move_stmt(self, meta, c):
         what, place, dest = c
@@ -385,7 +411,8 @@ class _ToAst(Transformer_NonRecursive):
 
     def modify_stmt(self, meta, c):
         key, args, op, amount, duration = c
-        return A.Modify(str(key), _opt(args), amount, duration, op, at=_pos(meta))
+        args, kwargs = _split_args(args)
+        return A.Modify(str(key), args, amount, duration, op, kwargs, at=_pos(meta))
 
     def set_stmt(self, meta, c):
         return A.SetUntil(c[0], c[1], c[2], at=_pos(meta))
@@ -492,7 +519,8 @@ class _ToAst(Transformer_NonRecursive):
         return A.Name(str(c[0]), at=_pos(meta))
 
     def call(self, meta, c):
-        return A.Call(str(c[0]), _opt(c[1]), at=_pos(meta))
+        args, kwargs = _split_args(c[1])
+        return A.Call(str(c[0]), args, kwargs, at=_pos(meta))
 
     def list_lit(self, meta, c):
         return A.ListLit(_opt(c[0]), at=_pos(meta))
@@ -520,6 +548,9 @@ class _ToAst(Transformer_NonRecursive):
             return A.Lambda(str(c[0]), c[2], c[1], at=_pos(meta))
         return A.Lambda(str(c[0]), c[1], at=_pos(meta))
 
+    def kwarg(self, meta, c):
+        return A.KwArg(str(c[0]), c[1], at=_pos(meta))
+
     def _filter(self, meta, head, cond):
         # `x in source where cond`: the head must be a membership test on a plain name
         if not (isinstance(head, A.Compare) and head.op == "in" and isinstance(head.left, A.Name)):
@@ -531,6 +562,94 @@ class _Located(Exception):
     def __init__(self, message: str, at: A.Pos, code: str):
         super().__init__(message)
         self.message, self.at, self.code = message, at, code
+
+
+def _split_args(items: Any) -> tuple[tuple, tuple]:
+    """Positional and keyword arguments of a call; a positional one after a keyword one is
+    an error (E283), as the parameter it would fill is unclear."""
+    args, kwargs = [], []
+    for a in _opt(items):
+        if isinstance(a, A.KwArg):
+            kwargs.append(a)
+        elif kwargs:
+            raise _Located("a positional argument after a keyword argument: give it by name "
+                           "too, or put it first", a.at, "E283")
+        else:
+            args.append(a)
+    return tuple(args), tuple(kwargs)
+
+
+# ---- prompt templates -------------------------------------------------------------------
+def split_template(text: str) -> list[tuple[str, str, int]]:
+    """The parts of a prompt: ("text", literal, index) and ("arg", expression text, index of
+    its first character), where `{expr}` is a placeholder and `{{` / `}}` are braces.
+    ValueError(message, index) for a brace that is not closed or not doubled."""
+    parts: list[tuple[str, str, int]] = []
+    buf, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "{}" and text[i + 1:i + 2] == ch:
+            buf.append(ch)
+            i += 2
+        elif ch == "}":
+            raise ValueError("a '}' that closes no placeholder: write '}}' for a brace", i)
+        elif ch == "{":
+            end = text.find("}", i + 1)
+            if end < 0:
+                raise ValueError("a '{' whose placeholder is never closed: end it with '}', or "
+                                 "write '{{' for a brace", i)
+            if not text[i + 1:end].strip():
+                raise ValueError("an empty placeholder: write an expression in it, like {x}", i)
+            if buf:
+                parts.append(("text", "".join(buf), i))
+                buf = []
+            parts.append(("arg", text[i + 1:end], i + 1))
+            i = end + 1
+        else:
+            buf.append(ch)
+            i += 1
+    if buf:
+        parts.append(("text", "".join(buf), n))
+    return parts
+
+
+def _raw_columns(tok: Token) -> list[int]:
+    """For each character of the string token's text, its column in the source."""
+    raw, cols, i = str(tok), [], 1
+    while i < len(raw) - 1:
+        cols.append((tok.column or 1) + i)
+        i += 2 if raw[i] == "\\" else 1
+    cols.append((tok.column or 1) + len(raw) - 1)  # the closing quote
+    return cols
+
+
+def _placeholders(tok: Token) -> tuple[A.Expr, ...]:
+    """The expressions of the `{placeholders}` of a prompt, placed where they are written."""
+    text = _unquote(tok)
+    if "{" not in text and "}" not in text:
+        return ()
+    cols = _raw_columns(tok)
+    line = tok.line or 1
+    try:
+        parts = split_template(text)
+    except ValueError as err:
+        message, index = err.args
+        col = cols[min(index, len(cols) - 1)]
+        raise _Located(f"bad prompt: {message}", A.Pos(line, col, line, col + 1), "E285")
+    out = []
+    for kind, body, index in parts:
+        if kind != "arg":
+            continue
+        col = cols[index]
+        try:
+            tree = _lark().parse(body + "\n", start="expression")
+            expr = _ToAst().transform(tree)
+        except (UnexpectedInput, VisitError, _BadDedent):
+            end = col + len(body)
+            raise _Located(f"bad placeholder {{{body}}}: not an expression", A.Pos(
+                line, col, line, end), "E285") from None
+        out.append(_shift(expr, line - 1, col - 1))
+    return tuple(out)
 
 
 # ---- nesting limits ---------------------------------------------------------------------
@@ -643,7 +762,7 @@ _TOKEN_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "$END": "end of file",
     "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
     "AUG_OP": "'+=' or '-='", "AT_LEAST": "'at least'", "AT_MOST": "'at most'",
-    "TIMES": "'times'",
+    "TIMES": "'times'", "ONE_AT_A_TIME": "'one at a time'",
 }
 
 
@@ -785,7 +904,7 @@ def parse_module_partial(text: str, path: str = "<rules>"
     return A.Module(path, tuple(decls), extract_comments(text)), diags, broken
 
 
-_DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph|window)\s+"
+_DECL_NAME = re.compile(r"\s*(?:type|var|zone|event|procedure|value|graph|window|enum|const)\s+"
                         r"([A-Za-z_]\w*)")
 _SETUP_HANDLER = re.compile(r"\s*on\s+setup\b")
 # Among the broken names: an `on setup:` handler that does not parse. No name has a space, so

@@ -3,6 +3,7 @@
 A type is a string or a tuple:
   "int" "bool" "text" "side" "none" "any" "table" "graph"   base types
   "<entity type name>"                                   an id of a record of that type
+  "<enum name>"                                          one of the enum's values (text)
   ("list", T)                                            a list
   ("zone", T)                                            a zone holding T (reads as a list)
 """

@@ -373,9 +373,10 @@ def cmd_terms(args: argparse.Namespace) -> int:
 
 
 # ---- eval ----------------------------------------------------------------------------------------
-def _parse_call(text: str) -> tuple[str, list]:
-    """`name` or `name(arg, ...)` with literal arguments: whole numbers, "text", true, false,
-    none, [lists], and bare ids (records, sides). Read with the rules language's own parser."""
+def _parse_call(text: str) -> tuple[str, list, dict]:
+    """`name` or `name(arg, ..., param = arg)` with literal arguments: whole numbers, "text",
+    true, false, none, [lists], and bare ids (records, sides). Read with the rules language's
+    own parser."""
     from dsl import ast as A
     from dsl.errors import DslError
     from dsl.formatter import format_expr
@@ -387,24 +388,26 @@ def _parse_call(text: str) -> tuple[str, list]:
         block = ()
     node = block[0].value if len(block) == 1 and isinstance(block[0], A.Let) else None
     if isinstance(node, A.Name):
-        return node.id, []
+        return node.id, [], {}
     if not isinstance(node, A.Call):
         raise UsageError(f"cannot read {text!r}: write a value and its arguments, like "
                          "'attack_strength(3, north_gate)'")
-    args = [literal_value(a) for a in node.args]
-    for a, v in zip(node.args, args):
+    given = [*node.args, *(k.value for k in node.kwargs)]
+    values = [literal_value(a) for a in given]
+    for a, v in zip(given, values):
         if v is NOT_LITERAL:
             raise UsageError(f"'{format_expr(a)}' is not a plain argument: use whole numbers, "
                              "\"text\", true, false, none, [lists] or ids")
-    return node.func, args
+    n = len(node.args)
+    return node.func, values[:n], {k.name: v for k, v in zip(node.kwargs, values[n:])}
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from engine.errors import EngineFault
     pack = _load(args.pack)
-    name, call_args = _parse_call(args.expression)
+    name, call_args, call_kwargs = _parse_call(args.expression)
     try:
-        result = pack.call_value(name, *call_args)
+        result = pack.call_value(name, *call_args, **call_kwargs)
     except KeyError as err:
         raise UsageError(err.args[0]) from None
     except TypeError as err:

@@ -24,7 +24,11 @@ class Decision:
     kind 'ask' -> True or False;  kind 'order' -> all options, reordered.
     `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer.
     `window` names the response window a 'one' decision opens (None for other decisions):
-    it is asked even with no options, and None (pass) always answers it."""
+    it is asked even with no options, and None (pass) always answers it.
+    `args`: the values of the prompt's placeholders `{0}`, `{1}` ... (records by id; a
+    front-end shows their names), or None. `each`: for a pick of a one-at-a-time choice,
+    {"picked": the items picked so far, "min": .., "max": ..} of the whole choice (the
+    decision is then kind 'one', and None, when optional, means "done"), else None."""
 
     side: str
     kind: str
@@ -35,6 +39,8 @@ class Decision:
     prompt: str | None = None
     id: int = 0
     window: str | None = None
+    args: list[Any] | None = None
+    each: dict[str, Any] | None = None
 
 
 @attrs.frozen
@@ -77,8 +83,10 @@ class Game:
         d = self.rt.s["decision"]
         if d is None:
             return None
+        each = d.get("each")
         return Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                        d["optional"], d["prompt"], d["id"], d.get("window"))
+                        d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
+                        None if each is None else {**each, "picked": list(each["picked"])})
 
     @property
     def limits(self) -> Limits:

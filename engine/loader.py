@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from dsl.build import Build, build_pack, module_filename
+from dsl.errors import Diagnostic, source_line
 from dsl.model import PackModel
 from dsl.types import from_ast
-from engine.errors import PackError
+from engine.errors import EngineFault, PackError
 
 if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
-    from dsl.model import PackModel
     from engine.graph import Graph
     from engine.limits import Limits
     from engine.tables import Table
@@ -158,10 +158,11 @@ class CompiledPack:
         rt.init_fields()
         return rt
 
-    def call_value(self, name: str, *args: Any) -> Any:
+    def call_value(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Evaluate the pack's `value` declaration `name` with `args` on the pre-setup state
         (see `static_runtime`): tables and formulas of a data pack, worked examples in tests.
-        Records and sides are passed by id. An unknown name raises KeyError, a wrong number
+        Records and sides are passed by id; arguments may be given by name, and parameters
+        with a default may be left out. An unknown name raises KeyError, a wrong number
         of arguments or an argument of the wrong kind TypeError, a rule that fails
         EngineFault."""
         from dsl.errors import did_you_mean
@@ -171,8 +172,9 @@ class CompiledPack:
             known = ", ".join(sorted(self.model.values)) or "none"
             raise KeyError(f"pack '{self.id}' has no value '{name}'"
                            + (f"; {hint}" if hint else f" (values: {known})"))
-        _check_value_args(self, name, decl, args)
         rt = self.static_runtime()
+        args = _bind_value_args(self, rt, name, decl, args, kwargs)
+        _check_value_args(self, name, decl, args)
         try:
             return self.ns["VALUES"][name](rt, *args)
         except Exception as err:
@@ -212,6 +214,31 @@ class CompiledPack:
         return [(x, field) for x in items if isinstance(x, str) and x in self.records]
 
 
+def _bind_value_args(pack: CompiledPack, rt: Any, name: str, decl: Any, args: tuple,
+                     kwargs: dict[str, Any]) -> tuple:
+    """`args` and `kwargs` in parameter order, defaults filled in (TypeError for a name that
+    is no parameter, one given twice, or one left out that has no default)."""
+    fill = pack.ns["VALUE_DEFAULTS"].get(name)
+    if not kwargs and (len(args) >= len(decl.params) or fill is None):
+        return args  # nothing to fill in: a count that is wrong is told by _check_value_args
+    from dsl.errors import did_you_mean
+    names = [p.name for p in decl.params]
+    slots: dict[str, Any] = dict(zip(names, args))
+    for key, value in kwargs.items():
+        if key not in names:
+            hint = did_you_mean(key, names)
+            raise TypeError(f"value '{name}' has no parameter '{key}'" + (f"; {hint}" if hint
+                            else f" (parameters: {', '.join(names)})"))
+        if key in slots:
+            raise TypeError(f"value '{name}': '{key}' is given twice")
+        slots[key] = value
+    defaults = rt.call_rule(fill) if fill is not None else {}
+    missing = [n for n in names if n not in slots and n not in defaults]
+    if missing:
+        raise TypeError(f"value '{name}' needs {', '.join(map(repr, missing))}")
+    return tuple(slots[n] if n in slots else defaults[n] for n in names)
+
+
 def _check_value_args(pack: CompiledPack, name: str, decl: Any, args: tuple) -> None:
     """TypeError unless `args` fit the parameters of value `name` (count; records and sides
     by id, whole numbers, true/false, text)."""
@@ -241,6 +268,8 @@ def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
         return isinstance(arg, str)
     if t == "side":
         return isinstance(arg, str) and arg in pack.side_set
+    if t in pack.model.enums:
+        return isinstance(arg, str) and arg in pack.model.enum_values(t)
     if t in pack.by_type:
         return isinstance(arg, str) and arg in pack.by_type[t]
     return True
@@ -249,6 +278,8 @@ def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
 def _domain(model: PackModel, by_type: dict[str, list[str]], t: Any) -> list[str]:
     if t == "side":
         return list(model.sides)
+    if t in model.enums:
+        return model.enum_values(t)
     return list(by_type.get(t, []))
 
 
@@ -356,13 +387,13 @@ def instantiate(build: Build) -> CompiledPack:
         keyed={t: tuple(v) for t, v in keyed.items()})
     if ns["GRAPH_FILTERS"]:
         _build_filtered_graphs(pack, src.sources)
+    _evaluate_consts(pack, build)
     return pack
 
 
 def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
     """The graphs declared with `where`: their edges are chosen once, here (the checker let
     the filter read records only), so a query on one costs what it costs on a full graph."""
-    from dsl.errors import Diagnostic, source_line
     from engine.graph import Graph
     from engine.runtime import Runtime
     rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)  # no state is read
@@ -382,6 +413,21 @@ def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
                     source_line(sources.get(path, ""), at.line),
                     at.end_col if at.end_line == at.line else None)]) from err
         pack.graphs[name] = Graph(edges)
+
+
+def _evaluate_consts(pack: CompiledPack, build: Build) -> None:
+    """Each `const` once, in the order the checker found (those it needs first), into the
+    module global its uses read (K_<name>). A const that fails is a located error."""
+    from engine.runtime import Runtime
+    rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)
+    for name, fn in pack.ns["CONSTS"]:
+        try:
+            pack.ns[f"K_{name}"] = rt.call_rule(fn)
+        except EngineFault as err:
+            decl, path = pack.model.consts[name], pack.model.decl_paths[name]
+            raise PackError([Diagnostic(
+                "E282", f"const '{name}' cannot be worked out: {err}", path, decl.at.line,
+                decl.at.col, source_line(build.source.sources.get(path, ""), decl.at.line))])
 
 
 def _rule_labels(model: PackModel) -> dict[str, str]:

@@ -354,17 +354,15 @@ class Runtime:
 
     # ---- decisions ------------------------------------------------------------------------
     def decide(self, F: dict, kind: str, side: str, options: list, lo: int, hi: int,
-               optional: bool, prompt: str | None, require: Any) -> None:
+               optional: bool, prompt: str | None, require: Any, args: list | None = None,
+               each: dict | None = None) -> None:
+        """Wait for `side` to decide. `args` are the values of the prompt's numbered
+        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far)."""
         if side not in self.P.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
-        loc, visible = self.loc, self.P.visible_zones[side]
-        for o in options:  # options from a zone the decider cannot see are shown to it now
-            where = loc.get(o) if isinstance(o, str) else None
-            if where is not None and where not in visible:
-                seen = self.revealed.setdefault(o, [])
-                if side not in seen:
-                    seen.append(side)
-                self.barrier()
+        self._show_to(side, options)
+        if args is not None:  # a card the prompt names is shown to the decider, as an option
+            self._show_to(side, [x for a in args for x in (a if isinstance(a, list) else [a])])
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":
@@ -375,10 +373,14 @@ class Runtime:
         if len(options) > self.limits.list_size:
             raise Runaway(f"a decision with {len(options)} options (the limit is "
                           f"{self.limits.list_size})")
-        self.s["decision"] = {"id": self.s["asked"], "kind": kind, "side": side,
-                              "options": options, "min": lo, "max": hi, "optional": optional,
-                              "prompt": prompt, "require": list(require) if require else None,
-                              "fn": F["f"]}
+        d = self.s["decision"] = {
+            "id": self.s["asked"], "kind": kind, "side": side, "options": options, "min": lo,
+            "max": hi, "optional": optional, "prompt": prompt,
+            "require": list(require) if require else None, "fn": F["f"]}
+        if args is not None:
+            d["args"] = args
+        if each is not None:
+            d["each"] = each
         self.s["asked"] += 1
 
     def open_window(self, F: dict, name: str, side: str, options: list,
@@ -388,6 +390,66 @@ class Runtime:
         the game stops, and what the other sides see of it, never tells what `side` holds."""
         self.decide(F, "one", side, options, 1, 1, True, prompt, None)
         self.s["decision"]["window"] = name
+
+    def _show_to(self, side: str, items: list) -> None:
+        """Records from a zone `side` cannot see, offered or named to it, are shown to it."""
+        loc, visible = self.loc, self.P.visible_zones[side]
+        for o in items:
+            where = loc.get(o) if isinstance(o, str) else None
+            if where is not None and where not in visible:
+                seen = self.revealed.setdefault(o, [])
+                if side not in seen:
+                    seen.append(side)
+                self.barrier()
+
+    # ---- one at a time: `choose n x from ... one at a time` -----------------------------------
+    def each_start(self, side: str, options: list, lo: int, hi: int, require: Any,
+                   args: list | None) -> dict:
+        """The state of a one-at-a-time choice, kept in a local of the waiting frame (data)."""
+        if hi < 0:
+            raise RuleError(f"a choice of at most {hi} items: a count cannot be negative")
+        hi = min(hi, len(options))
+        return {"side": side, "all": options, "picked": [], "min": min(max(lo, 0), hi),
+                "max": hi, "require": list(require) if require else None, "args": args}
+
+    def each_step(self, F: dict, e: dict, prompt: str | None) -> bool:
+        """Take the answer to the last pick (none: done), then ask for the next one; True
+        when the choice is over (the picks are in e["picked"]).
+
+        Each pick offers the items not picked yet, and "done" (none) once the minimum is
+        met. A `require` condition holds for the whole set: "done" is offered only when the
+        picks so far meet it, and the pick that reaches the maximum only among the items
+        that make a set meeting it. When no answer is left (a dead end), the picks start
+        over; when none was ever possible, that is a fault."""
+        picked = e["picked"]
+        if "in" in F:
+            got = F.pop("in")
+            if got is None:
+                return True
+            picked.append(got)
+        while len(picked) < e["max"]:
+            remaining = list(e["all"])
+            for p in picked:
+                remaining.remove(p)
+            can_stop = len(picked) >= e["min"]
+            req = e["require"]
+            if req is not None:
+                test, captured = self.P.ns[req[0]], req[1]
+                can_stop = can_stop and bool(test(self, captured, list(picked)))
+                if len(picked) + 1 == e["max"]:
+                    remaining = [o for o in remaining if test(self, captured, [*picked, o])]
+                    if not remaining and not can_stop:
+                        if not picked:
+                            raise RuleError("no set of these options meets the choice's "
+                                            "'require' condition")
+                        picked.clear()  # a dead end: choose again from the start
+                        continue
+            if not remaining:
+                return True
+            self.decide(F, "one", e["side"], remaining, 1, 1, can_stop, prompt, None,
+                        e["args"], {"picked": list(picked), "min": e["min"], "max": e["max"]})
+            return False
+        return True
 
     def _auto_answer(self) -> bool:
         """Answer a decision that has exactly one legal answer, without asking anyone

@@ -75,6 +75,14 @@ Frame = SavedEventFrame | SavedProcFrame
 
 
 @attrs.frozen
+class SavedPick:
+    """A pick of a one-at-a-time choice: the items picked so far, and the choice's counts."""
+    picked: list[JsonData]
+    min: int
+    max: int
+
+
+@attrs.frozen
 class SavedDecision:
     id: int
     kind: Literal["one", "many", "ask", "order"]
@@ -87,6 +95,8 @@ class SavedDecision:
     require: tuple[str, dict[str, JsonData]] | None  # a condition function, its captured locals
     fn: str  # the rule that asks
     window: str | None = None  # the response window it opens (absent for other decisions)
+    args: list[JsonData] | None = None  # the values of the prompt's placeholders
+    each: SavedPick | None = None  # a pick of a one-at-a-time choice
 
 
 @attrs.frozen
@@ -799,6 +809,10 @@ def _check_decision(pack: Any, st: SavedState) -> None:
                                  or d.fn != pack.model.windows[d.window].fn):
         raise _fail(f"{path}.window", f"{_show(d.window)} is not a response window of pack "
                     f"{pack.id!r} asked by {d.fn!r}")
+    each = d.each
+    if each is not None and (not 0 <= each.min <= each.max or len(each.picked) >= each.max):
+        raise _fail(f"{path}.each", f"expected 0 <= min <= max and fewer picks than max, got "
+                    f"{len(each.picked)} picked, min {each.min}, max {each.max}")
     if d.id != st.asked - 1:
         raise _fail(f"{path}.id", f"the game has asked {st.asked} decisions, so the one "
                     f"waiting is number {st.asked - 1}, got {d.id}")

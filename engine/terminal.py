@@ -74,25 +74,40 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
     return "\n".join(out)
 
 
-def action_label(action: Any, cat: Any, kind: str) -> str:
+def action_label(action: Any, cat: Any, kind: str, each: bool = False) -> str:
+    """An action as a person reads it; `each`: it answers a pick of a one-at-a-time choice,
+    where none means "done"."""
     if kind == "ask":
         return "yes" if action else "no"
     if action is None:
-        return "pass (choose nothing)"
+        return "done (pick no more)" if each else "pass (choose nothing)"
     if isinstance(action, list):
         return cat.value(action) if action else "nothing"
     return cat.value(action)
 
 
 def describe_decision(decision: dict[str, Any], cat: Any) -> str:
+    """The question, its placeholders filled with names in the catalog's language."""
     kind = decision.get("kind")
     window = decision.get("window")
     if window and not decision.get("prompt"):
         return f"{cat.value(decision.get('side'))}: respond ({cat.term(window)}): " \
             "play a card or pass"
-    text = decision.get("prompt") or {
+    each = decision.get("each")
+    text = decision.get("prompt")
+    args = decision.get("args")
+    if text and args is not None:
+        try:
+            text = text.format(*[cat.value(a) for a in args])
+        except (IndexError, KeyError, ValueError):
+            pass
+    if not text and each:
+        text = f"choose {each['min']} to {each['max']}, one at a time"
+    text = text or {
         "one": "choose one", "ask": "yes or no?", "order": "put these in order",
         "many": f"choose {decision.get('min')} to {decision.get('max')}"}.get(kind, kind)
+    if each:
+        text += f" (picked so far: {cat.value(each['picked'])})"
     return f"{cat.value(decision.get('side'))}: {text}"
 
 
@@ -122,14 +137,21 @@ class HumanPlayer:
         self._output(describe_decision(decision, cat))
         listed = len(legal) <= MAX_LISTED
         if listed:
+            each = decision.get("each") is not None
             for i, a in enumerate(legal, 1):
-                self._output(f"  {i}) {action_label(a, cat, decision['kind'])}")
+                self._output(f"  {i}) {action_label(a, cat, decision['kind'], each)}")
         else:
             opts = decision["options"]
             for i, o in enumerate(opts, 1):
                 self._output(f"  {i}) {cat.value(o)}")
-            self._output("enter option numbers separated by spaces"
-                         + (" (all of them, in order)" if decision["kind"] == "order" else ""))
+            if decision["kind"] == "one":
+                self._output("enter an option's number" + (
+                    " (0: done)" if decision.get("each") else " (0: none)")
+                    * bool(decision.get("optional")))
+            else:
+                self._output("enter option numbers separated by spaces"
+                             + (" (all of them, in order)" if decision["kind"] == "order"
+                                else ""))
         self._output("  (u = undo, s FILE = save, q = quit)")
         while True:
             try:
@@ -183,6 +205,12 @@ class HumanPlayer:
                 return legal[nums[0] - 1]
             return _BAD
         opts = decision["options"]
+        if decision["kind"] == "one":  # one option (by number), or 0 for none when optional
+            if len(nums) != 1:
+                return _BAD
+            if nums[0] == 0 and decision.get("optional"):
+                return None
+            return opts[nums[0] - 1] if 1 <= nums[0] <= len(opts) else _BAD
         if not all(1 <= n <= len(opts) for n in nums):
             return _BAD
         return [opts[n - 1] for n in nums]

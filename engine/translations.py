@@ -276,6 +276,7 @@ class PackInfo:
         self.terms = set(model.global_names()) - set(model.records)
         self.terms |= set(self.events) | set(model.sides) | set(model.windows)
         self.terms |= {f for t in model.types.values() for f in t.fields}
+        self.terms |= {v.name for e in model.enums.values() for v in e.values}
         self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
         self.english: set[str] = {rid for rid, (_t, data) in self.records.items()
                                   if data.get("name")}
@@ -454,6 +455,7 @@ class Catalog:
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
         self._deriving: set[str] = set()  # records whose derived name is being made
         self._named: set[str] | None = None  # records named in this language (is_named)
+        self._enums: frozenset[str] | None = None  # the values of the pack's enums
 
     def _table(self, lang: str) -> dict[str, dict[str, str]]:
         table = self._tables.get(lang)
@@ -573,12 +575,18 @@ class Catalog:
         if isinstance(v, str):
             if v in self.pack.records:
                 return self.name(v)
-            if v in self.pack.side_set:
-                return self.term(v)
+            if v in self.pack.side_set or v in self._enum_values():
+                return self.term(v)  # an enum's value may have a term in the language
             return v
         if isinstance(v, (list, tuple)):
             return ", ".join(self.value(x) for x in v) if v else "nothing"
         return str(v)
+
+    def _enum_values(self) -> frozenset[str]:
+        if self._enums is None:
+            enums = getattr(getattr(self.pack, "model", None), "enums", {})
+            self._enums = frozenset(v.name for e in enums.values() for v in e.values)
+        return self._enums
 
     def zone(self, key: str | None) -> str:
         if key is None:

@@ -365,6 +365,7 @@ def _validate_pack(root: Path) -> PackReport:
 def _validate_built(root: Path) -> tuple[PackReport, Any]:
     """What validating the pack at `root` finds, and its build (None if it crashed)."""
     from dsl.build import build_pack
+    from engine.errors import PackError
     from engine.loader import instantiate
     from engine.translations import PackInfo
 
@@ -391,8 +392,8 @@ def _validate_built(root: Path) -> tuple[PackReport, Any]:
         try:
             pack = instantiate(build)
             failed = pack.run_checks()
-        except PackError as err:  # a graph filter that fails on a record (E248)
-            diags += err.diagnostics
+        except PackError as err:  # a graph filter that fails on a record (E248), a const
+            diags += err.diagnostics  # that cannot be worked out (E282): located
             failed = []
         except Exception as err:
             diags.append(_internal("E400", f"pack checks could not run: "

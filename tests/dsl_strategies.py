@@ -7,7 +7,9 @@ The trees keep to what the parser can produce, so `parse_module(format_module(m)
   - a `Call` whose single argument is a comprehension is printed without brackets;
   - `BoolOp` has at least two items, `Index` at least one index, blocks at least one
     statement; trigger `names` are None or non-empty;
-  - names come from a small pool without keywords (but with names that start like one).
+  - names come from a small pool without keywords (but with names that start like one);
+  - keyword arguments follow the positional ones; a prompt's `{placeholders}` are its
+    `prompt_args` (simple names and fields), and its other text has no braces.
 
 Usage: `modules()`, `declarations()`, `blocks()`, `statements()`, `expressions()`,
 `operator_expressions()` (precedence stress), `rule_text()` and `mutated_rules(text)` (parser
@@ -118,7 +120,8 @@ def _draw_expr(draw: st.DrawFn, depth: int, kinds: list[str], leaves) -> A.Expr:
         for _ in range(draw(st.integers(0, 3))):
             args.append(A.Lambda(draw(names), sub(), draw(st.none() | type_exprs))
                         if draw(st.integers(0, 3)) == 0 else sub())
-        return A.Call(draw(names), tuple(args))
+        kwargs = tuple(A.KwArg(draw(names), sub()) for _ in range(draw(st.integers(0, 3)) // 2))
+        return A.Call(draw(names), tuple(args), kwargs)
     return draw(leaves)
 
 
@@ -149,13 +152,36 @@ def _counts(e: st.SearchStrategy) -> st.SearchStrategy:
     )
 
 
+# Prompt text: braces only as placeholders, whose expressions are simple.
+_plain = strings.map(lambda s: s.replace("{", "(").replace("}", ")"))
+_placeholder = st.one_of(names.map(A.Name),
+                         st.builds(lambda o, f: A.Attr(A.Name(o), f), names, names))
+
+
+@st.composite
+def prompts(draw: st.DrawFn) -> tuple[str, tuple[A.Expr, ...]]:
+    """A prompt's text and the expressions of its placeholders."""
+    from dsl.formatter import format_expr
+    args = tuple(draw(st.lists(_placeholder, max_size=2)))
+    text = draw(_plain)
+    for a in args:
+        text += "{" + format_expr(a) + "}" + draw(_plain)
+    return text, args
+
+
+def _choose(count, var, source, by, where, require, optional, prompt, each) -> A.Choose:
+    text, args = prompt if prompt is not None else (None, ())
+    return A.Choose(count, var, source, by, where, require, optional, text, each=each,
+                    prompt_args=args)
+
+
 def actions(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
     e = e if e is not None else expressions(2)
     opt = st.none() | e
     return st.one_of(
-        st.builds(A.Choose, st.none() | _counts(e), names, e, opt, opt, opt, st.booleans(),
-                  st.none() | strings),
-        st.builds(A.Ask, e, strings),
+        st.builds(_choose, st.none() | _counts(e), names, e, opt, opt, opt, st.booleans(),
+                  st.none() | prompts(), st.booleans()),
+        st.builds(lambda side, p: A.Ask(side, p[0], p[1]), e, prompts()),
         st.builds(A.Order, e, e),
         st.builds(A.Draw, e, e, e),
         st.builds(A.Open, names, _args(e)),
@@ -180,6 +206,10 @@ def _until_items() -> st.SearchStrategy:
     )
 
 
+def _kwargs(e: st.SearchStrategy) -> st.SearchStrategy:
+    return st.lists(st.builds(A.KwArg, names, e), max_size=2).map(tuple)
+
+
 def _durations(e: st.SearchStrategy) -> st.SearchStrategy:
     return st.one_of(
         _until_items(),
@@ -193,18 +223,18 @@ def simple_statements(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
     e = e if e is not None else expressions(2)
     rhs = st.one_of(e, actions(e))
     return st.one_of(
-        st.builds(A.Let, names, rhs),
+        st.builds(A.Let, names, rhs, st.none() | type_exprs),
         st.builds(A.Assign, e, rhs),
         st.builds(A.AugAssign, e, st.sampled_from(["+=", "-="]), e),
         st.builds(A.ExprStmt, e),
         st.builds(A.ActionStmt, actions(e)),
-        st.builds(A.Emit, names, _args(e), st.booleans()),
+        st.builds(A.Emit, names, _args(e), st.booleans(), _kwargs(e)),
         st.builds(A.Move, e, e, st.sampled_from([None, "top", "bottom"])),
         st.builds(A.Shuffle, e),
         st.builds(A.Destroy, e),
         st.builds(A.Reveal, e, st.none() | e),
         st.builds(A.Modify, names, _args(e), e, st.none() | _durations(e),
-                  st.sampled_from(["by", "to", "least", "most"])),
+                  st.sampled_from(["by", "to", "least", "most"]), _kwargs(e)),
         st.builds(A.SetUntil, e, e, _durations(e)),
         st.builds(A.Win, e),
         st.just(A.EndGame()),
@@ -248,7 +278,8 @@ def blocks(e: st.SearchStrategy | None = None, max_size: int = 4) -> st.SearchSt
 
 # ---- declarations -----------------------------------------------------------------------
 def _params(min_size: int = 0) -> st.SearchStrategy:
-    return st.lists(st.builds(A.Param, names, type_exprs), min_size=min_size,
+    default = st.none() | expressions(1)
+    return st.lists(st.builds(A.Param, names, type_exprs, default), min_size=min_size,
                     max_size=3).map(tuple)
 
 
@@ -274,6 +305,9 @@ def declarations(e: st.SearchStrategy | None = None) -> st.SearchStrategy:
         st.builds(A.CheckDecl, strings, e, st.booleans()),
         st.builds(A.GraphDecl, names, names, names,
                   st.none() | st.builds(A.Lambda, names, e, st.none() | type_exprs)),
+        st.builds(A.EnumDecl, names,
+                  st.lists(names.map(A.EnumValue), min_size=1, max_size=4).map(tuple)),
+        st.builds(A.ConstDecl, names, st.none() | type_exprs, e),
         st.builds(A.TriggerDecl, st.sampled_from(["before", "after", "on", "instead"]), names,
                   st.none() | st.lists(names, min_size=1, max_size=3).map(tuple),
                   st.none() | e, body),
@@ -336,6 +370,7 @@ _IDENT_FIELDS = {
     A.ValueDecl: ("name",), A.GraphDecl: ("name", "node_type", "edge_type"),
     A.TriggerDecl: ("event",), A.TName: ("name",), A.TOptional: ("name",),
     A.Open: ("window",), A.WindowDecl: ("name", "var"), A.WindowOpening: ("event",),
+    A.KwArg: ("name",), A.EnumDecl: ("name",), A.EnumValue: ("name",), A.ConstDecl: ("name",),
 }
 
 

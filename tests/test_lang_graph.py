@@ -239,7 +239,7 @@ def test_a_node_predicate_on_texts_nodes_hold_is_fine(write_pack):
     ("sort([a, b], (n: link) => 1)", "link", "a space"),
 ])
 def test_an_annotation_that_contradicts_the_position(write_pack, call, said, receives):
-    diags = diagnostics(write_pack, f"on setup:\n    let x = {call}\n")
+    diags = diagnostics(write_pack, f"on setup:\n    let _x = {call}\n")
     d = only(diags, "E245")
     assert d.message == f"this {'function' if 'sort' in call else 'predicate'} receives " \
                         f"{receives}, not a {said}"
