@@ -596,9 +596,14 @@ class _Loader:
             while line in own_line:
                 notes.append(own_line[line])
                 line -= 1
-            found = [n for n in notes if n.startswith(("source:", "reconstructed:"))]
+            found: list[str] = []  # a note goes on over the comment lines below it
+            for n in reversed(notes):
+                if n.startswith(("source:", "reconstructed:")):
+                    found.append(n)
+                elif found:
+                    found[-1] += " " + n
             if found:
-                model.provenance[key] = "; ".join(reversed(found))
+                model.provenance[key] = "; ".join(found)
             else:
                 what = key if not key.startswith(("trigger", "extend")) else \
                     f"extend type {d.name}" if key.startswith("extend") else f"{d.kind} {d.event}"

@@ -464,7 +464,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_validate)
 
     f = sub.add_parser("fmt", help="format .rules files",
-                       description="Rewrite .rules files in the canonical layout.")
+                       description="Rewrite .rules files in the canonical layout, wrapped at "
+                       "99 columns.")
     f.add_argument("paths", nargs="+", metavar="PATH", help=".rules files or directories")
     f.add_argument("--check", action="store_true",
                    help="change nothing; list files that would change and exit 1 if any")
