@@ -1696,8 +1696,9 @@ class Checker:
         if n == "neighbors":
             first = 2  # neighbors(g, x, kinds or node predicate, edge predicate)
             if len(args) > 2 and not isinstance(args[2], A.Lambda):
-                kind = self.m.types[gdecl.edge_type].fields.get("kind")  # a kind, a list of
-                self._edge_kinds(args[2], kind.type if kind else "text", sc)  # kinds, or none
+                info = self.m.types.get(gdecl.edge_type)  # a kind, a list of kinds, or none
+                kind = info.fields.get("kind") if info is not None else None
+                self._edge_kinds(args[2], kind.type if kind else "text", sc)
                 first = 3
         else:
             if n == "reachable":

@@ -966,7 +966,7 @@ class _Loader:
 
 _KINDS = {A.TypeDecl: "type", A.VarDecl: "var", A.ZoneDecl: "zone", A.EventDecl: "event",
           A.ProcDecl: "procedure", A.ValueDecl: "value", A.GraphDecl: "graph",
-          A.WindowDecl: "window"}
+          A.WindowDecl: "window", A.EnumDecl: "enum", A.ConstDecl: "const"}
 
 
 def _meta_get(meta: YMap | None, key: str) -> Any:

@@ -99,3 +99,27 @@ def test_moving_a_side_into_a_zone_is_a_located_fault(inline_pack):
     """, "card:\n  - {id: c1}\n")
     with pytest.raises(EngineFault, match=r"rules.rules:5: cannot move 'red' to deck"):
         pack.new_game(1)
+
+
+@pytest.mark.parametrize("clash", ["enum kind: a, b\nenum kind: c", "type kind\nenum kind: a",
+                                   "const kind = 1\nenum kind: a", "enum kind: a\nconst kind = 2"])
+def test_an_enum_or_const_declared_twice_is_located(write_pack, clash):
+    """A name declared twice where one declaration is an enum or const crashed the pack
+    reader with KeyError (fuzz seed 0, testgame:75, after enums and consts were added)."""
+    root = write_pack(clash + "\nvar active: side = red\non setup:\n    pass\n")
+    [d] = [d for d in build_pack(root).diagnostics if d.code == "E306"]
+    assert "'kind' is declared twice" in d.message
+
+
+def test_neighbors_by_kind_over_an_unknown_edge_type_is_located(write_pack):
+    """`neighbors(g, x, "pass")` on a graph whose edge type does not exist crashed the
+    checker with KeyError (fuzz seed 0, testgame:75)."""
+    root = write_pack("""
+        var active: side = red
+        type town
+        graph roads of town via rode
+        on setup:
+            log "n", neighbors(roads, none, "pass")
+    """)
+    codes = [d.code for d in build_pack(root).diagnostics]
+    assert "E202" in codes
