@@ -10,11 +10,10 @@ import attrs
 
 from dsl.build import Build, build_pack, module_filename
 from dsl.errors import Diagnostic, source_line
-from dsl.model import PackModel
-from dsl.types import from_ast
 from engine.errors import EngineFault, PackError
 
 if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
+    from dsl.model import PackModel
     from engine.graph import Graph
     from engine.limits import Limits
     from engine.tables import Table
@@ -331,6 +330,7 @@ def live_keys(pack: CompiledPack, made: dict[str, list[str]] | None
 
 
 def instantiate(build: Build) -> CompiledPack:
+    from dsl.types import from_ast  # the syntax tree: only when a pack is built
     from engine.graph import Graph
     from engine.limits import Limits
     from engine.tables import Table
