@@ -999,27 +999,13 @@ class _Machine:
                 return
             if isinstance(value, A.Open):  # a window: called like a procedure that asks
                 w = comp.m.windows[value.window]
-                args = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
-                                       for prm, a in zip(w.decl.params, value.args)) + "}"
-                nxt = self.new()
-                self.line(f"F['pc'] = {nxt}")
-                self.line(f"G.push_call({w.fn!r}, {args})")
-                self.line("return 2")
-                self.cur = nxt
-                self._target(target, "F.pop('rv', None)")
+                self._call_and_resume(w.fn, w.decl.params, value.args, target)
                 return
             if isinstance(value, A.Call):
                 res = comp.c.res[id(value)]
                 if res[0] == "proc":
-                    p = comp.m.procs[value.func]
-                    args = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
-                                           for prm, a in zip(p.params, comp.args_of(value))) + "}"
-                    nxt = self.new()
-                    self.line(f"F['pc'] = {nxt}")
-                    self.line(f"G.push_call('p_{value.func}', {args})")
-                    self.line("return 2")
-                    self.cur = nxt
-                    self._target(target, "F.pop('rv', None)")
+                    self._call_and_resume(f"p_{value.func}", comp.m.procs[value.func].params,
+                                          comp.args_of(value), target)
                     return
                 if res[0] == "builtin" and res[1] == "run":
                     nxt = self.new()
@@ -1118,6 +1104,20 @@ class _Machine:
             self.line(f"L.pop({key!r})")
         else:
             self._target(target, f"L.pop({key!r})['picked']")
+
+    def _call_and_resume(self, fn: str, params: Iterable[A.Param], args: Iterable[A.Expr],
+                         target: A.Expr | str | None) -> None:
+        """Push rule `fn` as a frame (it may ask a player) and go on here when it returns,
+        its value (if any) into `target`."""
+        comp, ctx = self.comp, self.ctx
+        bound = "{" + ", ".join(f"{prm.name!r}: {comp.value(a, ctx)}"
+                                for prm, a in zip(params, args)) + "}"
+        nxt = self.new()
+        self.line(f"F['pc'] = {nxt}")
+        self.line(f"G.push_call({fn!r}, {bound})")
+        self.line("return 2")
+        self.cur = nxt
+        self._target(target, "F.pop('rv', None)")
 
     def decision(self, d: A.Choose | A.Ask | A.Order) -> None:
         comp, ctx = self.comp, self.ctx
