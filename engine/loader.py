@@ -385,20 +385,30 @@ def instantiate(build: Build) -> CompiledPack:
         var_field_types=tuple(t for t, info in model.types.items()
                               if info.var_fields and not info.created),
         keyed={t: tuple(v) for t, v in keyed.items()})
-    if ns["GRAPH_FILTERS"]:
-        _build_filtered_graphs(pack, src.sources)
-    _evaluate_consts(pack, build)
+    if ns["CONSTS"] or ns["GRAPH_FILTERS"]:
+        _at_load(pack, src.sources)
     return pack
 
 
-def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
-    """The graphs declared with `where`: their edges are chosen once, here (the checker let
-    the filter read records only), so a query on one costs what it costs on a full graph."""
+def _at_load(pack: CompiledPack, sources: dict[str, str]) -> None:
+    """What a pack works out once, as it loads, with a runtime that reads no game state:
+    each `const`, in the order the checker found (those it needs first), into the module
+    global its uses read (K_<name>); then the graphs declared with `where`, whose edges are
+    chosen here (the checker let the filter read records and consts only), so a query on
+    one costs what it costs on a full graph. A failure is a located error."""
     from engine.graph import Graph
     from engine.runtime import Runtime
-    rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)  # no state is read
+    rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)
+    model = pack.model
+    for name, fn in pack.ns["CONSTS"]:
+        try:
+            pack.ns[f"K_{name}"] = rt.call_rule(fn)
+        except EngineFault as err:
+            raise _load_error("E282", f"const '{name}' cannot be worked out: {err}",
+                              model.decl_paths[name], model.consts[name].at, sources,
+                              underline=False)
     for name, keep in pack.ns["GRAPH_FILTERS"].items():
-        g = pack.model.graphs[name]
+        g = model.graphs[name]
         edges = []
         rt.left = pack.limits.steps
         for eid in pack.by_type.get(g.edge_type, []):
@@ -406,28 +416,18 @@ def _build_filtered_graphs(pack: CompiledPack, sources: dict[str, str]) -> None:
                 if keep(rt, eid):
                     edges.append(pack.records[eid])
             except Exception as err:
-                path, at = pack.model.decl_paths[name], g.where.at
-                raise PackError([Diagnostic(
+                raise _load_error(
                     "E248", f"the filter of graph '{name}' failed on {g.edge_type} '{eid}': "
-                    f"{type(err).__name__}: {err}", path, at.line, at.col,
-                    source_line(sources.get(path, ""), at.line),
-                    at.end_col if at.end_line == at.line else None)]) from err
+                    f"{type(err).__name__}: {err}", model.decl_paths[name], g.where.at,
+                    sources) from err
         pack.graphs[name] = Graph(edges)
 
 
-def _evaluate_consts(pack: CompiledPack, build: Build) -> None:
-    """Each `const` once, in the order the checker found (those it needs first), into the
-    module global its uses read (K_<name>). A const that fails is a located error."""
-    from engine.runtime import Runtime
-    rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)
-    for name, fn in pack.ns["CONSTS"]:
-        try:
-            pack.ns[f"K_{name}"] = rt.call_rule(fn)
-        except EngineFault as err:
-            decl, path = pack.model.consts[name], pack.model.decl_paths[name]
-            raise PackError([Diagnostic(
-                "E282", f"const '{name}' cannot be worked out: {err}", path, decl.at.line,
-                decl.at.col, source_line(build.source.sources.get(path, ""), decl.at.line))])
+def _load_error(code: str, message: str, path: str, at: Any, sources: dict[str, str],
+                underline: bool = True) -> PackError:
+    end = at.end_col if underline and at.end_line == at.line else None
+    return PackError([Diagnostic(code, message, path, at.line, at.col,
+                                 source_line(sources.get(path, ""), at.line), end)])
 
 
 def _rule_labels(model: PackModel) -> dict[str, str]:

@@ -467,3 +467,31 @@ def test_hannibal_misuse_is_a_located_error(tmp_path):
     assert (Path(d.path).name, d.line) == ("probe.rules", 2)
     assert d.line_text[d.col - 1:d.end_col - 1] == 'e.kind == "pass"'
     assert "no space has kind \"pass\" (a connection does)" in d.message
+
+
+def test_a_filter_may_read_a_const(write_pack):
+    """Consts are worked out before the filtered graphs are built: a filter that reads
+    one failed with E248 (NameError) when the graphs were built first."""
+    from engine.loader import load_pack
+    root = write_pack("""
+        var active: side = red
+        type town
+        type road:
+            a: town
+            b: town
+            cost: int = 1
+        const slow = 2
+        graph fast of town via road where r => r.cost < slow
+        on setup:
+            pass
+    """, {"map.yaml": """
+        town:
+          - {id: x}
+          - {id: w}
+          - {id: z}
+        road:
+          - {id: xw, a: x, b: w, cost: 1}
+          - {id: wz, a: w, b: z, cost: 3}
+        """})
+    pack = load_pack(root)
+    assert {eid for edges in pack.graphs["fast"].adj.values() for *_, eid in edges} == {"xw"}
