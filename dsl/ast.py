@@ -266,6 +266,7 @@ class Create:
 
 
 Action = Union[Choose, Ask, Order, Draw, Open, Create]
+ACTIONS = (Choose, Ask, Order, Draw, Open, Create)  # for isinstance: the right-hand sides that act
 Rhs = Union[Expr, Action]
 
 

@@ -426,7 +426,7 @@ class Checker:
             name = let.name
             if id(let) in sc.read or name.startswith("_") or name in KEYWORDS:
                 continue
-            if isinstance(let.value, (A.Choose, A.Ask, A.Order, A.Draw)):
+            if isinstance(let.value, A.ACTIONS):
                 hint = (f"write the {type(let.value).__name__.lower()} as a statement without "
                         f"'let', or name the local _{name}")
             else:
@@ -982,7 +982,7 @@ class Checker:
     def _rhs_as(self, r: A.Rhs, want: Type, sc: Scope) -> Type:
         """The type of a right-hand side that should be `want`: a text literal becomes a
         value of an enum there (E280 if it is none of its values)."""
-        if isinstance(r, (A.Choose, A.Ask, A.Order, A.Draw, A.Open, A.Create)):
+        if isinstance(r, A.ACTIONS):
             return self._rhs(r, sc)
         got = self._coerce(r, want, sc)
         return got if got is not None else self._rhs(r, sc)

@@ -71,8 +71,6 @@ P_ATOM = 10
 
 _BINOP_PREC = {"+": P_SUM, "-": P_SUM, "*": P_TERM, "/": P_TERM, "%": P_TERM}
 
-_ACTIONS = (A.Choose, A.Ask, A.Order, A.Draw, A.Open, A.Create)
-
 # The grammar's keywords. The contextual lexer reads most of them as names where the keyword
 # cannot stand, e.g. `(order).x`; the formatter must keep such names in the same context.
 KEYWORDS = frozenset(re.findall(
@@ -665,7 +663,7 @@ def _count(c: A.Count) -> Doc:
 
 
 def _rhs(v: A.Rhs) -> Doc:
-    return _action(v) if isinstance(v, _ACTIONS) else expr_doc(v)
+    return _action(v) if isinstance(v, A.ACTIONS) else expr_doc(v)
 
 
 def _duration(d: A.Duration) -> Doc:
