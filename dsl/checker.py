@@ -14,6 +14,7 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, did_you_mean
+from dsl.formatter import format_type
 from dsl.model import Effect, PackModel, Site, Trigger, Window
 from dsl.pack import KEYWORDS
 from dsl.parser import BROKEN_SETUP
@@ -774,13 +775,13 @@ class Checker:
         if s.op == "to":
             got = self._coerce(s.amount, vt, sc) or self._expr(s.amount, sc)
             if not T.compatible(vt, got):
-                self.error("E241", f"value '{s.key}' is {_shown(v.type)}, so 'to' needs "
+                self.error("E241", f"value '{s.key}' is {format_type(v.type)}, so 'to' needs "
                            f"{T.show(vt)}, got {T.show(got)}", sc.path, s.amount.at)
             return
         word = {"by": "'by'", "least": "'at least'", "most": "'at most'"}[s.op]
         if not (isinstance(v.type, A.TName) and v.type.name == "int"):
             self.error("E240", f"{word} works on int values, but value '{s.key}' is "
-                       f"{_shown(v.type)}; give it a new value with 'modify {s.key}(...) to "
+                       f"{format_type(v.type)}; give it a new value with 'modify {s.key}(...) to "
                        f"...'", sc.path, s.at)
             self._expr(s.amount, sc)
             return
@@ -1866,15 +1867,6 @@ def _literal_tests(e: A.Expr, var: str) -> list[tuple[str, str, A.Pos]]:
                         if isinstance(t, A.Str)]
         todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
     return out
-
-
-def _shown(t: A.TypeExpr) -> str:
-    """A declared type as written: `int?` stays optional."""
-    if isinstance(t, A.TOptional):
-        return f"{t.name}?"
-    if isinstance(t, A.TList):
-        return f"list of {_shown(t.elem)}"
-    return t.name
 
 
 def check(model: PackModel, sources: dict[str, str]) -> CheckResult:
