@@ -1,0 +1,177 @@
+"""Setting up Hannibal positions and playing them, for the rules tests (tests/test_hannibal_*.py).
+
+A test starts a game (it stops at the first decision of turn 1's strategy phase), rearranges
+the board by editing the state the way the rules would leave it (CUs made or removed, leaders
+placed, PCs set, cards dealt), and then answers the decisions the rules ask, by value. The
+rules themselves are never bypassed: every move, placement and roll runs in the pack."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any, Callable
+
+from engine.game import Game
+from engine.loader import load_pack
+
+PACK_DIR = Path(__file__).resolve().parent.parent / "content" / "hannibal"
+SEEDS = "../shared/seeds"  # 002: the Dutch rulebook (authority), 003: the Russian summary
+
+
+@functools.lru_cache(maxsize=1)
+def pack() -> Any:
+    return load_pack(PACK_DIR)
+
+
+def new_game(seed: int = 1, *, log: bool = True, undo: bool = False) -> Game:
+    """A new game, at Rome's campaign-opening window of turn 1 (nothing decided yet)."""
+    return Game.new(pack(), seed=seed, log=log, undo=undo)
+
+
+# ---- reading ---------------------------------------------------------------------------
+
+def field(g: Game, record: str, name: str) -> Any:
+    return g.state["f"][record][name]
+
+
+def cus(g: Game, space: str, side: str | None = None, *, elephant: bool | None = None) -> list[str]:
+    """The CU ids standing in a space (not those in a moving column)."""
+    out = []
+    for u in g.state["z"][f"troops|{space}"]:
+        f = g.state["f"][u]
+        if (side is None or f["side"] == side) and (elephant is None or f["elephant"] == elephant):
+            out.append(u)
+    return out
+
+
+def column(g: Game, leader: str) -> list[str]:
+    return list(g.state["z"][f"column|{leader}"])
+
+
+def all_cus(g: Game, side: str) -> int:
+    return sum(1 for u in g.state["made"].get("cu", []) if g.state["f"][u]["side"] == side)
+
+
+def logged(g: Game) -> str:
+    """The log as text, one entry a line, for assertions on what happened."""
+    lines = []
+    for e in g.log:
+        text = e.get("text") or e.get("msg") or ""
+        args = e.get("args") or []
+        lines.append(" ".join([str(text), *map(str, args)]))
+    return "\n".join(lines)
+
+
+# ---- arranging the board ----------------------------------------------------------------
+
+def _put(g: Game, item: str, key: str | None) -> None:
+    s = g.state
+    old = s["loc"].get(item)
+    if old is not None:
+        s["z"][old].remove(item)
+        del s["loc"][item]
+    if key is not None:
+        s["z"][key].append(item)
+        s["loc"][item] = key
+
+
+def add_cus(g: Game, side: str, space: str, n: int, *, elephant: bool = False,
+            moved: int = 0) -> list[str]:
+    """n new CUs of a side in a space, as `create cu` would make them."""
+    s = g.state
+    made = []
+    for _ in range(n):
+        s["serial"]["cu"] = s["serial"].get("cu", 0) + 1
+        uid = f"cu#{s['serial']['cu']}"
+        s["made"].setdefault("cu", []).append(uid)
+        s["f"][uid] = {"side": side, "elephant": elephant, "moved": moved}
+        _put(g, uid, f"troops|{space}")
+        made.append(uid)
+    return made
+
+
+def remove_cus(g: Game, ids: list[str]) -> None:
+    s = g.state
+    for uid in ids:
+        _put(g, uid, None)
+        s["made"]["cu"].remove(uid)
+        del s["f"][uid]
+
+
+def clear_board(g: Game) -> None:
+    """No CUs anywhere, every leader off the map (set aside), PCs as printed."""
+    remove_cus(g, list(g.state["made"].get("cu", [])))
+    for l in leaders(g):
+        g.state["f"][l].update(where="aside", at=None, chief=None, office="none")
+
+
+def leaders(g: Game) -> list[str]:
+    return [r for r, f in g.state["f"].items() if "chief" in f]
+
+
+def set_leader(g: Game, leader: str, space: str | None, *, chief: str | None = None,
+               office: str = "none", where: str | None = None) -> None:
+    g.state["f"][leader].update(
+        where=where or ("map" if space else "aside"), at=space, chief=chief, office=office)
+
+
+def set_pc(g: Game, space: str, side: str | None) -> None:
+    g.state["f"][space]["pc"] = side
+
+
+def set_var(g: Game, name: str, value: Any, key: str = "") -> None:
+    g.state["v"][name][key] = value
+
+
+def give(g: Game, side: str, *cards: str, only: bool = True) -> None:
+    """Put these strategy cards in a side's hand (by default, as its whole hand: the rest go
+    back to the deck)."""
+    if only:
+        for c in list(g.state["z"][f"hand|{side}"]):
+            _put(g, c, "deck")
+    for c in cards:
+        _put(g, c, f"hand|{side}")
+
+
+# ---- answering ---------------------------------------------------------------------------
+
+def prompt(g: Game) -> str:
+    """The prompt of the decision asked, its placeholders filled with record ids."""
+    d = g.decision
+    if d is None:
+        return ""
+    return d.prompt.format(*(d.args or []))
+
+
+def answer(g: Game, *values: Any) -> None:
+    """Answer the next decisions with these values, one each, by the side asked. A decision
+    with a single legal answer is answered by the engine and never asked: give two cards,
+    not one, when the test is about choosing a card."""
+    for v in values:
+        d = g.decision
+        assert d is not None, f"no decision left to answer with {v!r}"
+        g.apply(v, side=d.side, decision=d.id)
+
+
+def answer_until(g: Game, stop: Callable[[Game], bool],
+                 pick: Callable[[Game], Any] | None = None, limit: int = 500) -> None:
+    """Answer with `pick` (default: the first legal action) until `stop` holds."""
+    for _ in range(limit):
+        if g.over or stop(g):
+            return
+        d = g.decision
+        g.apply(pick(g) if pick else g.legal_actions()[0], side=d.side, decision=d.id)
+    raise AssertionError("answer_until: the condition never held")
+
+
+def options(g: Game) -> list[Any]:
+    return g.legal_actions()
+
+
+def start_turn(g: Game, first: str = "carthage") -> None:
+    """From the opening window: Rome does not open with a campaign; `first` plays first."""
+    answer(g, None, first == "rome")
+
+
+def play_ops(g: Game, card: str, kind: str) -> None:
+    """The active side plays `card` for ops, of kind "move", "pcs" or "raise"."""
+    answer(g, card, "ops", kind)
