@@ -135,7 +135,16 @@ def test_disagreements_are_well_formed():
             assert d["field"] in c and d["value"] != c[d["field"]], (n, d)
             assert "research/hannibal.md" in d["source"], n
             seen += 1
-    assert seen == 31
+    assert seen == 32
+
+
+def test_treachery_within_city_dual_use_disagrees_with_the_dutch_list():
+    """seed 002 §7.2 names four dual-use cards; #54 is dual use by the AH errata: the choice is
+    kept as a disagreement that cites the Dutch list."""
+    c = CARDS[54]
+    assert c["dual_use"] is True
+    (d,) = [d for d in c["disagree"] if d["field"] == "dual_use"]
+    assert d["value"] is False and "seed 002 §7.2" in d["source"]
 
 
 # ---- battle cards ------------------------------------------------------------------------------

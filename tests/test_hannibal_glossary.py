@@ -138,8 +138,9 @@ CARD_WORDS = {"diplomacy", "truce", "forced_march", "major_campaign", "minor_cam
 
 
 def other_names() -> set[str]:
-    """Ids of the pack's other records and names its rules declare, read from the files (so this
-    works while the pack is in progress)."""
+    """Ids of the pack's other records, read from the files. The rules may name a declaration
+    after the term it implements (`discard`, `strategy_phase`): terms live in a namespace of
+    their own (`glossary: term` in pack.yaml; written `term.discard` in rules)."""
     from dsl.yamlload import load_yaml
     names: set[str] = set()
     for path in PACK_DIR.glob("*.yaml"):
@@ -148,15 +149,12 @@ def other_names() -> set[str]:
         data, _ = load_yaml(str(path), path.read_text(encoding="utf-8"))
         for records in (data or {}).values():
             names.update(r["id"] for r in records or [] if isinstance(r, dict) and "id" in r)
-    for path in PACK_DIR.glob("*.rules"):
-        names.update(re.findall(r"^(?:value|var|event|procedure|zone|graph|type)\s+(\w+)",
-                                path.read_text(encoding="utf-8"), re.M))
     return names
 
 
 def test_term_ids_clash_with_nothing():
     """Term ids are no type names, no card words, and not the id of another record (tables
-    attrition, retreat, siege; pieces, cards, leaders, spaces) or a declared rules name."""
+    attrition, retreat, siege; pieces, cards, leaders, spaces)."""
     assert TERM_IDS & TYPE_NAMES == set()
     assert TERM_IDS & CARD_WORDS == set()
     assert not {"siege", "attrition", "retreat", "battle", "event"} & TERM_IDS
