@@ -11,7 +11,6 @@ tests that need only the glossary run on a copy of pack.yaml, types.rules and gl
 from __future__ import annotations
 
 import atexit
-import re
 import shutil
 import tempfile
 from pathlib import Path
