@@ -397,6 +397,7 @@ class Return:
 class Log:
     message: str
     args: tuple[Expr, ...] = ()
+    inline: bool = False  # the args are the {placeholders} of the message
     at: Pos = _at()
 
 

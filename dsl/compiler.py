@@ -469,6 +469,9 @@ class Compiler:
                 emit(f"{pad}return 0")
             else:
                 emit(f"{pad}return {value}")
+        elif isinstance(s, A.Log) and s.inline:
+            template, args = self.prompt(s.message, s.args, ctx)
+            emit(f"{pad}G.say({template}, {args})")
         elif isinstance(s, A.Log):
             args = ", ".join(self.value(a, ctx) for a in s.args)
             emit(f"{pad}G.say({s.message!r}, [{args}])")

@@ -725,6 +725,8 @@ def simple_stmt_doc(s: A.Stmt) -> Doc | str:
         return "end game"
     if isinstance(s, A.Return):
         return "return" if s.value is None else S("return ", s.value)
+    if isinstance(s, A.Log) and s.inline:
+        return f"log {quote(s.message)}"
     if isinstance(s, A.Log):
         return S(f"log {quote(s.message)}", *(x for a in s.args for x in (", ", a)))
     if isinstance(s, A.Pass):

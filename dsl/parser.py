@@ -427,7 +427,12 @@ class _ToAst(Transformer_NonRecursive):
         return A.Return(c[0], at=_pos(meta))
 
     def log_stmt(self, meta, c):
-        return A.Log(_unquote(c[0]), tuple(c[1:]), at=_pos(meta))
+        # values after the text: a positional template ("{} takes {}") or a label; none: the
+        # text's own {placeholders}, as in a prompt
+        if len(c) > 1:
+            return A.Log(_unquote(c[0]), tuple(c[1:]), at=_pos(meta))
+        inline = _placeholders(c[0], "log text")
+        return A.Log(_unquote(c[0]), inline, inline=bool(inline), at=_pos(meta))
 
     def pass_stmt(self, meta, c):
         return A.Pass(at=_pos(meta))
@@ -623,8 +628,9 @@ def _raw_columns(tok: Token) -> list[int]:
     return cols
 
 
-def _placeholders(tok: Token) -> tuple[A.Expr, ...]:
-    """The expressions of the `{placeholders}` of a prompt, placed where they are written."""
+def _placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
+    """The expressions of the `{placeholders}` of a prompt or log text, placed where they are
+    written."""
     text = _unquote(tok)
     if "{" not in text and "}" not in text:
         return ()
@@ -635,7 +641,7 @@ def _placeholders(tok: Token) -> tuple[A.Expr, ...]:
     except ValueError as err:
         message, index = err.args
         col = cols[min(index, len(cols) - 1)]
-        raise _Located(f"bad prompt: {message}", A.Pos(line, col, line, col + 1), "E285")
+        raise _Located(f"bad {what}: {message}", A.Pos(line, col, line, col + 1), "E285")
     out = []
     for kind, body, index in parts:
         if kind != "arg":

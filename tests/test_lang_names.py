@@ -3,6 +3,7 @@ locals, the unused-`let` warning, prompts with placeholders, and choices made on
 time."""
 from __future__ import annotations
 
+import textwrap
 import re
 import time
 from pathlib import Path
@@ -489,6 +490,58 @@ def test_bad_placeholders_are_located(write_pack):
     d = one(b, "E205")
     assert (d.line, d.col) == (9, col_of(b, d.line_text, "l.ratng"))
     assert d.suggestion == "did you mean 'rating'?"
+
+
+# ---- placeholders in log text -----------------------------------------------------------
+LOGS = """
+type leader:
+    rating: int
+zone hand[s: side] of leader private
+on setup:
+    move hasdrubal to hand[blue]
+    for l in [mago, hanno]:
+        log "{l} (rating {l.rating}) marches; {{braces}} stay"
+    log "Blue holds {hasdrubal}"
+    log "plain", mago
+    end game
+"""
+
+
+def test_a_log_with_placeholders_reads_as_a_sentence_with_names(inline_pack):
+    """`log "{l} marches"` keeps a template and its values as data, like a prompt; a person
+    reads record names where the placeholders were, and a hidden card stays hidden."""
+    from engine.translations import render_log_entry
+    pack = inline_pack(LOGS, LEADERS)
+    g = pack.new_game(0)
+    says = [e for e in g.log if e["t"] == "say"]
+    assert [(e["m"], e["a"]) for e in says] == [
+        ("{0} (rating {1}) marches; {{braces}} stay", ["mago", 1]),
+        ("{0} (rating {1}) marches; {{braces}} stay", ["hanno", 1]),
+        ("Blue holds {0}", ["hasdrubal"]),
+        ("plain", ["mago"]),
+    ]
+    text = [render_log_entry(e, pack) for e in says]
+    assert text[:2] == ["Mago (rating 1) marches; {braces} stay",
+                        "Hanno (rating 1) marches; {braces} stay"]
+    assert text[3] == "plain: Mago"
+    red = [e for e in g.view("red")["log"] if e["t"] == "say"]
+    assert "hasdrubal" not in repr(red[2])
+
+
+def test_bad_placeholders_in_a_log_are_located(write_pack):
+    b = build(write_pack, LOGS.replace('"Blue holds {hasdrubal}"', '"Blue holds {hasdrubal"'),
+              LEADERS)
+    d = one(b, "E285")
+    assert "never closed" in d.message and d.line == 8
+    b = build(write_pack, LOGS.replace("{l.rating}", "{l.ratng}"), LEADERS)
+    assert one(b, "E205").suggestion == "did you mean 'rating'?"
+
+
+def test_the_formatter_keeps_a_log_with_placeholders():
+    from dsl.formatter import format_source
+    src = format_source(textwrap.dedent(LOGS).lstrip("\n"))
+    assert 'log "{l} (rating {l.rating}) marches; {{braces}} stay"' in src
+    assert format_source(src) == src
 
 
 # ---- one at a time ----------------------------------------------------------------------
