@@ -247,10 +247,25 @@ def test_attrition_falls_on_the_army_that_crossed():
         g = _cross_pass(seed, "alba_fucens", "hadria", 10)
         act(g, "drop")
         answer(g, 10)
+        march(g, "larinum")
         act(g, "stop")
         [[n, die, mod, lost]] = says(g, "Attrition roll (CUs, die, modifier, CUs lost)")
         assert n == 10 and len(cus(g, "hadria")) == 10 - lost
-        assert field(g, "hannibal", "where") == "map"
+        assert field(g, "hannibal", "where") == "map" and at(g, "hannibal") == "larinum"
+    for seed in range(1, 5):
+        g = board(seed)
+        set_leader(g, "hannibal", "alba_fucens")
+        add_cus(g, "carthage", "alba_fucens", 5)
+        add_cus(g, "carthage", "hadria", 5)
+        carthage_moves(g)
+        answer(g, 5)
+        march(g, "hadria")
+        act(g, "pick up")
+        answer(g, 5)
+        act(g, "stop")
+        [[n, die, mod, lost]] = says(g, "Attrition roll (CUs, die, modifier, CUs lost)")
+        assert n == 5 and lost == attrition_table(5, die - 1)
+        assert len(cus(g, "hadria")) == 10 - lost
     g = _cross_pass(1, "alba_fucens", "hadria", 0)
     act(g, "stop")
     assert says(g, "Attrition roll (CUs, die, modifier, CUs lost)") == []
@@ -288,3 +303,224 @@ def test_sardinia_strait_always_open():
     carthage_moves(g)
     march(g, "aleria")
     assert "2 movement points left" in prompt(g)
+
+
+# ---- §8.4.2, §8.9: a leader alone; displacement --------------------------------------------
+
+def test_leader_alone_may_not_enter_enemy_cus():
+    """seed 002 §8.4.2 (a leader without CUs may not enter a space with an enemy CU); seed 003
+    "Движение" (1)."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "rome", "nola", 1)
+    carthage_moves(g)
+    act(g, "march")
+    assert "nola" not in options(g) and "neapolis" in options(g)
+
+
+def test_leader_alone_crosses_but_does_not_stop_on_enemy_leader():
+    """seed 002 §8.4.2 (he may cross a space with an enemy leader, not end his move there);
+    seed 003 "Движение" (1). The enemy leader stays where he is."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "fabius", "nola", office="consul")
+    carthage_moves(g)
+    march(g, "nola")
+    # the only thing he may do in Nola is march on: the engine asks only where to
+    assert prompt(g) == "hannibal: march from nola to which space?"
+    assert field(g, "fabius", "where") == "map"
+    answer(g, "paestum")
+    act(g, "stop")
+    assert at(g, "hannibal") == "paestum" and at(g, "fabius") == "nola"
+
+
+def test_leader_alone_not_led_into_a_dead_end_on_an_enemy_leader():
+    """seed 002 §8.4.2: a space with an enemy leader is offered to a leader alone only when he
+    can go on from it to a space where he may stop (here his last movement point)."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "fabius", "paestum", office="consul")
+    carthage_moves(g)
+    march(g, "nola", "neapolis", "capua")
+    act(g, "march")
+    assert "nola" in options(g)
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "fabius", "nola", office="consul")
+    carthage_moves(g)
+    march(g, "neapolis", "capua", "beneventum")
+    act(g, "march")
+    assert "capua" in options(g)
+    g = board()
+    set_leader(g, "hannibal", "neapolis")
+    set_leader(g, "fabius", "nola", office="consul")
+    carthage_moves(g)
+    march(g, "capua", "beneventum", "capua")
+    act(g, "march")
+    assert "nola" not in options(g)
+
+
+def test_army_displaces_a_lone_enemy_leader():
+    """seed 002 §8.9 (a leader is displaced when an enemy army enters his space and no CU of
+    his own is with him; he comes back in the next reinforcement phase); seed 003 "Движение" (5).
+    His subordinates go with him."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "carthage", "capua", 3)
+    set_leader(g, "fabius", "nola", office="proconsul")
+    set_leader(g, "varro", "nola", chief="fabius")
+    carthage_moves(g)
+    answer(g, 3)
+    march(g, "nola")
+    assert field(g, "fabius", "where") == "displaced" and field(g, "fabius", "at") is None
+    assert field(g, "varro", "where") == "displaced"
+    act(g, "stop")
+    assert at(g, "hannibal") == "nola"
+
+
+def test_scipio_africanus_displaced_leaves_the_game():
+    """seed 002 §8.9 (Scipio Africanus displaced is taken out of the game), §6.4.4."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "carthage", "capua", 1)
+    set_leader(g, "scipio_africanus", "nola", office="proconsul")
+    carthage_moves(g)
+    answer(g, 1)
+    march(g, "nola")
+    assert field(g, "scipio_africanus", "where") == "out"
+
+
+def test_hannibal_displaced_rome_wins():
+    """seed 002 §8.9 (Hannibal displaced: Rome has won the game), §19."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    add_cus(g, "rome", "capua", 5)
+    set_leader(g, "hannibal", "nola")
+    rome_moves(g)  # a consul with 5 CUs takes all 5: not asked
+    march(g, "nola")
+    assert g.over and g.result.winner == "rome"
+
+
+# ---- §8.5-§8.7: one leader per space, rank, subordinates ---------------------------------
+
+def test_hannibal_takes_command_without_a_choice():
+    """seed 002 §8.5 (one leader per space at the end of a move: the others go into the
+    commander's holding box), §8.6 (Hannibal outranks every Carthaginian: no choice)."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "hasdrubal", "praeneste")
+    set_leader(g, "gisgo", "praeneste", chief="hasdrubal")
+    carthage_moves(g)
+    march(g, "praeneste")
+    act(g, "stop")
+    assert field(g, "hasdrubal", "chief") == "hannibal"
+    assert field(g, "gisgo", "chief") == "hannibal"
+    assert g.decision is None or "commands" not in prompt(g)
+
+
+def test_equal_rank_the_player_chooses():
+    """seed 002 §8.6 (normally the player chooses the commander); seed 003 "Выбор командующего
+    полководца"."""
+    g = board()
+    set_leader(g, "mago", "capua")
+    set_leader(g, "hasdrubal", "praeneste")
+    carthage_moves(g, card="diplomacy_35", other="bad_weather")
+    answer(g, "mago")
+    march(g, "praeneste")
+    act(g, "stop")
+    assert "who commands there" in prompt(g)
+    assert sorted(options(g)) == ["hasdrubal", "mago"]
+    answer(g, "hasdrubal")
+    assert field(g, "mago", "chief") == "hasdrubal"
+
+
+def test_consul_outranks_proconsul():
+    """seed 002 §8.6 (a consul stands above a proconsul), §6.4.2."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="proconsul")
+    set_leader(g, "varro", "praeneste", office="consul")
+    add_cus(g, "rome", "praeneste", 6)
+    rome_moves(g, card="diplomacy_36")  # Fabius is the only leader a 2 moves
+    march(g, "praeneste")
+    act(g, "stop")
+    assert field(g, "fabius", "chief") == "varro"
+
+
+def test_rulebook_example_8_7():
+    """seed 002 §8.7 worked example: Hannibal with Gisgo and Mago as subordinates starts in A,
+    goes through B, C and D and ends in E; Gisgo is left in C, Mago with CUs in D. Played on
+    A = Capua, B = Praeneste, C = Roma, D = Spoletium, E = Perusia. Gisgo and Mago do not move
+    on: they were left, not activated."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "gisgo", "capua", chief="hannibal")
+    set_leader(g, "mago", "capua", chief="hannibal")
+    add_cus(g, "carthage", "capua", 8)
+    carthage_moves(g)
+    answer(g, 8)
+    march(g, "praeneste", "roma")
+    assert at(g, "gisgo") == "roma" and at(g, "mago") == "roma"
+    act(g, "leave")
+    answer(g, "gisgo")
+    assert "stay behind with gisgo" in prompt(g)
+    answer(g, 0)
+    march(g, "spoletium")
+    act(g, "leave")  # Mago is the only one left in the box: not asked which
+    assert "stay behind with mago in spoletium" in prompt(g)
+    answer(g, 3)
+    march(g, "perusia")
+    act(g, "stop")
+    assert at(g, "hannibal") == "perusia" and len(cus(g, "perusia")) == 5
+    assert at(g, "gisgo") == "roma" and field(g, "gisgo", "chief") is None and not cus(g, "roma")
+    assert at(g, "mago") == "spoletium" and field(g, "mago", "chief") is None
+    assert len(cus(g, "spoletium")) == 3
+
+
+def test_activating_a_subordinate_leaves_his_commander():
+    """seed 002 §8.7 (a subordinate may be put on the board by activating him with a card; he
+    moves from his commander's space and that counts as the activation: the commander does not
+    move)."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "mago", "capua", chief="hannibal")
+    add_cus(g, "carthage", "capua", 6)
+    give(g, "carthage", "diplomacy_35", "bad_weather")
+    give(g, "rome", "diplomacy_36", "epidemic")
+    start_turn(g)
+    play_ops(g, "diplomacy_35", "move")
+    assert sorted(options(g)) == ["hannibal", "mago"]
+    answer(g, "mago")
+    assert field(g, "mago", "chief") is None
+    answer(g, 2)
+    march(g, "nola")
+    act(g, "stop")
+    assert at(g, "mago") == "nola" and len(cus(g, "nola")) == 2
+    assert at(g, "hannibal") == "capua" and len(cus(g, "capua")) == 4
+    assert g.decision.side == "rome"  # the card is spent: Hannibal does not move on it
+
+
+def test_join_a_leader_on_the_way():
+    """seed 003 "Движение" (1) (subordinates may be joined on the way, but no leader who
+    outranks the mover); seed 002 §8.5, §8.6: RULINGS.md H-mv-4."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    set_leader(g, "mago", "praeneste")
+    add_cus(g, "carthage", "praeneste", 2)
+    carthage_moves(g)
+    march(g, "praeneste")
+    act(g, "join")
+    assert field(g, "mago", "chief") == "hannibal"
+    assert len(cus(g, "praeneste")) == 2  # his CUs stay, to be picked up or not
+    march(g, "roma")
+    assert at(g, "mago") == "roma"
+    act(g, "leave")
+    assert "join" not in options(g)  # not joined again in the same move
+    act(g, "stop")
+    # Mago may not take Hannibal along
+    g = board()
+    set_leader(g, "mago", "capua")
+    set_leader(g, "hannibal", "praeneste")
+    carthage_moves(g, card="diplomacy_35", other="bad_weather")
+    answer(g, "mago")
+    march(g, "praeneste")
+    assert "join" not in options(g)
