@@ -524,3 +524,178 @@ def test_join_a_leader_on_the_way():
     answer(g, "mago")
     march(g, "praeneste")
     assert "join" not in options(g)
+
+
+# ---- §14.1-§14.3: consuls and proconsuls ---------------------------------------------------
+
+def test_consular_army_sets_out_with_five_and_keeps_five():
+    """seed 002 §14.2 (a consular army may not leave CUs behind if that takes it under 5 CUs);
+    seed 003 "Движение" (in a consular army no fewer than 5 CUs may remain)."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    add_cus(g, "rome", "capua", 8)
+    rome_moves(g)
+    assert options(g) == [5, 6, 7, 8]
+    answer(g, 7)
+    march(g, "nola")
+    act(g, "drop")
+    assert options(g) == [1, 2]
+    answer(g, 2)
+    assert "drop" not in options(g)
+    act(g, "stop")
+    assert len(cus(g, "nola")) == 7 and len(cus(g, "capua")) == 1
+
+
+def test_consular_army_under_five_moves_but_leaves_none():
+    """seed 002 §14.2 (a consular army under 5 CUs is not punished, but leaves no CU behind):
+    it moves, with all its CUs; seed 003 "Движение" (3) says it may not move at all: the Dutch
+    is followed (RULINGS.md H-mv-2)."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    add_cus(g, "rome", "capua", 3)
+    set_leader(g, "varro", "capua", chief="fabius")
+    rome_moves(g)  # all 3 go: the only answer, not asked
+    assert len(column(g, "fabius")) == 3 and not cus(g, "capua")
+    march(g, "nola")
+    assert "drop" not in options(g)
+    act(g, "leave")  # a subordinate without CUs: the army keeps its 3 CUs
+    assert "stay behind with" not in prompt(g)
+    march(g, "paestum")
+    act(g, "stop")
+    assert len(cus(g, "paestum")) == 3 and at(g, "varro") == "nola"
+
+
+def test_consul_left_behind_only_with_two_consuls_and_more_than_ten():
+    """seed 002 §14.2 (a consular army leaves no consul on the way, unless the move began with
+    two consuls and more than 10 CUs: then they may split)."""
+    for n, may in ((10, False), (12, True)):
+        g = board()
+        set_leader(g, "fabius", "capua", office="consul")
+        set_leader(g, "varro", "capua", chief="fabius", office="consul")
+        add_cus(g, "rome", "capua", n)
+        rome_moves(g)  # Fabius is the only one a 2 moves (Varro needs a 3)
+        answer(g, 10)
+        march(g, "nola")
+        assert ("leave" in options(g)) is may, n
+        if may:
+            act(g, "leave")
+            assert options(g) == [0, 1, 2, 3, 4, 5]
+            answer(g, 5)
+            assert "drop" not in options(g)  # Fabius keeps his 5
+            march(g, "paestum")
+            act(g, "stop")
+            assert at(g, "varro") == "nola" and field(g, "varro", "chief") is None
+            assert len(cus(g, "nola")) == 5 and len(cus(g, "paestum")) == 5
+
+
+def test_two_consuls_the_activated_one_commands():
+    """seed 002 §14.1 (whenever he activates the army, Rome names either consul its
+    commander): activating the consul in the holding box moves the army under him, the other
+    consul going with him as subordinate (not left standing)."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    set_leader(g, "marcellus", "capua", chief="fabius", office="consul")
+    add_cus(g, "rome", "capua", 6)
+    rome_moves(g)
+    assert sorted(options(g)) == ["fabius", "marcellus"]
+    answer(g, "marcellus")
+    assert field(g, "marcellus", "chief") is None and field(g, "fabius", "chief") == "marcellus"
+    answer(g, 6)
+    march(g, "nola")
+    act(g, "stop")
+    assert at(g, "fabius") == "nola" and field(g, "fabius", "chief") == "marcellus"
+
+
+def test_proconsul_leaving_a_consular_army():
+    """seed 002 §14.3 (a proconsul leaving a space with a consular army takes no more CUs than
+    the consular army keeps), §14.2 (the consular army keeps 5: RULINGS.md H-mv-6)."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    set_leader(g, "marcellus", "capua", chief="fabius", office="proconsul")
+    add_cus(g, "rome", "capua", 12)
+    rome_moves(g)
+    answer(g, "marcellus")
+    assert max(options(g)) == 6  # 6 go, 6 stay: the consular army stays the larger
+    answer(g, 6)
+    march(g, "nola")
+    act(g, "stop")
+    assert len(cus(g, "nola")) == 6 and len(cus(g, "capua")) == 6
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    set_leader(g, "nero", "capua", chief="fabius")
+    add_cus(g, "rome", "capua", 8)
+    rome_moves(g)
+    answer(g, "nero")
+    assert options(g) == [0, 1, 2, 3]  # the consul keeps his 5
+
+
+def test_consular_army_stops_at_a_larger_proconsular_army():
+    """seed 002 §14.3 (a consular army entering the space of a proconsul's larger army ends its
+    move there; the proconsul becomes its subordinate)."""
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    add_cus(g, "rome", "capua", 5)
+    set_leader(g, "marcellus", "nola", office="proconsul")
+    add_cus(g, "rome", "nola", 7)
+    rome_moves(g)
+    answer(g, "fabius")
+    march(g, "nola")
+    assert g.decision.side == "carthage"  # his move is over
+    assert at(g, "fabius") == "nola" and field(g, "marcellus", "chief") == "fabius"
+    assert says(g, "Stops at the larger proconsular army in") == [["nola"]]
+    # a smaller one does not stop him
+    g = board()
+    set_leader(g, "fabius", "capua", office="consul")
+    add_cus(g, "rome", "capua", 5)
+    set_leader(g, "marcellus", "nola", office="proconsul")
+    add_cus(g, "rome", "nola", 3)
+    rome_moves(g)
+    answer(g, "fabius")
+    march(g, "nola", "paestum")
+    act(g, "stop")
+    assert at(g, "fabius") == "paestum" and field(g, "marcellus", "chief") is None
+
+
+# ---- §8.1, §8.4.1: campaigns -----------------------------------------------------------------
+
+def test_campaign_two_leaders_share_cus_four_spaces_each():
+    """seed 002 §8.1 (a Minor Campaign moves two leaders, one after the other), §8.4.1 (a CU
+    moved by one leader may move again with another in the same campaign, at most 4 spaces in
+    all)."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "carthage", "capua", 6)
+    set_leader(g, "mago", "roma")
+    give(g, "carthage", "minor_campaign_37", "bad_weather")
+    give(g, "rome", "diplomacy_36", "epidemic")
+    start_turn(g)
+    answer(g, "minor_campaign_37", "event", "hannibal", 6)
+    march(g, "tarracina", "roma", "spoletium")  # 3 spaces, through Mago's space
+    act(g, "drop")
+    answer(g, 6)
+    march(g, "perusia")  # his 4th point: stopping is all that is left, not asked
+    assert all(field(g, u, "moved") == 3 for u in cus(g, "spoletium"))
+    assert "campaign" in prompt(g)
+    answer(g, "mago")
+    march(g, "spoletium")
+    act(g, "pick up")
+    answer(g, 6)
+    assert [y for y in options(g)] and "march" in options(g)
+    march(g, "roma")  # their 4th space
+    assert "march" not in options(g)  # Mago has 2 points left, his CUs none
+    act(g, "drop")
+    answer(g, 6)
+    assert "march" in options(g)  # alone he may go on
+    assert "pick up" not in options(g)  # the 6 CUs have moved their 4 spaces
+    act(g, "stop")
+    assert len(cus(g, "roma")) == 6
+    assert all(field(g, u, "moved") == 4 for u in cus(g, "roma"))
+
+
+def test_a_new_card_moves_cus_again():
+    """seed 002 §8.4.1: the 4 spaces count per card: a new card's move starts them at 0."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "carthage", "capua", 2, moved=4)
+    carthage_moves(g)
+    assert options(g) == [0, 1, 2]
