@@ -2,8 +2,8 @@
 
 seed 002 §8.8 (a leader, with or without CUs, goes from port to port on an ops-3 card or a
 campaign card, both with the ship; 3 of the movement allowance), §8.8.1 (enemy ports; besieged
-cities), §8.8.2 (5 CUs on an ops card, 10 on a campaign card, one army), §8.8.3 (Rome's naval roll
-for every Carthaginian fleet, its modifiers and two worked examples), §8.9 (displacement),
+cities), §8.8.2 (5 CUs on an ops card, 10 on a campaign card, one army), §8.8.3 (Rome's naval
+roll for every Carthaginian fleet, its modifiers and two worked examples), §8.9 (displacement),
 §7.4.1 (response cards, here #41 and #60 against a fleet at sea); seed 003 "Движение морем".
 Rulings: content/hannibal/RULINGS.md "Naval movement" (H-sea-1 ...).
 
@@ -50,9 +50,16 @@ def naval_rolls(g) -> list[tuple[int, int]]:
     return [(a[0], a[1]) for a in said(g, "Rome's naval roll and modifier")]
 
 
+def storm_losses(g) -> int:
+    """The CUs the one storm (card 60) of the game took."""
+    [[_, _, lost]] = said(g, "Storm at sea: attrition roll, modifier, CUs lost")
+    return lost
+
+
 def naval_table(total: int) -> str:
     """The naval table of tables.yaml, read directly: the result for a modified roll."""
-    rows = next(t for t in yaml.safe_load(TABLES.read_text())["table"] if t["id"] == "naval")["rows"]
+    tables = yaml.safe_load(TABLES.read_text())["table"]
+    rows = next(t for t in tables if t["id"] == "naval")["rows"]
     keys = {int(str(k).rstrip("+")): v for k, v in rows.items()}
     return keys[max(min(total, max(keys)), min(keys))]
 
@@ -83,7 +90,8 @@ def position(seed: int, *, leader: str = "hasdrubal", side: str = "carthage",
     if n:
         add_cus(g, side, start, n)
     other = "rome" if side == "carthage" else "carthage"
-    ops3, spare = (CARTHAGE_OPS3, CARTHAGE_OTHER) if side == "carthage" else (ROME_OPS3, ROME_OTHER)
+    ops3, spare = ((CARTHAGE_OPS3, CARTHAGE_OTHER) if side == "carthage"
+                   else (ROME_OPS3, ROME_OTHER))
     give(g, side, *(mine or (ops3, spare)))
     give(g, other, *theirs)
     if setup:
@@ -435,7 +443,7 @@ def test_card_60_leaves_no_cu_the_leaders_are_displaced():
     are displaced; nothing is left to roll for at sea (RULINGS.md H-sea-6)."""
     def make(seed):
         return sail(seed, "new_carthage", n=1, theirs=(STORM_60, ROME_OTHER), respond=STORM_60)
-    g = find_seed(make, lambda g: said(g, "Storm at sea: attrition roll, modifier, CUs lost")[0][2] == 1)
+    g = find_seed(make, lambda g: storm_losses(g) == 1)
     assert where(g, "hasdrubal") == "displaced" and naval_rolls(g) == []
     assert all_gone(g)
 
@@ -494,3 +502,15 @@ def test_landing_on_enemy_cus():
     g = position(1, n=4, setup=two)
     to_sea(g)
     assert "baria" not in options(g) and "malaca" not in options(g)
+
+
+def test_scipio_africanus_lost_at_sea_leaves_the_game():
+    """seed 002 §8.9: "Wanneer Scipio Africanus verplaatst wordt, wordt hij uit het spel genomen":
+    Rome's fleets get no naval roll, but a storm (card 60, played by Carthage) that takes his CUs
+    displaces him, and so takes him out of the game."""
+    def make(seed):
+        return sail(seed, "carthago", leader="scipio_africanus", side="rome", start="ostia", n=1,
+                    theirs=(STORM_60, CARTHAGE_OTHER), respond=STORM_60)
+    g = find_seed(make, lambda g: storm_losses(g) == 1)
+    assert where(g, "scipio_africanus") == "out" and at(g, "scipio_africanus") is None
+    assert naval_rolls(g) == []
