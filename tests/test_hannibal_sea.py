@@ -136,7 +136,8 @@ def find_seed(make: Callable[[int], Any], want: Callable[[Any], bool], tries: in
 
 def test_sea_move_port_to_port_costs_three():
     """seed 002 §8.8: from a port to a port, with a ship card; it costs 3 of the 4 spaces, so one
-    land space may follow; one sea move per card (seed 003 "Движение морем": "считается за 3 ОП")."""
+    land space may follow; one sea move per card (seed 003 "Движение морем": "считается за 3
+    ОП")."""
     g = sail(1, "new_carthage")
     assert at(g, "hasdrubal") == "new_carthage"
     assert all(field(g, u, "moved") == 3 for u in column(g, "hasdrubal"))
