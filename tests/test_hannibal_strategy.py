@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
@@ -241,7 +240,8 @@ def test_sides_alternate_and_the_other_plays_on_alone():
     answer(g, None, False)
     answer_until(g, lambda g: g.var("turn_no") == 2, discard_everything(g))
     plays = [a for n, a in events(g, ["card_play"])]
-    assert [s for s, _ in plays] == ["carthage", "rome", "carthage", "rome", "carthage", "carthage"]
+    assert [s for s, _ in plays] == [
+        "carthage", "rome", "carthage", "rome", "carthage", "carthage"]
 
 
 # ---- card use (§7.2-§7.5) ---------------------------------------------------------------------
@@ -398,7 +398,8 @@ def test_ops_move_only_leaders_rated_at_most_the_ops(card, leaders):
 
 
 def test_ops_one_moves_only_hannibal():
-    """seed 002 §7.3 a: with a 1 only a strategy-1 leader moves (Hannibal): the engine picks him."""
+    """seed 002 §7.3 a: with a 1 only a strategy-1 leader moves (Hannibal); the engine picks
+    him."""
     g = new_game(ROME_NO_CAMPAIGN)
     give(g, "carthage", "grain_shortage", "epidemic")
     answer(g, None, False, "grain_shortage", "ops", "move")
