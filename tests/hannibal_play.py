@@ -52,13 +52,9 @@ def all_cus(g: Game, side: str) -> int:
 
 
 def logged(g: Game) -> str:
-    """The log as text, one entry a line, for assertions on what happened."""
-    lines = []
-    for e in g.log:
-        text = e.get("text") or e.get("msg") or ""
-        args = e.get("args") or []
-        lines.append(" ".join([str(text), *map(str, args)]))
-    return "\n".join(lines)
+    """What the rules said (`log` lines), as a person reads them, one a line."""
+    from engine.translations import render_log_entry
+    return "\n".join(render_log_entry(e, pack()) for e in g.log if e["t"] == "say")
 
 
 # ---- arranging the board ----------------------------------------------------------------
