@@ -1,0 +1,92 @@
+"""Whole Hannibal games between random bots (issue 10, "Done when"): every game runs through the
+nine turns' strategy phases (or ends early by a rule), with land and naval movement; no fault;
+CUs are conserved except through named losses; every leader is on the map, in a holding box,
+displaced or out of the game. `engine simulate hannibal --games 1000 --invariants` runs the same
+over 1,000 games (figures in the issue's closing note); the suite plays a sample."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.game import Game
+from hannibal_play import pack
+
+GAMES = 12
+
+# The log lines of the rules that eliminate CUs: a CU leaves the game only right after one of
+# them (seed 002 §8.2 overrun, §8.3.2 pass attrition, §8.8.3 a fleet sunk, card #60 a storm)
+NAMED_LOSSES = ("Overruns", "Attrition roll", "Rome's naval roll", "Storm at sea",
+                "The fleet is sunk")
+
+
+def play(seed: int) -> Game:
+    g = Game.new(pack(), seed=seed, undo=False)
+    rnd = random.Random(seed)
+    while not g.over:
+        if len(g.actions) % 25 == 0:
+            assert g.check_invariants() == [], f"seed {seed}, decision {len(g.actions)}"
+        g.apply(g.random_action(rnd))
+    assert g.check_invariants() == [], f"seed {seed}, at the end"
+    return g
+
+
+@pytest.fixture(scope="module")
+def games() -> list[Game]:
+    return [play(seed) for seed in range(GAMES)]
+
+
+def says(g: Game) -> list[str]:
+    return [e["m"] for e in g.log if e["t"] == "say"]
+
+
+def test_every_game_ends_with_a_result_after_nine_turns_or_by_a_rule(games):
+    """seed 002 §5 (nine turns), §8.9 (Hannibal displaced: Rome wins), §18.3 (the last count)."""
+    for g in games:
+        assert g.result is not None and g.result.winner in ("rome", "carthage")
+        turns = [e["a"][0] for e in g.log if e["t"] == "say" and e["m"] == "Turn"]
+        early = g.state["f"]["hannibal"]["where"] != "map"
+        assert turns == list(range(1, 10)) or early and turns == list(range(1, len(turns) + 1))
+
+
+def test_games_move_by_land_and_by_sea(games):
+    """seed 002 §8 (land movement), §8.8 (naval movement): the random games use both."""
+    said = Counter(m for g in games for m in says(g))
+    assert said["Marches to"] > len(games) * 5
+    assert said["Sails from and to"] > 0
+
+
+def test_cus_leave_the_game_only_through_named_losses(games):
+    """Every CU made is still on the board or was eliminated right after a rule said why."""
+    for g in games:
+        made = g.state["serial"].get("cu", 0)
+        alive = len(g.state["made"].get("cu", []))
+        destroyed = 0
+        reason = None
+        for e in g.log:
+            if e["t"] == "say":
+                reason = e["m"]
+            elif e["t"] == "destroy" and str(e.get("e", "")).startswith("cu#"):
+                destroyed += 1
+                assert reason and reason.startswith(NAMED_LOSSES), (g.seed, reason)
+        assert made == alive + destroyed
+        where = {g.state["loc"].get(u, "") for u in g.state["made"].get("cu", [])}
+        assert all(w.startswith("troops|") for w in where), where
+
+
+def test_every_leader_is_somewhere_the_rules_name(games):
+    """seed 002 §4 (set aside until drawn), §8.5 (on the map or in a holding box), §8.9
+    (displaced; Scipio Africanus out of the game)."""
+    for g in games:
+        for l, f in g.state["f"].items():
+            if "chief" not in f:
+                continue
+            assert f["where"] in ("map", "aside", "displaced", "out")
+            if f["where"] == "map":
+                assert f["at"] is not None
+                if f["chief"] is not None:
+                    boss = g.state["f"][f["chief"]]
+                    assert boss["at"] == f["at"] and boss["chief"] is None
+            else:
+                assert f["at"] is None and f["chief"] is None
