@@ -611,9 +611,10 @@ def format_type(t: A.TypeExpr) -> str:
     raise TypeError(f"not a type: {t!r}")
 
 
-def _params(params: Iterable[A.Param]) -> list[str]:
-    return [f"{p.name}: {format_type(p.type)}" + (
-        f" = {format_expr(p.default)}" if p.default is not None else "") for p in params]
+def _params(params: Iterable[A.Param]) -> list[str | Doc]:
+    """A declaration's parameters; a default value may break inside its brackets."""
+    return [S(f"{p.name}: {format_type(p.type)} = ", p.default) if p.default is not None
+            else f"{p.name}: {format_type(p.type)}" for p in params]
 
 
 def _action(a: A.Action) -> Doc:

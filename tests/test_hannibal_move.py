@@ -428,7 +428,7 @@ def test_equal_rank_the_player_chooses():
     answer(g, "mago")
     march(g, "praeneste")
     act(g, "stop")
-    assert "who commands there" in prompt(g)
+    assert "who commands in" in prompt(g)
     assert sorted(options(g)) == ["hasdrubal", "mago"]
     answer(g, "hasdrubal")
     assert field(g, "mago", "chief") == "hasdrubal"

@@ -583,7 +583,7 @@ def test_consuls_together_when_one_stack():
     on = roman_leaders(g)
     consuls = sorted(l for l, v in on.items() if v[2] == "consul")
     assert all(on[c][1] == "capua" for c in consuls)
-    commands = [(p, o) for p, o in asked if p == "rome: who commands in capua?"]
+    commands = [(p, o) for p, o in asked if p.startswith("rome: who commands in capua?")]
     assert commands and set(commands[0][1]) == set(consuls)      # the proconsul is not offered
     boss = [c for c in consuls if on[c][3] is None]
     assert len(boss) == 1

@@ -107,7 +107,7 @@ def to_sea(g, *, card: str | None = None, take: int | None = None) -> None:
     play_ops(g, card or (CARTHAGE_OPS3 if side == "carthage" else ROME_OPS3), "move")
     if "which leader moves" in prompt(g):  # the commander, not a subordinate (§8.7)
         answer(g, next(k for k in options(g) if field(g, k, "chief") is None))
-    if "how many CUs" in prompt(g):
+    if "sets out from" in prompt(g):  # how many CUs go with him (§8.2)
         answer(g, max(options(g)) if take is None else take)
     assert "sea" in options(g), options(g)
     answer(g, "sea")

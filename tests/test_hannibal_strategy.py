@@ -403,7 +403,7 @@ def test_ops_one_moves_only_hannibal():
     g = new_game(ROME_NO_CAMPAIGN)
     give(g, "carthage", "grain_shortage", "epidemic")
     answer(g, None, False, "grain_shortage", "ops", "move")
-    assert prompt(g) == "hannibal: how many CUs go with him?"
+    assert prompt(g).startswith("hannibal sets out from saguntum: how many of the 10 CUs")
 
 
 def test_pcs_not_on_enemy_cus_or_enemy_pc():
@@ -499,9 +499,9 @@ def test_native_guide_is_offered_as_both(side, first):
 
 def _last_pass_roll(g: Game) -> tuple[int, int]:
     """(the die, the modified roll) of the last pass attrition roll."""
-    i = max(i for i, e in enumerate(g.log) if e.get("m") == "Pass attrition at")
-    die = [e for e in g.log[:i] if e["t"] == "roll"][-1]["dice"][0]
-    return die, g.log[i]["a"][2]
+    [_, die, mod, _] = [e["a"] for e in g.log
+                        if e.get("m") == "Attrition roll (CUs, die, modifier, CUs lost)"][-1]
+    return die, die + mod
 
 
 def test_native_guide_changes_the_pass_attrition_roll():
