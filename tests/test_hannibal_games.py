@@ -17,8 +17,8 @@ GAMES = 12
 
 # The log lines of the rules that eliminate CUs: a CU leaves the game only right after one of
 # them (seed 002 §8.2 overrun, §8.3.2 pass attrition, §8.8.3 a fleet sunk, card #60 a storm)
-NAMED_LOSSES = ("Overruns", "Attrition roll", "Rome's naval roll", "Storm at sea",
-                "The fleet is sunk")
+NAMED_LOSSES = ("overruns the lone enemy CU", "Attrition roll", "Rome's naval roll",
+                "Storm at sea", "The fleet is sunk")
 
 
 def play(seed: int) -> Game:
@@ -45,7 +45,7 @@ def test_every_game_ends_with_a_result_after_nine_turns_or_by_a_rule(games):
     """seed 002 §5 (nine turns), §8.9 (Hannibal displaced: Rome wins), §18.3 (the last count)."""
     for g in games:
         assert g.result is not None and g.result.winner in ("rome", "carthage")
-        turns = [e["a"][0] for e in g.log if e["t"] == "say" and e["m"] == "Turn"]
+        turns = [e["a"][0] for e in g.log if e["t"] == "say" and e["m"] == "Turn {0}"]
         early = g.state["f"]["hannibal"]["where"] != "map"
         assert turns == list(range(1, 10)) or early and turns == list(range(1, len(turns) + 1))
 
@@ -53,8 +53,8 @@ def test_every_game_ends_with_a_result_after_nine_turns_or_by_a_rule(games):
 def test_games_move_by_land_and_by_sea(games):
     """seed 002 §8 (land movement), §8.8 (naval movement): the random games use both."""
     said = Counter(m for g in games for m in says(g))
-    assert said["Marches to"] > len(games) * 5
-    assert said["Sails from and to"] > 0
+    assert said["{0} marches to {1}"] > len(games) * 5
+    assert said["The fleet sails from {0} for {1}"] > 0
 
 
 def test_cus_leave_the_game_only_through_named_losses(games):
@@ -69,7 +69,7 @@ def test_cus_leave_the_game_only_through_named_losses(games):
                 reason = e["m"]
             elif e["t"] == "destroy" and str(e.get("e", "")).startswith("cu#"):
                 destroyed += 1
-                assert reason and reason.startswith(NAMED_LOSSES), (g.seed, reason)
+                assert reason and any(n in reason for n in NAMED_LOSSES), (g.seed, reason)
         assert made == alive + destroyed
         where = {g.state["loc"].get(u, "") for u in g.state["made"].get("cu", [])}
         assert all(w.startswith("troops|") for w in where), where

@@ -150,7 +150,7 @@ def test_final_count_after_turn_nine(rome_provinces, carthage_provinces, winner)
                 set_pc(g, sp, side)
     answer(g, None, False)  # Rome does not open; Carthage plays first: no cards left
     assert g.over and g.result.winner == winner
-    assert ("Political points of Rome and of Carthage",
+    assert ("Political points: Rome {0}, Carthage {1}",
             [len(rome_provinces), len(carthage_provinces)]) in says(g)
 
 
@@ -286,7 +286,7 @@ def test_discards_are_face_up():
     give(g, "carthage", "cato_counsels_rome", "grain_shortage", "epidemic")
     give(g, "rome", "sicilia_revolts", "tribal_resistance")
     answer(g, None, False, "cato_counsels_rome", "discard")
-    assert ("Discarded face up", ["cato_counsels_rome"]) in says(g)
+    assert ("{0} discards {1} face up", ["carthage", "cato_counsels_rome"]) in says(g)
     for side in ("rome", "carthage"):
         assert g.view(side)["zones"]["discard"] == ["cato_counsels_rome"]
     assert g.view("rome")["zones"]["hand|carthage"] == {"count": 2, "revealed": []}
@@ -500,7 +500,7 @@ def test_native_guide_is_offered_as_both(side, first):
 def _last_pass_roll(g: Game) -> tuple[int, int]:
     """(the die, the modified roll) of the last pass attrition roll."""
     [_, die, mod, _] = [e["a"] for e in g.log
-                        if e.get("m") == "Attrition roll (CUs, die, modifier, CUs lost)"][-1]
+                        if e.get("m") == "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"][-1]
     return die, die + mod
 
 
@@ -545,7 +545,7 @@ def test_hannibal_in_italia_removes_roman_pcs():
     assert field(g, "beneventum", "pc") is None and field(g, "luceria", "pc") is None
     assert field(g, "capua", "pc") == "rome"  # a walled city keeps its marker
     assert field(g, "tarracina", "pc") == "rome"  # the space he set out from
-    assert ("PC removed on the march", ["beneventum"]) in says(g)
+    assert ("The Roman PC in {0} is removed on the march", ["beneventum"]) in says(g)
     # the card's play is over: the next move removes nothing
     set_pc(g, "arpi", "rome")
     answer(g, "sicilia_revolts", "discard", "ops", "move", 5, "march", "arpi", "stop")
