@@ -1012,8 +1012,10 @@ def _top_level_chunks(text: str) -> list[tuple[int, str]]:
     """Split a file at lines that start in column 1 (declarations), keeping line numbers."""
     # only "\n" ends a line, as for the lexer (str.splitlines also splits at \f, \x1c, ...)
     lines = re.findall(r"[^\n]*\n|[^\n]+\Z", text)
+    # a closing bracket in column 1 ends a declaration's bracketed expression (the formatter
+    # writes long ones so): it starts no declaration of its own
     starts = [i for i, ln in enumerate(lines)
-              if ln[:1] not in ("", " ", "\t", "\n", "\r", "#")]
+              if ln[:1] not in ("", " ", "\t", "\n", "\r", "#", ")", "]", "}")]
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     bounds = starts + [len(lines)]

@@ -474,6 +474,17 @@ def test_positions_after_error_recovery_keep_file_lines():
     assert (b.at.line, b.default.at.line, b.default.at.col) == (4, 4, 14)
 
 
+def test_a_broken_declaration_leaves_formatted_brackets_elsewhere_alone():
+    """The formatter closes a long bracketed expression in column 1: after an error elsewhere,
+    the declaration it closes still parses, and the one error reported is the real one."""
+    from dsl.parser import parse_module_partial
+    text = ("value f(x: int): bool = (\n    x > 1 and x < 3\n)\n\n"
+            "value g(x: int): list of int = [\n    x\n]\n\non setup:\n    log x, \"hi\"\n")
+    m, diags, _broken = parse_module_partial(text, "t")
+    assert [(d.line, d.col) for d in diags] == [(10, 9)]
+    assert [d.name for d in m.decls] == ["f", "g"]
+
+
 def test_effect_positions_are_shifted_to_the_field():
     body = parse_effect("score[owner] += 1\nlet x = 2\n", "cards.yaml", 10, 7)
     first, second = body
