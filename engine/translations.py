@@ -577,9 +577,12 @@ class Catalog:
                 return self.name(v)
             if v in self.pack.side_set or v in self._enum_values():
                 return self.term(v)  # an enum's value may have a term in the language
+            kind, hash_, serial = v.partition("#")
+            if hash_ and serial.isdigit() and kind in getattr(self.pack, "created", ()):
+                return self.term(kind)  # a piece made in play: its kind, not its serial id
             return v
         if isinstance(v, (list, tuple)):
-            return ", ".join(self.value(x) for x in v) if v else "nothing"
+            return _counted([self.value(x) for x in v]) if v else "nothing"
         return str(v)
 
     def _enum_values(self) -> frozenset[str]:
@@ -672,6 +675,19 @@ def catalog(pack: Any, lang: str = DEFAULT_LANG) -> Catalog:
     if cat is None or cat.pack is not pack:
         cat = _CATALOGS[key] = Catalog(pack, lang)
     return cat
+
+
+def _counted(labels: list[str]) -> str:
+    """Labels in order, a run of equal ones said once with its count ("8 × CU")."""
+    out: list[str] = []
+    i = 0
+    while i < len(labels):
+        j = i
+        while j < len(labels) and labels[j] == labels[i]:
+            j += 1
+        out.append(labels[i] if j - i == 1 else f"{j - i} × {labels[i]}")
+        i = j
+    return ", ".join(out)
 
 
 def clear_cache() -> None:
