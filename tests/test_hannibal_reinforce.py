@@ -237,12 +237,13 @@ def test_carthage_line_3_needs_baetica():
     assert 3 not in lines_asked(g)
 
 
-def test_carthage_line_4_any_leader_or_the_two_capitals():
-    """seed 002 §6.1 ("één bij een willekeurige aanvoerder op het bord"); seed 003
-    "Подкрепления" (1) adds Carthago and Carthago Nova, as turns.yaml has it (RULINGS.md H-rf-3)."""
+def test_carthage_line_4_with_any_leader_only():
+    """seed 002 §6.1 ("één bij een willekeurige aanvoerder op het bord"): with any leader; seed
+    003 "Подкрепления" (1) adds Carthago and Carthago Nova, the Dutch text decides (RULINGS.md
+    H-rf-3)."""
     g = reinforcements(2, _carthage_spread)
     skip_to_line(g, 4)
-    assert set(options(g)) == {"carthago", "new_carthage", "utica", "castulo", "capua", None}
+    assert set(options(g)) == {"utica", "castulo", "capua", None}
     answer(g, "capua")
     assert len(cus(g, "capua", "carthage")) == 6
 
