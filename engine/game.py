@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from engine.errors import EngineFault, IllegalAction, NotPlayable
+from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.limits import Limits
 from engine.runtime import Runtime, copy_state, enumerate_many
 
@@ -310,13 +310,28 @@ class Game:
         return player_view(self, side)
 
     # ---- save / load / replay / clone -------------------------------------------------------
+    def load_dice(self, values: list[int]) -> None:
+        """The next dice rolled show these values, in order (then the seeded dice go on): to
+        play a rulebook's worked example, whose rolls are given. A game whose dice were
+        loaded is no replay of its seed and actions, so it cannot be saved."""
+        if not all(type(v) is int and v >= 1 for v in values):
+            raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
+        self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
+
+    def _refuse_loaded_dice(self) -> None:
+        if "dice" in self.rt.s:
+            raise SaveError("this game's dice were loaded (Game.load_dice): it is no replay "
+                            "of its seed and actions, and cannot be saved")
+
     def to_data(self) -> dict[str, Any]:
         """The save as plain data (see engine.saves): the seed and actions, which replay the
         game, the state, which loads it at once, whether the log was on, and a digest."""
+        self._refuse_loaded_dice()
         return saves.save_data(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
 
     def save(self) -> str:
         """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
+        self._refuse_loaded_dice()
         return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
 
     @classmethod

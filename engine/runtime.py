@@ -858,11 +858,24 @@ class Runtime:
         return value
 
     def roll(self, n: int, faces: int) -> int:
-        dice = [self._below(faces) + 1 for _ in range(n)]
+        loaded = self.s.get("dice")
+        if loaded:  # dice a host or test loaded (Game.load_dice): a worked example's rolls
+            dice = [self._loaded(loaded, faces) for _ in range(n)]
+        else:
+            dice = [self._below(faces) + 1 for _ in range(n)]
         self.barrier()
         if self.logging:
             self._log({"t": "roll", "dice": dice})
         return sum(dice)
+
+    def _loaded(self, loaded: list, faces: int) -> int:
+        if not loaded:
+            return self._below(faces) + 1
+        value = loaded.pop(0)
+        if not 1 <= value <= faces:
+            raise RuleError(f"a loaded die shows {value}, but this roll is of a die of "
+                            f"{faces} faces")
+        return value
 
     def pick(self, items: list) -> Any:
         if not items:

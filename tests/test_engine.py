@@ -1250,3 +1250,38 @@ def test_run_time_fault_names_the_rule(inline_pack):
         g.apply(1)
     assert err.value.message.startswith(f"{pack.root / 'rules.rules'}:6: TypeError")
     assert err.value.seed == 3 and err.value.actions == [1]
+
+
+def test_loaded_dice_play_a_worked_example_and_refuse_a_save(inline_pack):
+    """Game.load_dice: the next rolls show the given values (a rulebook example's rolls), then
+    the seeded dice go on; a value the die cannot show is a located fault; such a game is no
+    replay of its actions and cannot be saved."""
+    from engine.errors import EngineFault, SaveError
+    pack = inline_pack("""
+        var a: int = 0
+        var b: int = 0
+        var c: int = 0
+        on setup:
+            let go = ask red "Roll?"
+            a = roll(2, 6)
+            b = roll(1, 6)
+            c = roll(1, 6)
+            end game
+        """)
+    g = pack.new_game(7)
+    plain = pack.new_game(7)
+    g.load_dice([6, 5, 1])
+    g.apply(True)
+    plain.apply(True)
+    assert (g.var("a"), g.var("b")) == (11, 1)
+    # the loaded dice drew nothing from the seed: the next die is the seed's first
+    first = next(e["dice"][0] for e in plain.log if e["t"] == "roll")
+    assert g.var("c") == first
+    with pytest.raises(SaveError, match="loaded"):
+        g.save()
+    bad = pack.new_game(7)
+    bad.load_dice([7])
+    with pytest.raises(EngineFault, match="loaded die shows 7"):
+        bad.apply(True)
+    with pytest.raises(ValueError):
+        pack.new_game(7).load_dice([0])
