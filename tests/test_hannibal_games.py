@@ -16,9 +16,11 @@ from hannibal_play import pack
 GAMES = 12
 
 # The log lines of the rules that eliminate CUs: a CU leaves the game only right after one of
-# them (seed 002 §8.2 overrun, §8.3.2 pass attrition, §8.8.3 a fleet sunk, card #60 a storm)
+# them (seed 002 §8.2 overrun, §8.3.2 pass attrition, §8.8.3 a fleet sunk, card #60 a storm,
+# §11.9 battle losses, §11.10 the retreat table, §12.1.2 losses in retreat)
 NAMED_LOSSES = ("overruns the lone enemy CU", "Attrition roll", "Rome's naval roll",
-                "Storm at sea", "The fleet is sunk")
+                "Storm at sea", "The fleet is sunk", "Battle losses of", "Retreat table for",
+                "Retreat:")
 
 
 def play(seed: int) -> Game:

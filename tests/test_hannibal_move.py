@@ -143,9 +143,10 @@ def test_pick_up_stops_at_ten():
 
 # ---- §8.2: enemy CUs: battle not offered, overrun -----------------------------------------
 
-def test_enemy_cus_not_entered_until_battles_exist():
-    """seed 002 §8.2 (entering enemy CUs ends the move in battle): battles come with the next
-    rules issue, so such a move is not offered (README status)."""
+def test_entering_enemy_cus_ends_the_move_in_battle():
+    """seed 002 §8.2 ("Wanneer een aanvoerder een veld betreedt, waarin zich vijandelijke GE's
+    bevinden, moet hij zijn beweging staken. Er volgt een gevecht"): the move ends there, in a
+    battle (seed 002 §11)."""
     g = board()
     set_leader(g, "hannibal", "capua")
     add_cus(g, "carthage", "capua", 10)
@@ -155,8 +156,11 @@ def test_enemy_cus_not_entered_until_battles_exist():
     carthage_moves(g)
     answer(g, 10)
     act(g, "march")
-    assert "nola" not in options(g) and "neapolis" not in options(g)
-    assert "praeneste" in options(g)
+    assert "nola" in options(g) and "neapolis" in options(g)
+    answer(g, "nola")
+    said = [e["m"] for e in g.log if e["t"] == "say"]
+    assert "Battle in {0}: {1} attacks" in said
+    assert field(g, "hannibal", "at") == "nola"
 
 
 def test_overrun_of_a_lone_cu_by_five():
@@ -177,7 +181,7 @@ def test_overrun_of_a_lone_cu_by_five():
 
 
 def test_no_overrun_with_four():
-    """seed 002 §8.2: the overrun needs at least 5 CUs."""
+    """seed 002 §8.2: the overrun needs at least 5 CUs; with 4 the lone CU is fought (§11)."""
     g = board()
     set_leader(g, "hannibal", "capua")
     add_cus(g, "carthage", "capua", 4)
@@ -185,7 +189,10 @@ def test_no_overrun_with_four():
     carthage_moves(g)
     answer(g, 4)
     act(g, "march")
-    assert "nola" not in options(g)
+    answer(g, "nola")
+    said = [e["m"] for e in g.log if e["t"] == "say"]
+    assert "Battle in {0}: {1} attacks" in said
+    assert not any("overruns" in m for m in said)
 
 
 # ---- §8.3: passes and straits --------------------------------------------------------------

@@ -490,19 +490,20 @@ def test_a_leader_alone_lands_not_on_an_enemy_leader():
 
 
 def test_landing_on_enemy_cus():
-    """seed 002 §8.2: entering enemy CUs means battle, not offered until battles exist (README);
-    an army of 5 or more CUs overruns a lone enemy CU, landing too."""
+    """seed 002 §8.2: entering enemy CUs means battle, landing too (§8.8.1: "zij kunnen er wel
+    belanden en in de strijd betrokken worden"); an army of 5 or more CUs overruns a lone enemy
+    CU, landing too."""
     def two(g):
         add_cus(g, "rome", "baria", 2)
         add_cus(g, "rome", "malaca", 1)
     g = position(1, n=5, setup=two)
     to_sea(g)
-    assert "baria" not in options(g) and "malaca" in options(g)
+    assert "baria" in options(g) and "malaca" in options(g)
     answer(g, "malaca", None)
     assert cus(g, "malaca", "rome") == [] and at(g, "hasdrubal") == "malaca"
     g = position(1, n=4, setup=two)
     to_sea(g)
-    assert "baria" not in options(g) and "malaca" not in options(g)
+    assert "baria" in options(g) and "malaca" in options(g)
 
 
 def test_scipio_africanus_lost_at_sea_leaves_the_game():
