@@ -18,7 +18,7 @@ GAMES = 12
 # The log lines of the rules that eliminate CUs: a CU leaves the game only right after one of
 # them (seed 002 §8.2 overrun, §8.3.2 pass attrition, §8.8.3 a fleet sunk, card #60 a storm)
 NAMED_LOSSES = ("overruns the lone enemy CU", "Attrition roll", "Rome's naval roll",
-                "Storm at sea", "The fleet is sunk")
+                "Storm at sea", "The fleet is sunk", "Retreat")
 
 
 def play(seed: int) -> Game:
