@@ -246,3 +246,66 @@ def test_worked_example_four_cus_lost_two_pcs():
     answer(g, "ostia", "firmum")
     assert field(g, "ostia", "pc") is None and field(g, "firmum", "pc") is None
     assert field(g, "tarentum", "pc") == "rome" and field(g, "cannae", "pc") == "rome"
+
+
+# ---- §11.11: withdrawal ------------------------------------------------------------------------
+
+def withdrawal_battle():
+    g = board()
+    set_leader(g, "hannibal", "beneventum")
+    add_cus(g, "carthage", "beneventum", 5)
+    set_leader(g, "flaminius", "venusia", office="consul")
+    add_cus(g, "rome", "venusia", 3)
+    set_pc(g, "capua", "rome")
+    attack(g, "hannibal", "beneventum", "venusia")
+    hands(g, ["frontal_assault_01", "frontal_assault_09"], ["flank_left_02", "flank_right_05"])
+    return g
+
+
+def test_withdrawal_back_where_the_attacker_came_from():
+    """seed 002 §11.11; seed 003 "Раунд битвы" (1): instead of a card the current attacker rolls
+    at most his commander's rating (Hannibal 4: a 3); the defender may roll to stop it (Flaminius
+    2: a 5 fails). The original attacker goes back to the space it came from; losses by the rounds
+    fought (one round: a 6 costs 1 CU), no retreat table, no PCs."""
+    g = withdrawal_battle()
+    assert "or none to try to withdraw" in prompt(g) and None in options(g)
+    g.load_dice([3, 5, 6, 1])
+    answer(g, None)
+    assert "roll to stop the withdrawal" in prompt(g)
+    answer(g, True)
+    assert at(g, "hannibal") == "beneventum" and len(cus(g, "beneventum", "carthage")) == 4
+    assert cus(g, "venusia", "carthage") == [] and len(cus(g, "venusia", "rome")) == 3
+    assert ["carthage", "venusia", "beneventum"] in says(g, "{0} withdraws from {1} to {2}")
+    assert not any(m.startswith("Retreat") for m in said(g))
+    assert field(g, "capua", "pc") == "rome" and "remove" not in prompt(g)
+
+
+def test_withdrawal_stopped_gives_the_initiative_and_the_defender_may_withdraw_elsewhere():
+    """seed 002 §11.11: a defender who stops the withdrawal (Flaminius 2: a 2) takes the
+    initiative; as the current attacker he may try to withdraw himself, to any adjacent space but
+    the one the attacking army came from (Beneventum), nor over a pass or by sea."""
+    g = withdrawal_battle()
+    g.load_dice([3, 2])
+    answer(g, None, True)
+    assert ["carthage"] not in says(g, "{0} withdraws from {1} to {2}")
+    assert prompt(g).startswith("rome: lead a battle card (round 2), or none to try to withdraw")
+    g.load_dice([1, 1, 1])
+    answer(g, None)
+    assert "roll to stop" in prompt(g)
+    answer(g, False)
+    assert set(options(g)) == {"cannae", "tarentum", "grumentum"}
+    answer(g, "grumentum")
+    assert at(g, "flaminius") == "grumentum" and len(cus(g, "grumentum", "rome")) == 3
+    assert at(g, "hannibal") == "venusia"
+
+
+def test_failed_withdrawal_roll_hands_over_the_initiative():
+    """seed 003 "Раунд битвы" (1): a failed withdrawal roll (6 against Hannibal's 4) makes the
+    defender the attacker of the next round (the Dutch §11.11 is silent: RULINGS.md H-rt-5); the
+    attempt was the round's play (H-rt-7)."""
+    g = withdrawal_battle()
+    g.load_dice([6])
+    answer(g, None)
+    assert ["carthage", 6, "rome"] in [a[1:] for a in says(
+        g, "Round {0}: {1} tries to withdraw, roll {2}: it fails, {3} takes the initiative")]
+    assert prompt(g).startswith("rome: lead a battle card (round 2)")
