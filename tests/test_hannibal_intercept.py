@@ -308,6 +308,21 @@ def test_one_attempt_per_space_per_move():
     assert len(said(g, "{j} tries to intercept from {x} with {n} CUs")) == 1
 
 
+def test_declining_keeps_the_attempt():
+    """seed 002 §9.5 (one attempt per adjacent space): Fabius lets Hannibal pass through Nola
+    and is asked again when Hannibal enters Neapolis (RULINGS.md H-ic-4)."""
+    g = board()
+    set_leader(g, "hannibal", "paestum")
+    add_cus(g, "carthage", "paestum", 6)
+    set_leader(g, "fabius", "capua")
+    add_cus(g, "rome", "capua", 5)
+    carthage_marches(g, "nola")
+    answer(g, None)
+    assert g.decision.side == "carthage" and "what next" in prompt(g)
+    answer(g, "march", "neapolis")
+    assert g.decision.side == "rome" and "intercept from capua" in prompt(g)
+
+
 # ---- §9.4, §9.5: several attempts; part of an army --------------------------------------------
 
 def test_all_attempts_announced_before_the_rolls():
