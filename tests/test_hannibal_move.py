@@ -158,6 +158,8 @@ def test_entering_enemy_cus_ends_the_move_in_battle():
     act(g, "march")
     assert "nola" in options(g) and "neapolis" in options(g)
     answer(g, "nola")
+    if "who tries to intercept" in prompt(g):  # Fabius next door may intercept (§9): he does not
+        answer(g, None)
     said = [e["m"] for e in g.log if e["t"] == "say"]
     assert "Battle in {0}: {1} attacks" in said
     assert field(g, "hannibal", "at") == "nola"
