@@ -171,3 +171,22 @@ def start_turn(g: Game, first: str = "carthage") -> None:
 def play_ops(g: Game, card: str, kind: str) -> None:
     """The active side plays `card` for ops, of kind "move", "pcs" or "raise"."""
     answer(g, card, "ops", kind)
+
+
+def decline_until(g: Game, text: str, limit: int = 50) -> None:
+    """Answer False to yes/no asks and pass (None) on response windows and optional choices,
+    until the prompt asked contains `text` (case-insensitive). For the questions a merged flow
+    asks that a test is not about: avoiding battle, interception, battle windows, charges."""
+    for _ in range(limit):
+        d = g.decision
+        assert d is not None and not g.over, f"decline_until: no decision asks for {text!r}"
+        if text.lower() in prompt(g).lower():
+            return
+        if d.kind == "ask":
+            v: Any = False
+        elif d.window is not None or d.optional:
+            v = None
+        else:
+            raise AssertionError(f"decline_until: {prompt(g)!r} cannot be declined (wanted {text!r})")
+        g.apply(v, side=d.side, decision=d.id)
+    raise AssertionError(f"decline_until: {text!r} never asked")

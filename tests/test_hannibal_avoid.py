@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from hannibal_play import (
-    add_cus, answer, clear_board, cus, field, give, logged, new_game, options, play_ops, prompt,
-    set_leader, set_pc, start_turn,
+    add_cus, answer, clear_board, cus, decline_until, field, give, logged, new_game, options,
+    play_ops, prompt, set_leader, set_pc, start_turn,
 )
 
 
@@ -56,6 +56,10 @@ def fabius_at_capua_gisgo_at_beneventum(gisgo_cus: int = 3):
 
 
 def battle_cards(g) -> dict[str, int]:
+    """The cards dealt, once the battle's earlier questions (the command roll, the strategy-card
+    windows, the elephants) are declined."""
+    if "Battle cards:" not in logged(g):
+        decline_until(g, "lead a battle card")
     m = re.search(r"Battle cards: (\w+) (\d+), (\w+) (\d+)", logged(g))
     assert m, logged(g)[-800:]
     return {m.group(1).lower(): int(m.group(2)), m.group(3).lower(): int(m.group(4))}
@@ -240,7 +244,10 @@ def example_10_3(dice):
     rome_moves(g)
     march(g, "beneventum")
     g.load_dice(dice)
-    answer(g, True, "venusia", 3)
+    answer(g, True)
+    assert "who tries to intercept from venusia" in prompt(g)
+    answer(g, None)  # Hannibal, next door, does not try to intercept (§9)
+    answer(g, "venusia", 3)
     assert field(g, "gisgo", "at") == "venusia"
     assert field(g, "gisgo", "chief") == "hannibal"
     assert len(cus(g, "venusia", "carthage")) == 7
