@@ -10,8 +10,8 @@ content/hannibal/RULINGS.md "## Interception" (H-ic-1 ...)."""
 from __future__ import annotations
 
 from tests.hannibal_play import (
-    add_cus, answer, clear_board, column, cus, field, give, new_game, options, play_ops,
-    prompt, set_leader, set_pc, start_turn,
+    add_cus, answer, clear_board, column, cus, decline_until, field, give, new_game, options,
+    play_ops, prompt, set_leader, set_pc, start_turn,
 )
 
 ROME_OPS3 = "two_legions_of_slaves_raised"  # ops 3 with the ship (sea moves)
@@ -76,13 +76,10 @@ def hand(g, side: str) -> int:
 
 
 def into_battle(g) -> None:
-    """Answer (first option) until the battle's cards are dealt."""
-    for _ in range(50):
-        if hand(g, "rome") or hand(g, "carthage"):
-            return
-        d = g.decision
-        g.apply(g.legal_actions()[0], side=d.side, decision=d.id)
-    raise AssertionError("no battle cards dealt")
+    """Decline the questions before the deal (avoiding battle, the strategy-card windows, the
+    elephants) until the battle's cards are dealt and the first card is to be led."""
+    decline_until(g, "lead a battle card")
+    assert hand(g, "rome") or hand(g, "carthage"), "no battle cards dealt"
 
 
 # ---- §9.1-§9.3: the attempt and its outcomes ------------------------------------------------
@@ -246,6 +243,8 @@ def test_no_interception_into_the_interceptors_own_space():
     set_leader(g, "marcellus", "capua")
     add_cus(g, "rome", "capua", 4)
     carthage_marches(g, "neapolis")
+    assert g.decision.side == "rome" and "try to avoid the battle" in prompt(g)
+    answer(g, False)  # Fabius stands (§10.2: announced before the interception attempts)
     assert g.decision.side == "rome" and "intercept from capua" in prompt(g)
     assert set(options(g)) == {"marcellus", None}
 
