@@ -206,9 +206,10 @@ def test_losing_all_cus_displaces_hannibal_and_rome_wins():
     set_pc(g, "capua", "carthage")
     attack(g, "hannibal", "beneventum", "venusia")
     # Carthage leads its only card, Rome matches, Rome's counterattack fails (6), Carthage has
-    # no card left: Rome wins. Then battle losses (1, 1) and the retreat table (2: 1 CU)
+    # no card left: Rome wins. Then the one battle-loss roll for both sides (1: none, §11.9,
+    # RULINGS.md H-bt-5) and the retreat table (2: 1 CU)
     hands(g, ["frontal_assault_01"], ["frontal_assault_09", "flank_left_02"])
-    g.load_dice([6, 1, 1, 2])
+    g.load_dice([6, 1, 2])
     answer(g, "frontal_assault_01", "frontal_assault_09")
     assert ["carthage", "rome"] in says(
         g, "{0} has no battle card left to lead: {1} wins the battle")
@@ -223,7 +224,8 @@ def test_losing_all_cus_displaces_hannibal_and_rome_wins():
 def test_worked_example_four_cus_lost_two_pcs():
     """seed 002 §12 worked example / §12.2: Rome lost 4 CUs in all (1 in the battle, 3 on the
     retreat table with more than 4 CUs and a roll of 4) and removes 2 PCs, of its choice, never a
-    walled city or a tribe."""
+    walled city or a tribe. The battle-loss roll is one die for both sides (§11.9, RULINGS.md
+    H-bt-5): Carthage loses its 1 CU as well, and removes no PCs (it won)."""
     g = board()
     set_leader(g, "hannibal", "beneventum")
     add_cus(g, "carthage", "beneventum", 6)
@@ -233,10 +235,11 @@ def test_worked_example_four_cus_lost_two_pcs():
         set_pc(g, x, "rome")
     set_pc(g, "tarentum", "rome")  # walled city: never removed
     attack(g, "hannibal", "beneventum", "venusia")
-    # Carthage's battle roll 1 (none), Rome's 6 (1 CU after one round), retreat table 4 (3 CUs)
-    g.load_dice([1, 6, 4])
+    # the battle-loss roll 6 (1 CU each after one round), retreat table 4 (3 CUs)
+    g.load_dice([6, 4])
     rome_loses_round_one(g)
     assert ["rome", 4, 3] in says(g, "Retreat table for {0}: roll {1}, {2} CUs")
+    assert len(cus(g, "venusia", "carthage")) == 5
     # Cannae and Tarentum (a walled city with Rome's PC) are both one space away: Rome chooses
     assert set(options(g)) == {"cannae", "tarentum"}
     answer(g, "cannae")
@@ -266,15 +269,16 @@ def test_withdrawal_back_where_the_attacker_came_from():
     """seed 002 §11.11; seed 003 "Раунд битвы" (1): instead of a card the current attacker rolls
     at most his commander's rating (Hannibal 4: a 3); the defender may roll to stop it (Flaminius
     2: a 5 fails). The original attacker goes back to the space it came from; losses by the rounds
-    fought (one round: a 6 costs 1 CU), no retreat table, no PCs."""
+    fought, one die for both sides (one round: a 6 costs each side 1 CU; RULINGS.md H-bt-5), no
+    retreat table, no PCs."""
     g = withdrawal_battle()
     assert "or none to try to withdraw" in prompt(g) and None in options(g)
-    g.load_dice([3, 5, 6, 1])
+    g.load_dice([3, 5, 6])
     answer(g, None)
     assert "roll to stop the withdrawal" in prompt(g)
     answer(g, True)
     assert at(g, "hannibal") == "beneventum" and len(cus(g, "beneventum", "carthage")) == 4
-    assert cus(g, "venusia", "carthage") == [] and len(cus(g, "venusia", "rome")) == 3
+    assert cus(g, "venusia", "carthage") == [] and len(cus(g, "venusia", "rome")) == 2
     assert ["carthage", "venusia", "beneventum"] in says(g, "{0} withdraws from {1} to {2}")
     assert not any(m.startswith("Retreat") for m in said(g))
     assert field(g, "capua", "pc") == "rome" and "remove" not in prompt(g)
