@@ -43,6 +43,8 @@ def attack(g, leader: str, frm: str, to: str, n: int, side: str = "carthage") ->
     if "go with him" in prompt(g):
         answer(g, n)
     answer(g, "march", to)
+    if "try to avoid the battle" in prompt(g):
+        answer(g, False)  # §10: the defender stands and fights (avoid.rules has its own tests)
 
 
 def windows(g, attacker: str = "carthage") -> None:
@@ -169,7 +171,8 @@ def test_battle_example_played_round_by_round():
     assert len(cus(g, "venusia", "rome")) == 4 and field(g, "flaminius", "at") == "venusia"
     assert "remove 2 PCs" in prompt(g)
     answer(g, "luceria", "brundisium")
-    assert says(g, "Rome removes 2 PCs after the battle")
+    assert says(g, "Rome removes the PC in Luceria after the battle")
+    assert says(g, "Rome removes the PC in Brundisium after the battle")
     assert field(g, "luceria", "pc") is None and field(g, "brundisium", "pc") is None
     assert says(g, "Carthage plays a Reserve as Flank Right")
     # §11: after the battle every card is back and the deck is shuffled
@@ -418,7 +421,8 @@ def test_attacker_without_cards_loses_and_elephants_absorb_the_retreat_table():
     answer(g, False)  # no elephant charge
     set_hands(g, ["probe_01", "probe_02"], ["probe_03", "probe_04", "flank_left_01"])
     g.load_dice([6, 6, 1, 4])  # Flaminius fails twice; losses: none after 2 rounds; retreat 4
-    answer(g, "probe_01", "probe_03", "probe_04")  # Carthage's last card is led unasked
+    # Carthage's last card is asked for: it could instead try to withdraw to Arpi (§11.11)
+    answer(g, "probe_01", "probe_03", "probe_02", "probe_04")
     assert says(g, "Carthage has no battle card left to lead: Rome wins the battle")
     assert says(g, "Retreat table for Carthage: roll 4, 3 CUs")
     assert len(cus(g, "venusia", "carthage")) == 3
@@ -478,7 +482,9 @@ def test_an_e_result_costs_exactly_one_elephant():
     g.load_dice([6, 6, 6, 6, 6, 1])  # four failed counterattacks; losses 6; retreat 1
     for i in range(4):
         answer(g, fa[i], fa[5 + i])
-    # round 5: Carthage's last card is led unasked, and Rome cannot match
+    # round 5: Carthage leads its last card (asked: it could try to withdraw to Arpi, §11.11),
+    # and Rome cannot match
+    answer(g, fa[4])
     assert says(g, "Battle losses: one roll for both sides, 6 after 5 rounds")
     assert says(g, "Battle losses of Carthage: 2 CUs") and says(g, "Battle losses of Rome: 2 CUs")
     assert len(cus(g, "cannae", "carthage")) == 4
