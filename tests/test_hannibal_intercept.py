@@ -442,3 +442,31 @@ def test_interception_comes_before_overrun():
     assert not said(g, "{l} overruns the lone enemy CU in {y}")
     into_battle(g)
     assert said(g, "Battle in {at}: {attacker} attacks") == [["nola", "carthage"]]
+
+
+def test_an_interceptor_joining_the_defender_cancels_the_avoidance():
+    """seed 002 §10.2 (every attempt is announced before any roll), §10.1 ("Een leger, dat een
+    veld door een geslaagde onderscheppingspoging betreedt, kan de slag niet ontwijken"): Rome
+    announces that Marcellus will avoid Hannibal in Nola, then Fabius intercepts into Nola; the
+    army there now holds an interceptor, so the avoidance lapses and the battle is fought
+    (RULINGS.md H-av-6; seed 003 "Перехват")."""
+    g = board(3)
+    hannibal_in_capua(g)
+    set_leader(g, "marcellus", "nola", office="consul")
+    add_cus(g, "rome", "nola", 5)
+    set_leader(g, "fabius", "neapolis", office="proconsul")
+    add_cus(g, "rome", "neapolis", 5)
+    carthage_marches(g, "nola")
+    assert g.decision.side == "rome" and "avoid" in prompt(g)
+    answer(g, True)
+    assert "intercept from neapolis" in prompt(g)
+    answer(g, "fabius")
+    g.load_dice([3])  # 3 <= Fabius's rating 3: he intercepts
+    answer(g, 5)
+    assert at(g, "fabius") == "nola"
+    answer(g, "fight")
+    into_battle(g)
+    said_text = [e["m"] for e in g.log if e["t"] == "say"]
+    assert "{0} may not avoid: an army that intercepted {1} has joined him in {2}" in said_text
+    assert not any(m.startswith("Avoidance roll") for m in said_text)
+    assert at(g, "marcellus") == "nola" and hand(g, "rome") > 0
