@@ -1,5 +1,6 @@
-"""Whole Hannibal games between random bots (issue 10, "Done when"): every game runs through the
-nine turns' strategy phases (or ends early by a rule), with land and naval movement; no fault;
+"""Whole Hannibal games between random bots (issues 10 and 11, "Done when"): every game runs
+through the nine turns' strategy phases (or ends early by a rule), with land and naval movement
+and battles; no fault;
 CUs are conserved except through named losses; every leader is on the map, in a holding box,
 displaced or out of the game. `engine simulate hannibal --games 1000 --invariants` runs the same
 over 1,000 games (figures in the issue's closing note); the suite plays a sample."""
@@ -57,6 +58,14 @@ def test_games_move_by_land_and_by_sea(games):
     said = Counter(m for g in games for m in says(g))
     assert said["{0} marches to {1}"] > len(games) * 5
     assert said["The fleet sails from {0} for {1}"] > 0
+
+
+def test_games_fight_battles(games):
+    """seed 002 §11 (an army entering enemy CUs fights): the random games fight battles, and
+    every battle dealt its cards and ended in a result or a withdrawal."""
+    battles = sum(1 for g in games for m in says(g) if m.startswith("Battle in"))
+    dealt = sum(1 for g in games for m in says(g) if m.startswith("Battle cards:"))
+    assert battles > 0 and dealt == battles
 
 
 def test_cus_leave_the_game_only_through_named_losses(games):
