@@ -128,7 +128,7 @@ def test_a_playable_pack_over_a_data_pack_in_tests_packs():
     assert report.errors == 0, [d.render() for d in report.diagnostics]
 
 
-def test_a_pack_over_the_shipped_hannibal_data_pack(tmp_path):
+def test_a_pack_over_the_shipped_hannibal_pack(tmp_path):
     root = game(tmp_path, imports="[hannibal]", rules="""
         extend type space:
             visited: bool = false
@@ -136,16 +136,16 @@ def test_a_pack_over_the_shipped_hannibal_data_pack(tmp_path):
         var losses: int = 0
 
         # a procedure named like a table of the imported pack
-        procedure retreat(s: side):
+        procedure naval(s: side):
             losses += 1
 
         # before the imported game's own set-up (the rules of the imported pack come along)
         before setup:
             losses = attrition_loss(3, 4)
-            retreat(rome)
+            naval(rome)
             end game
 
-        check "the imported table": lookup(retreat, 1, 1) >= 0
+        check "the imported table": lookup(naval, 1) != ""
         check "an imported term": term.mountain_pass.definition != ""
         """)
     p = load_pack(root)
