@@ -7,6 +7,8 @@ rules themselves are never bypassed: every move, placement and roll runs in the 
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -25,6 +27,13 @@ def pack() -> Any:
 def new_game(seed: int = 1, *, log: bool = True, undo: bool = False) -> Game:
     """A new game, at Rome's campaign-opening window of turn 1 (nothing decided yet)."""
     return Game.new(pack(), seed=seed, log=log, undo=undo)
+
+
+def board(seed: int = 1) -> Game:
+    """A game at turn 1's first card, the board emptied: the test places what it needs."""
+    g = new_game(seed)
+    clear_board(g)
+    return g
 
 
 # ---- reading ---------------------------------------------------------------------------
@@ -49,6 +58,14 @@ def column(g: Game, leader: str) -> list[str]:
 
 def all_cus(g: Game, side: str) -> int:
     return sum(1 for u in g.state["made"].get("cu", []) if g.state["f"][u]["side"] == side)
+
+
+def said_values(g: Game, text: str) -> list[list[Any]]:
+    """The values of every log line written with this text, its placeholders as in the rules
+    (`"{l} marches to {y}"`) or numbered as the log keeps them (`"{0} marches to {1}"`)."""
+    n = itertools.count()
+    template = re.sub(r"\{[^}]*\}", lambda _: "{%d}" % next(n), text)
+    return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == template]
 
 
 def logged(g: Game) -> str:

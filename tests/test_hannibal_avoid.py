@@ -9,15 +9,9 @@ from __future__ import annotations
 import re
 
 from hannibal_play import (
-    add_cus, answer, clear_board, cus, decline_until, field, give, logged, new_game, options,
-    play_ops, prompt, set_leader, set_pc, start_turn,
+    add_cus, answer, board, cus, decline_until, field, give, logged, options, play_ops, prompt,
+    set_leader, set_pc, start_turn,
 )
-
-
-def board(seed: int = 1):
-    g = new_game(seed)
-    clear_board(g)
-    return g
 
 
 def rome_moves(g):

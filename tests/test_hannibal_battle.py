@@ -8,8 +8,8 @@ set by state editing at the first decision after the deal. Rulings: RULINGS.md "
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, clear_board, cus, field, give, logged, new_game, options, play_ops, prompt,
-    set_leader, set_pc, start_turn,
+    add_cus, answer, board, cus, field, give, logged, options, play_ops, prompt, set_leader,
+    set_pc, start_turn,
 )
 
 
@@ -18,12 +18,6 @@ from hannibal_play import (
 def says(g, text: str) -> list[str]:
     """The log lines (as a person reads them) that contain this text."""
     return [line for line in logged(g).splitlines() if text in line]
-
-
-def board(seed: int = 1):
-    g = new_game(seed)
-    clear_board(g)
-    return g
 
 
 def attack(g, leader: str, frm: str, to: str, n: int, side: str = "carthage") -> None:

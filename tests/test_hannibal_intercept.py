@@ -9,28 +9,13 @@ state editing (tests/hannibal_play.py); dice are loaded where the outcome matter
 content/hannibal/RULINGS.md "## Interception" (H-ic-1 ...)."""
 from __future__ import annotations
 
-from tests.hannibal_play import (
-    add_cus, answer, clear_board, column, cus, decline_until, field, give, new_game, options,
-    play_ops, prompt, set_leader, set_pc, start_turn,
+from hannibal_play import (
+    add_cus, answer, board, column, cus, decline_until, field, give, options, play_ops, prompt,
+    set_leader, set_pc, start_turn, said_values as said,
 )
 
 ROME_OPS3 = "two_legions_of_slaves_raised"  # ops 3 with the ship (sea moves)
 ROME_OTHER = "corsica_and_sardinia_revolt"
-
-
-def board(seed: int = 1):
-    g = new_game(seed)
-    clear_board(g)
-    return g
-
-
-def said(g, text: str) -> list[list]:
-    """The values of every log line with this text (its placeholders as written in the rules)."""
-    import itertools
-    import re
-    n = itertools.count()
-    m = re.sub(r"\{[^}]*\}", lambda _: "{%d}" % next(n), text)
-    return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == m]
 
 
 def at(g, leader: str) -> str:

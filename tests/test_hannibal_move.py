@@ -9,8 +9,8 @@ from __future__ import annotations
 import yaml
 
 from hannibal_play import (
-    PACK_DIR, add_cus, answer, clear_board, column, cus, field, give, new_game, options,
-    play_ops, prompt, set_leader, set_pc, start_turn,
+    PACK_DIR, add_cus, answer, board, column, cus, field, give, options, play_ops, prompt,
+    set_leader, set_pc, start_turn, said_values as says,
 )
 
 TABLES = yaml.safe_load((PACK_DIR / "tables.yaml").read_text())
@@ -25,18 +25,6 @@ def attrition_table(cus_: int, roll: int) -> int:
                if (c.endswith("+") and cus_ >= int(c[:-1]))
                or ("-" in c and int(c.split("-")[0]) <= cus_ <= int(c.split("-")[1])))
     return t["rows"][key][col]
-
-
-def says(g, text: str) -> list[list]:
-    """The arguments of every log line with this text."""
-    return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == text]
-
-
-def board(seed: int = 1):
-    """A game at turn 1's first card, the board emptied: the test places what it needs."""
-    g = new_game(seed)
-    clear_board(g)
-    return g
 
 
 def carthage_moves(g, card: str = "bad_weather", other: str = "diplomacy_35"):

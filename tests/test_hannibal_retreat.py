@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hannibal_play import (
     add_cus, answer, clear_board, cus, field, give, new_game, options, play_ops, prompt,
-    set_leader, set_pc, start_turn,
+    set_leader, set_pc, start_turn, said_values as says,
 )
 
 LEAD = "lead a battle card"
@@ -66,10 +66,6 @@ def hands(g, carthage: list[str], rome: list[str]):
             s["loc"][c] = f"battle_hand|{side}"
     d = s["decision"]
     d["options"] = list(s["z"][f"battle_hand|{d['side']}"])
-
-
-def says(g, text: str) -> list[list]:
-    return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == text]
 
 
 def said(g) -> list[str]:

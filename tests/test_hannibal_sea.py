@@ -19,7 +19,7 @@ from typing import Any, Callable
 import pytest
 import yaml
 
-from tests.hannibal_play import (
+from hannibal_play import (
     add_cus, answer, clear_board, column, cus, field, give, new_game, options, play_ops,
     prompt, set_leader, set_pc, set_var, start_turn,
 )

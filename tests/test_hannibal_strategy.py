@@ -11,7 +11,7 @@ import yaml
 
 from engine.game import Game
 from engine.loader import load_pack
-from tests.hannibal_play import (
+from hannibal_play import (
     PACK_DIR, _put, add_cus, answer, answer_until, clear_board, cus, field, give, new_game,
     options, prompt, set_leader, set_pc,
 )
