@@ -21,7 +21,7 @@ GAMES = 12
 # §11.9 battle losses, §11.10 the retreat table, §12.1.2 losses in retreat)
 NAMED_LOSSES = ("overruns the lone enemy CU", "Attrition roll", "Rome's naval roll",
                 "Storm at sea", "The fleet is sunk", "Battle losses of", "Retreat table for",
-                "Retreat")
+                "Retreat", "Winter attrition", "The 'e' result costs")
 
 
 def play(seed: int) -> Game:

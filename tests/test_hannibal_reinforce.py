@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import hannibal_play
 from hannibal_play import (
     add_cus, all_cus, answer, clear_board, cus, field, give, logged, new_game, options, pack, prompt,
     remove_cus, set_leader, set_pc,
@@ -102,9 +103,11 @@ def besiege(g, space: str, by: str, *, inside: int = 0, outside: int = 3) -> Non
     other = "rome" if by == "carthage" else "carthage"
     set_pc(g, space, other)
     g.state["f"][space]["siege"] = 1
+    g.state["f"][space]["besieger"] = by
     add_cus(g, by, space, outside)
     if inside:
-        add_cus(g, other, space, inside)
+        for u in add_cus(g, other, space, inside):
+            hannibal_play._put(g, u, f"garrison|{space}")
 
 
 def sides_board(g) -> None:
@@ -244,8 +247,9 @@ def test_carthage_line_4_with_any_leader_only():
     g = reinforcements(2, _carthage_spread)
     skip_to_line(g, 4)
     assert set(options(g)) == {"utica", "castulo", "capua", None}
+    before = len(cus(g, "capua", "carthage"))  # after the winter attrition at Roman Capua (§17.1)
     answer(g, "capua")
-    assert len(cus(g, "capua", "carthage")) == 6
+    assert len(cus(g, "capua", "carthage")) == before + 1
 
 
 def test_carthage_reinforcements_are_optional_and_at_most_4():
@@ -355,7 +359,7 @@ def test_rome_places_in_rome_or_with_leaders():
     finish_phase(g, rome_pick("capua", "agrigentum", "roma", "capua", "agrigentum"))
     assert all_cus(g, "rome") == before + 5
     assert len(cus(g, "capua", "rome")) == 2 and len(cus(g, "agrigentum", "rome")) == 2
-    assert len(cus(g, "syracuse", "rome")) == 2
+    assert len(g.state["z"]["garrison|syracuse"]) == 2  # the two inside the walls stay
 
 
 def test_rome_at_least_3_in_italia():
@@ -447,7 +451,7 @@ def test_rome_no_place_in_italia():
     before = all_cus(g, "rome")
     finish_phase(g, rome_pick("tarraco", "tarraco", "tarraco", "agrigentum"))
     assert all_cus(g, "rome") == before + 5
-    assert len(cus(g, "roma", "rome")) == 2
+    assert len(g.state["z"]["garrison|roma"]) == 2
     assert max(len(cus(g, "agrigentum", "rome")), len(cus(g, "tarraco", "rome"))) >= 5
 
 
