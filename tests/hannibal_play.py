@@ -102,6 +102,20 @@ def add_cus(g: Game, side: str, space: str, n: int, *, elephant: bool = False,
     return made
 
 
+def add_garrison(g: Game, side: str, space: str, n: int, *, elephant: bool = False) -> list[str]:
+    """n new CUs of a side inside the walled city of a space (zone garrison, seed 002 §16.2)."""
+    made = add_cus(g, side, space, n, elephant=elephant)
+    for uid in made:
+        _put(g, uid, f"garrison|{space}")
+    return made
+
+
+def inside(g: Game, space: str, side: str | None = None) -> list[str]:
+    """The CU ids inside the walled city of a space."""
+    return [u for u in g.state["z"][f"garrison|{space}"]
+            if side is None or g.state["f"][u]["side"] == side]
+
+
 def remove_cus(g: Game, ids: list[str]) -> None:
     s = g.state
     for uid in ids:

@@ -82,10 +82,11 @@ def test_cus_leave_the_game_only_through_named_losses(games):
                 destroyed += 1
                 assert reason and any(n in reason for n in NAMED_LOSSES), (g.seed, reason)
         assert made == alive + destroyed
-        # in a space, or with a leader whose move the end of the game cut short (an army
-        # entering Hannibal's space alone displaces him: Rome wins at once, §8.9)
+        # in a space (outside or inside the walls of a city, §16.2), or with a leader whose
+        # move the end of the game cut short (an army entering Hannibal's space alone
+        # displaces him: Rome wins at once, §8.9)
         where = {g.state["loc"].get(u, "") for u in g.state["made"].get("cu", [])}
-        assert all(w.startswith(("troops|", "column|")) for w in where), where
+        assert all(w.startswith(("troops|", "garrison|", "column|")) for w in where), where
 
 
 def test_every_leader_is_somewhere_the_rules_name(games):

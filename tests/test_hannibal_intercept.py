@@ -228,6 +228,8 @@ def test_no_interception_into_the_interceptors_own_space():
     set_leader(g, "marcellus", "capua")
     add_cus(g, "rome", "capua", 4)
     carthage_marches(g, "neapolis")
+    assert "stand inside the walls" in prompt(g)  # §16.2: Neapolis is a Roman walled city
+    answer(g, 0)  # all three stay outside with Fabius
     assert g.decision.side == "rome" and "try to avoid the battle" in prompt(g)
     answer(g, False)  # Fabius stands (§10.2: announced before the interception attempts)
     assert g.decision.side == "rome" and "intercept from capua" in prompt(g)
