@@ -131,6 +131,14 @@ def set_pc(g: Game, space: str, side: str | None) -> None:
     g.state["f"][space]["pc"] = side
 
 
+def even_points(g: Game) -> None:
+    """Rome 7 political points, Carthage 7 (printed: 9 and 7): Rome's PCs in Caralis, Messana
+    and Panormus taken off, so Sardinia/Corsica and Sicilia are no one's. A test that skips
+    whole turns without moving meets no year-end backlash (seed 002 §18.2) this way."""
+    for x in ("caralis", "messana", "panormus"):
+        set_pc(g, x, None)
+
+
 def set_var(g: Game, name: str, value: Any, key: str = "") -> None:
     g.state["v"][name][key] = value
 
