@@ -379,11 +379,15 @@ class SetUntil:
 @attrs.frozen
 class Win:
     side: Expr
+    reason: str | None = None  # why the game ended, a template like a log text
+    args: tuple[Expr, ...] = ()  # the reason's {placeholders}
     at: Pos = _at()
 
 
 @attrs.frozen
 class EndGame:
+    reason: str | None = None  # why the game ended, a template like a log text
+    args: tuple[Expr, ...] = ()  # the reason's {placeholders}
     at: Pos = _at()
 
 

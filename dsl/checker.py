@@ -688,6 +688,11 @@ class Checker:
             self._set_until(s, sc)
         elif isinstance(s, A.Win):
             self._expect(s.side, "side", sc, "'win'")
+            for a in s.args:
+                self._expr(a, sc)
+        elif isinstance(s, A.EndGame):
+            for a in s.args:
+                self._expr(a, sc)
         elif isinstance(s, A.Return):
             if s.value is not None:
                 t = self._rhs_as(s.value, sc.returns, sc) if sc.returns else self._expr(

@@ -458,10 +458,13 @@ class Compiler:
             self._modify(s, ctx, lines, pad)
         elif isinstance(s, A.SetUntil):
             self._set_until(s, ctx, lines, pad)
-        elif isinstance(s, A.Win):
-            emit(f"{pad}G.win({self.expr(s.side, ctx)})")
-        elif isinstance(s, A.EndGame):
-            emit(f"{pad}G.win(None)")
+        elif isinstance(s, (A.Win, A.EndGame)):
+            side = self.expr(s.side, ctx) if isinstance(s, A.Win) else "None"
+            if s.reason is None:
+                emit(f"{pad}G.win({side})")
+            else:
+                template, args = self.prompt(s.reason, s.args, ctx)
+                emit(f"{pad}G.win({side}, {template}, {args})")
         elif isinstance(s, A.Return):
             value = self.value(s.value, ctx) if s.value is not None else "None"
             if ctx.susp:

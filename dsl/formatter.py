@@ -721,9 +721,11 @@ def simple_stmt_doc(s: A.Stmt) -> Doc | str:
     if isinstance(s, A.SetUntil):
         return S("set ", expr_doc(s.target, P_POSTFIX), " = ", s.value, _duration(s.duration))
     if isinstance(s, A.Win):
+        if s.reason is not None:
+            return S("win ", s.side, f", {quote(s.reason)}")
         return S("win ", s.side)
     if isinstance(s, A.EndGame):
-        return "end game"
+        return "end game" if s.reason is None else f"end game, {quote(s.reason)}"
     if isinstance(s, A.Return):
         return "return" if s.value is None else S("return ", s.value)
     if isinstance(s, A.Log) and s.inline:

@@ -418,10 +418,17 @@ class _ToAst(Transformer_NonRecursive):
         return A.SetUntil(c[0], c[1], c[2], at=_pos(meta))
 
     def win_stmt(self, meta, c):
-        return A.Win(c[0], at=_pos(meta))
+        reason = c[1] if len(c) > 1 else None
+        if reason is None:
+            return A.Win(c[0], at=_pos(meta))
+        args = _placeholders(reason, "reason")
+        return A.Win(c[0], _unquote(reason), args, at=_pos(meta))
 
     def end_stmt(self, meta, c):
-        return A.EndGame(at=_pos(meta))
+        reason = c[0] if c else None
+        if reason is None:
+            return A.EndGame(at=_pos(meta))
+        return A.EndGame(_unquote(reason), _placeholders(reason, "reason"), at=_pos(meta))
 
     def return_stmt(self, meta, c):
         return A.Return(c[0], at=_pos(meta))

@@ -956,9 +956,19 @@ class Runtime:
         return "; running: " + " > ".join(p if n == 1 else f"{p} ({n} times)" for p, n in runs)
 
     # ---- ending, logging, faults ----------------------------------------------------------------
-    def win(self, side: str | None) -> None:
-        self.s["result"] = {"winner": side, "reason": "rule"}
-        self._log({"t": "end", "winner": side})
+    def win(self, side: str | None, reason: str | None = None, args: list | None = None) -> None:
+        """End the game: `side` wins (None: no one). `reason`, a template with numbered
+        placeholders filled by `args` like a log line's, says why: the result keeps it as
+        text (in the pack's own language) and the log's end entry as the template, so that a
+        view can show it in its language."""
+        entry: dict[str, Any] = {"t": "end", "winner": side}
+        text = "rule"
+        if reason is not None:
+            entry.update(m=reason, a=list(args or []))
+            from engine.translations import render_log_entry
+            text = render_log_entry({"t": "say", "m": reason, "a": entry["a"]}, self.P)
+        self.s["result"] = {"winner": side, "reason": text}
+        self._log(entry)
         raise GameOver()
 
     def say(self, message: str, args: list) -> None:

@@ -656,7 +656,10 @@ class Catalog:
             return f"rolled {' + '.join(map(str, dice))} = {sum(dice)}"
         if t == "end":
             w = entry.get("winner")
-            return f"game over: {self.value(w)} wins" if w else "game over: no winner"
+            over = f"game over: {self.value(w)} wins" if w else "game over: no winner"
+            if "m" in entry:  # the rule's reason, rendered like a log line
+                over += f" ({self.render({'t': 'say', 'm': entry['m'], 'a': entry['a']})})"
+            return over
         if t == "trigger":
             return f"(rule {entry.get('f')} for {self.term(entry.get('n', ''))})"
         if t == "done":

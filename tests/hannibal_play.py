@@ -145,6 +145,21 @@ def set_pc(g: Game, space: str, side: str | None) -> None:
     g.state["f"][space]["pc"] = side
 
 
+def even_points(g: Game) -> None:
+    """Rome 7 political points, Carthage 7 (printed: 9 and 7): Rome's PCs in Caralis, Messana
+    and Panormus taken off, so Sardinia/Corsica and Sicilia are no one's. A test that skips
+    whole turns without moving meets no year-end backlash (seed 002 §18.2) this way."""
+    for x in ("caralis", "messana", "panormus"):
+        set_pc(g, x, None)
+
+
+def pay_backlash(g: Game) -> None:
+    """A board arranged for a test may leave a side behind in political points: it removes its
+    PCs at the year's end (seed 002 §18.2), the last ones offered (far from the test's spaces)."""
+    while not g.over and "political points behind" in prompt(g):
+        answer(g, options(g)[-1])
+
+
 def set_var(g: Game, name: str, value: Any, key: str = "") -> None:
     g.state["v"][name][key] = value
 

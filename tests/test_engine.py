@@ -885,6 +885,36 @@ def test_win_and_end_game(inline_pack):
     assert g.log[-1] == {"t": "end", "winner": None}
 
 
+def test_win_with_a_reason(inline_pack):
+    """`win side, "text"` and `end game, "text"` say why the game ended: a template with
+    {placeholders} like a log line, kept as text in the result and as the template in the
+    log's end entry (rendered by a view); the formatter keeps it."""
+    from engine.translations import render_log_entry
+    from textwrap import dedent
+    from dsl.formatter import format_source
+    src = dedent("""
+        var active: side = red
+        var score: int = 7
+        on setup:
+            let y = ask red "Win?"
+            if y:
+                win blue, "more points: blue {score}, red {score - 2}"
+            end game, "no one can move"
+    """)
+    pack = inline_pack(src)
+    g = pack.new_game(0)
+    g.apply(True)
+    assert g.result.winner == "blue"
+    assert g.result.reason == "more points: blue 7, red 5"
+    assert g.log[-1]["m"] == "more points: blue {0}, red {1}" and g.log[-1]["a"] == [7, 5]
+    assert render_log_entry(g.log[-1], pack).endswith("wins (more points: blue 7, red 5)")
+    g = pack.new_game(0)
+    g.apply(False)
+    assert g.over and g.result.winner is None and g.result.reason == "no one can move"
+    assert 'win blue, "more points: blue {score}, red {score - 2}"' in format_source(src)
+    assert 'end game, "no one can move"' in format_source(src)
+
+
 def test_lists_are_values(inline_pack):
     """Changing an item of a list changes no other local or var that held the same list,
     in the game and after saving and loading it."""

@@ -8,6 +8,7 @@ phase run (the game stops at turn 2's first reinforcement). Rulings: RULINGS.md 
 from __future__ import annotations
 
 from hannibal_play import (
+    pay_backlash,
     _put, add_cus, answer, board, cus, field, give, prompt, said_values, set_leader, start_turn,
 )
 from test_hannibal_move import act, carthage_moves, march
@@ -21,6 +22,7 @@ def to_winter(g, dice):
     give(g, "rome")
     g.load_dice(list(dice))
     start_turn(g)
+    pay_backlash(g)  # the arranged board may leave a side behind (seed 002 §18.2)
     assert "reinforcement" in prompt(g)
 
 

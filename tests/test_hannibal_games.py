@@ -45,12 +45,16 @@ def says(g: Game) -> list[str]:
 
 
 def test_every_game_ends_with_a_result_after_nine_turns_or_by_a_rule(games):
-    """seed 002 §5 (nine turns), §8.9 (Hannibal displaced: Rome wins), §18.3 (the last count)."""
+    """seed 002 §5 (nine turns), §8.9 (Hannibal displaced: Rome wins), §18.2 (a side that
+    cannot remove its PCs sues for peace), §18.3 (the last count), §19 (sudden victories, suing
+    for peace): every result says why, as a sentence."""
     for g in games:
         assert g.result is not None and g.result.winner in ("rome", "carthage")
+        assert g.result.reason not in ("rule", "no rule left to run")
         turns = [e["a"][0] for e in g.log if e["t"] == "say" and e["m"] == "Turn {0}"]
-        early = g.state["f"]["hannibal"]["where"] != "map"
-        assert turns == list(range(1, 10)) or early and turns == list(range(1, len(turns) + 1))
+        last = g.result.reason.startswith(("more political points", "no more political points"))
+        assert turns == list(range(1, len(turns) + 1))
+        assert not last or turns[-1] == 9  # the last count only after the ninth turn
 
 
 def test_games_move_by_land_and_by_sea(games):

@@ -8,6 +8,7 @@ attrition and isolation phases run before turn 2's reinforcements. Rulings: RULI
 from __future__ import annotations
 
 from hannibal_play import (
+    pay_backlash,
     add_cus, answer, board, field, give, options, play_ops, prompt, said_values, set_leader,
     set_pc, start_turn,
 )
@@ -23,6 +24,7 @@ def to_isolation(g, dice=()):
     if dice:
         g.load_dice(list(dice))
     start_turn(g)
+    pay_backlash(g)  # the arranged board may leave a side behind (seed 002 §18.2)
     assert "reinforcement" in prompt(g)
 
 

@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 import hannibal_play
 from hannibal_play import (
-    add_cus, all_cus, answer, clear_board, cus, field, give, logged, new_game, options, pack, prompt,
-    remove_cus, set_leader, set_pc,
+    pay_backlash,
+    add_cus, all_cus, answer, clear_board, cus, even_points, field, give, logged, new_game, options,
+    pack, prompt, remove_cus, set_leader, set_pc,
 )
 
 ROMAN_POOL = ["publius_scipio", "tiberius_longus", "fabius", "flaminius", "marcellus", "nero",
@@ -37,6 +38,7 @@ def skip_strategy(g) -> None:
     give(g, "rome")
     give(g, "carthage")
     answer(g, None, False)
+    pay_backlash(g)
 
 
 def first_choice(g) -> Any:
@@ -48,8 +50,9 @@ def first_choice(g) -> Any:
 def reinforcements(turn: int = 2, arrange: Callable[[Any], None] | None = None, seed: int = 1):
     """A game at the start of `turn`'s reinforcement phase, the board arranged by `arrange` at
     the opening window of the turn before (earlier reinforcement phases answered by the first
-    place offered)."""
+    place offered); the points evened so that no year-end backlash asks for PCs."""
     g = new_game(seed)
+    even_points(g)
     while not (at_window(g) and g.state["v"]["turn_no"][""] == turn - 1):
         assert not g.over
         if at_window(g):
@@ -141,6 +144,7 @@ def test_no_reinforcement_phase_on_turn_1():
     seed 003 "Порядок хода" (1): no reinforcements on turn 1; from turn 2 on, the phase opens the
     turn, Carthage first."""
     g = new_game(1)
+    even_points(g)
     assert at_window(g) and g.state["v"]["turn_no"][""] == 1
     assert all_cus(g, "rome") == 16 and all_cus(g, "carthage") == 16
     lines = said(g)

@@ -250,7 +250,7 @@ def test_rome_takes_carthago_and_wins():
     answer(g, True)
     assert g.over and g.result.winner == "rome"
     assert field(g, "carthago", "pc") == "rome"
-    assert "Rome holds Carthage, the enemy capital: Rome wins" in logged(g)
+    assert g.result.reason == "Rome takes Carthage, the enemy capital"
 
 
 # ---- §16.4.2: subjugation ----------------------------------------------------------------

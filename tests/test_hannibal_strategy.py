@@ -7,7 +7,6 @@ import random
 import shutil
 
 import pytest
-import yaml
 
 from engine.game import Game
 from engine.loader import load_pack
@@ -36,13 +35,6 @@ def events(g: Game, names: list[str]) -> list[tuple[str, list]]:
 def last_event(g: Game, name: str) -> int:
     """Where the last event of that name started, in the log."""
     return max(i for i, e in enumerate(g.log) if e["t"] == "event" and e["n"] == name)
-
-
-def spaces_by_province() -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for s in yaml.safe_load((PACK_DIR / "map.yaml").read_text())["space"]:
-        out.setdefault(s["province"], []).append(s["id"])
-    return out
 
 
 def random_game(seed: int, stop=None) -> Game:
@@ -129,36 +121,7 @@ def test_cards_dealt_by_thirds():
     assert seen_all == {n: (7 + (n - 1) // 3,) * 2 for n in range(1, 10)}
 
 
-@pytest.mark.parametrize("rome_provinces, carthage_provinces, winner", [
-    (["latium", "campania"], ["apulia"], "rome"),
-    (["latium"], ["apulia", "samnium"], "carthage"),
-    (["latium"], ["apulia"], "carthage"),  # a tie goes to Carthage
-    ([], [], "carthage"),
-])
-def test_final_count_after_turn_nine(rome_provinces, carthage_provinces, winner):
-    """seed 002 §18.1 (a point for each scoring province controlled), §18.3 (in the last turn's
-    victory check the side with more points wins; a tie goes to Carthage)."""
-    g = game_reaching(at_opening_of_turn(9))
-    give(g, "carthage")
-    give(g, "rome")
-    by_province = spaces_by_province()
-    for sp in [x for xs in by_province.values() for x in xs]:
-        set_pc(g, sp, None)
-    for side, provinces in (("rome", rome_provinces), ("carthage", carthage_provinces)):
-        for p in provinces:
-            for sp in by_province[p]:
-                set_pc(g, sp, side)
-    answer(g, None, False)  # Rome does not open; Carthage plays first: no cards left
-    assert g.over and g.result.winner == winner
-    assert ("Political points: Rome {0}, Carthage {1}",
-            [len(rome_provinces), len(carthage_provinces)]) in says(g)
-
-
-def test_no_winner_before_the_last_turn():
-    """seed 002 §18.3 (the final count is made in the last turn only)."""
-    g = game_reaching(at_opening_of_turn(2))
-    assert not g.over
-    assert not any(t.startswith("Political points") for t, _ in says(g))
+# the final count (§18.3) and the other victory checks: tests/test_hannibal_victory.py
 
 
 # ---- who plays first (§5.3; seed 003 "Фаза стратегии") ----------------------------------------
