@@ -192,6 +192,8 @@ class _Loader:
                 model.names_from.update(self._names_from(model, part.meta))
             if part.meta is not None and "glossary" in part.meta:
                 model.glossary |= self._glossary(model, part.meta)
+        if self._meta_map is not None and "board" in self._meta_map:
+            self._board(model, self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)
@@ -469,6 +471,24 @@ class _Loader:
                        "record", _site(loc, field))
             return False
         return True
+
+    def _board(self, model: PackModel, meta: YMap) -> None:
+        """pack.yaml `board:` (dsl.boardspec): every name it gives is the pack's (E340)."""
+        from dsl.boardspec import BoardCheck
+
+        def error(message: str, node: Any, key: Any, at_key: bool) -> None:
+            if isinstance(node, YList):
+                loc = node.item_loc[key]
+            elif at_key:
+                loc = node.key_loc.get(key)
+            else:
+                loc = node.val_loc.get(key) or node.key_loc.get(key)
+            text = key if at_key else node[key]
+            self.error("E340", message, _site(loc, text if isinstance(text, str) else None)
+                       if loc is not None else Site(str(self.root / "pack.yaml"), 1, 1))
+
+        if not model.poisoned:
+            BoardCheck(model, error).check(meta, "board", meta["board"])
 
     def _at(self, m: YMap, key: str, code: str, message: str) -> None:
         loc = m.val_loc.get(key) or m.key_loc.get(key)

@@ -13,6 +13,7 @@ from engine.bots import UNDONE
 
 RECENT = 12  # log lines shown above the prompt
 MAX_LISTED = 40  # more legal actions than this: pick options by number instead
+WIDTH = 100  # the board's lines are wrapped to this many columns
 
 
 class QuitGame(Exception):
@@ -25,20 +26,29 @@ def _cat(game: Any, lang: str) -> Any:
 
 
 def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
-                board: list[str] | None = None) -> str:
+                board: Any = None, width: int = WIDTH) -> str:
     """A side's view (`game.view(side)`) as lines of text.
 
-    `board` (a pack's `board:` list in pack.yaml) names the vars that make up its board, in
-    order; without one every var is shown. Indexed vars show only their entries that are
-    set (not false, 0, empty or none); empty zones are left out."""
+    `board` is a pack's `board:` in pack.yaml (dsl.boardspec): a list of the vars that make
+    up its board, in order, or a mapping of sections: `vars`, the `turn` track, the `map`
+    (places by group, the pieces in them counted per side, pieces with those under them,
+    the places' fields) and the zones shown as `cards`. Without one every var is shown.
+    Indexed vars show only their entries that are set (not false, 0, empty or none); empty
+    zones are left out. Everything comes from the view (what the side may see) and the
+    pack's static records; names come from the catalog `cat`."""
+    from dsl.boardspec import board_spec
+    spec = board_spec(board)
     out = []
     side = view.get("side")
     who = cat.value(side) if side else "spectator"
     out.append(f"== {view.get('pack')} - {who} - {view.get('decisions', 0)} decisions so far ==")
     vars_ = view.get("vars", {})
-    names = [n for n in board if n in vars_] if board else list(vars_)
-    if names:
-        out.append("board:" if board else "vars:")
+    names = [n for n in spec.get("vars", []) if n in vars_] if spec else list(vars_)
+    turn = _turn_line(view, cat, spec["turn"]) if spec.get("turn") else None
+    if names or turn:
+        out.append("board:" if spec else "vars:")
+        if turn:
+            out.append("  " + turn)
         for name in names:
             value = vars_[name]
             if isinstance(value, dict):
@@ -49,9 +59,18 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                     out.append(f"  {cat.term(name)}: {shown}")
             else:
                 out.append(f"  {cat.term(name)} = {cat.value(value)}")
+    on_map: set[str] = set()
+    if spec.get("map"):
+        lines, on_map = _map_lines(view, cat, spec["map"], width)
+        if lines:
+            out.append("map:")
+            out.extend(lines)
     zones = view.get("zones", {})
+    listed = spec.get("cards")
     shown_zones = [(k, v) for k, v in zones.items()
-                   if (v.get("count") or v.get("revealed") if isinstance(v, dict) else v)]
+                   if (v.get("count") or v.get("revealed") if isinstance(v, dict) else v)
+                   and (k.partition("|")[0] in listed if listed is not None
+                        else k.partition("|")[0] not in on_map)]
     if shown_zones:
         out.append("cards:")
         for key, items in shown_zones:
@@ -62,7 +81,7 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                     text += f"; revealed to you: {cat.value(items['revealed'])}"
             else:
                 text = cat.value(items)
-            out.append(f"  {cat.zone(key)}: {text}")
+            out.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
     lines = [cat.render(e) for e in view.get("log", []) if e.get("t") not in ("trigger", "done")]
     if lines:
         out.append("recent:")
@@ -72,6 +91,179 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
         out.append("result: " + (f"{cat.value(r['winner'])} wins" if r.get("winner")
                                  else "no winner") + f" ({r.get('reason')})")
     return "\n".join(out)
+
+
+def _wrap(line: str, width: int, indent: str = "      ") -> list[str]:
+    import textwrap
+    if len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+
+
+def _turn_line(view: dict[str, Any], cat: Any, turn: dict[str, Any]) -> str | None:
+    """The turn track: "Spring 2 - 2 of 6" (the record of type `of` whose field `by`
+    is the var's value, named in the catalog's language), or "Turn = 3"."""
+    value = view.get("vars", {}).get(turn["var"])
+    if value is None:
+        return None
+    if not turn.get("of"):
+        return f"{cat.term(turn['var'])} = {cat.value(value)}"
+    pack = cat.pack
+    rids = pack.model.by_type.get(turn["of"], [])
+    here = next((r for r in rids if pack.records[r].get(turn["by"]) == value), None)
+    count = f"{cat.value(value)} of {len(rids)}"
+    return f"{cat.name(here)} - {count}" if here else f"{cat.term(turn['var'])} {count}"
+
+
+def _unset(tinfo: Any, field: str, value: Any) -> bool:
+    """Not worth showing: none, false, 0, empty, or the field's declared default."""
+    if value is None or value is False or value == 0 or value in ("", []):
+        return True
+    f = tinfo.fields.get(field) if tinfo is not None else None
+    return f is not None and f.default is not None and value == f.default
+
+
+def _field_text(cat: Any, field: str, value: Any, named: bool = False) -> str:
+    """A field's value as said on the board: a bool by the field's term, a number after it,
+    a name (a record, side or enum value) by itself, or after the term when `named`."""
+    if value is True:
+        return cat.term(field)
+    if named or isinstance(value, (int, float)):
+        return f"{cat.term(field)} {cat.value(value)}"
+    return cat.value(value)
+
+
+def _pieces_text(items: Any, cat: Any, fields: dict[str, Any], records: dict[str, Any],
+                 count_by: str | None, flags: list[str]) -> str:
+    """The pieces of one zone, counted per value of `count_by`: "red 8 unit (veteran 2)"."""
+    if isinstance(items, dict):  # a zone the side may not see: its count only
+        return f"{items.get('count', 0)} hidden"
+    groups: dict[Any, list[str]] = {}
+    for e in items:
+        rec = {**records.get(e, {}), **fields.get(e, {})}
+        groups.setdefault(rec.get(count_by) if count_by else None, []).append(e)
+    parts = []
+    for key, group in groups.items():
+        recs = [{**records.get(e, {}), **fields.get(e, {})} for e in group]
+        kinds = sorted({cat.value(e) for e in group})
+        text = f"{len(group)} {'/'.join(kinds)}"
+        if key is not None:
+            text = f"{cat.value(key)} {text}"
+        marks = [f"{cat.term(f)} {n}" for f in flags
+                 if (n := sum(1 for r in recs if r.get(f) is True))]
+        parts.append(text + (f" ({', '.join(marks)})" if marks else ""))
+    return ", ".join(parts)
+
+
+def _map_lines(view: dict[str, Any], cat: Any, m: dict[str, Any], width: int
+               ) -> tuple[list[str], set[str]]:
+    """The map section (board `map:`): one line per group holding a place worth showing in
+    detail (pieces standing in it, a var field set), that place on its own line below; the quiet
+    groups in a paragraph, each with its `summary` counts. Also the zones it shows."""
+    pack = cat.pack
+    model = pack.model
+    fields = view.get("fields") or {}
+    zones = view.get("zones", {})
+    ptype = m["places"]
+    pinfo = model.types.get(ptype)
+    place_zones = list(m.get("zones") or [])
+    count_by = m.get("count_by")
+    flags = list(m.get("flags") or [])
+    shown_fields = list(m.get("fields") or [])
+    summary = m.get("summary")
+    pieces = {t: ({"at": s} if isinstance(s, str) else dict(s))
+              for t, s in (m.get("pieces") or {}).items()}
+    on_map = set(place_zones) | {z for s in pieces.values() for z in s.get("zones") or []}
+
+    def rec(rid: str) -> dict[str, Any]:
+        return {**pack.records.get(rid, {}), **fields.get(rid, {})}
+
+    def units(zone: str, key: str, label: bool) -> str | None:
+        items = zones.get(f"{zone}|{key}")
+        if not items or isinstance(items, dict) and not items.get("count"):
+            return None
+        text = _pieces_text(items, cat, fields, pack.records, count_by, flags)
+        return f"{cat.term(zone)} {text}" if label else text
+
+    # pieces standing in places, and those under another piece (`under`: its subordinates)
+    at: dict[str, list[tuple[str, str]]] = {}
+    under: dict[str, list[str]] = {}
+
+    def of_type(tname: str) -> list[str]:  # records made in play: those the side sees
+        return model.by_type.get(tname) or [r for r in fields if r.partition("#")[0] == tname]
+
+    for tname, ps in pieces.items():
+        for rid in of_type(tname):
+            r = rec(rid)
+            if rid not in fields and any(
+                    f.var for f in model.types[tname].fields.values()):
+                continue  # its place is not in the view: not shown
+            above = r.get(ps["under"]) if ps.get("under") else None
+            if above:
+                under.setdefault(above, []).append(rid)
+            elif r.get(ps["at"]):
+                at.setdefault(r[ps["at"]], []).append((tname, rid))
+
+    def piece_text(rid: str, tname: str) -> str:
+        ps = pieces[tname]
+        tinfo = model.types[tname]
+        r = rec(rid)
+        notes = [_field_text(cat, f, r.get(f)) for f in ps.get("show") or []
+                 if not _unset(tinfo, f, r.get(f))]
+        subs = under.get(rid, [])
+        if subs:
+            notes.append("with " + ", ".join(piece_text(s, tname) for s in subs))
+        for z in ps.get("zones") or []:
+            u = units(z, rid, True)
+            if u:
+                notes.append(u)
+        return cat.value(rid) + (f" ({'; '.join(notes)})" if notes else "")
+
+    groups: dict[Any, list[str]] = {}
+    for pid in model.by_type.get(ptype, []):
+        groups.setdefault(rec(pid).get(m["group"]) if m.get("group") else None, []).append(pid)
+    busy: list[str] = []
+    quiet: list[str] = []
+    for gid, pids in groups.items():
+        counts: dict[Any, int] = {}
+        for pid in pids:
+            if summary and (summary in rec(pid) or pid in fields):
+                v = rec(pid).get(summary)
+                counts[v] = counts.get(v, 0) + 1
+        ordered = sorted(counts.items(), key=lambda kv: (kv[0] is None, -kv[1]))
+        summed = ", ".join(f"{'none' if v is None else cat.value(v)} {n}" for v, n in ordered)
+        head = cat.name(gid) if gid is not None else cat.term(ptype)
+        if summed:
+            head += f" ({cat.term(summary)}: {summed})"
+        detail = []
+        for pid in pids:
+            r = rec(pid)
+            parts = [u for i, z in enumerate(place_zones) if (u := units(z, pid, i > 0))]
+            parts += [piece_text(rid, t) for t, rid in at.get(pid, [])]
+            marked = [f for f in shown_fields if f != summary and pinfo.fields[f].var
+                      and not _unset(pinfo, f, r.get(f))]
+            if not parts and not marked:
+                continue
+            notes = [_field_text(cat, f, r.get(f), f in marked) for f in shown_fields
+                     if not _unset(pinfo, f, r.get(f))]
+            line = f"    {cat.name(pid)}" + (f" ({', '.join(notes)})" if notes else "")
+            detail.extend(_wrap(line + (": " + ", ".join(parts) if parts else ""), width))
+        if detail:
+            busy.append(f"  {head}")
+            busy.extend(detail)
+        else:
+            quiet.append(head)
+    out = busy
+    line = ""
+    for i, head in enumerate(quiet):  # whole entries to a line
+        item = head + (";" if i < len(quiet) - 1 else "")
+        if line and len(line) + 1 + len(item) > width:
+            out.append(line)
+            line = ""
+        line = f"{line} {item}" if line else f"  {item}"
+    if line:
+        out.append(line)
+    return out, on_map
 
 
 def action_label(action: Any, cat: Any, kind: str, each: bool = False) -> str:

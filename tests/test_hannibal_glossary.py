@@ -103,11 +103,15 @@ def test_every_term_record_has_an_english_name():
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_key_is_a_term_record_or_a_type(lang):
     """Keys of `terms:` are ids of term records, type names, the two sides of the pack (seed
-    002 §3 index; seed 002 §1: Carthage and Rome), or the zones and vars of its rules that the
-    terminal shows (`troops`, `turn_no`)."""
+    002 §3 index; seed 002 §1: Carthage and Rome), or the zones, vars and record fields of its
+    rules that the terminal shows (`troops`, `turn_no`; the fields pack.yaml `board:` names)."""
     from engine.loader import load_pack
-    model = load_pack(PACK_DIR).model
+    pack = load_pack(PACK_DIR)
+    model = pack.model
     shown = set(model.zones) | set(model.vars)
+    board_map = pack.meta["board"].get("map", {})
+    shown |= {*board_map.get("fields", []), board_map.get("summary"), *board_map.get("flags", [])}
+    shown |= {f for p in board_map.get("pieces", {}).values() for f in p.get("show", [])}
     assert set(TERMS[lang]) - TERM_IDS - TYPE_NAMES - {"carthage", "rome"} - shown == set()
 
 

@@ -1,0 +1,174 @@
+"""The terminal board: pack.yaml `board:` (dsl/boardspec.py) rendered by engine.terminal.
+
+The generic tests use a copy of tests/packs/stackgame (armies made in play, units counted per
+side, a private reserve); the Hannibal tests check the board a player of that pack sees:
+provinces, armies by side, leaders with their subordinates, a siege, the turn track and the
+hands (seed 002 §2.2 the map and pieces, §4 the set-up, §16.4 siege points, §5.3 the hands;
+seed 003 "Подготовка к игре").
+"""
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import hannibal_play as hp
+from engine.errors import PackError
+from engine.loader import load_pack
+from engine.terminal import WIDTH, render_view
+from engine.translations import Catalog
+
+STACKGAME = Path(__file__).resolve().parent / "packs" / "stackgame"
+
+STACK_BOARD = """
+board:
+  vars: [active]
+  turn: {var: turn}
+  map:
+    places: space
+    zones: []
+    count_by: side
+    pieces:
+      army: {at: at, zones: [troops]}
+    fields: [fights]
+"""
+
+
+def stack_copy(tmp_path: Path, board: str) -> Path:
+    root = tmp_path / "stackgame"
+    shutil.copytree(STACKGAME, root)
+    with open(root / "pack.yaml", "a", encoding="utf-8") as fh:
+        fh.write(board)
+    return root
+
+
+def flat(text: str) -> str:
+    """The rendered text with its line wraps undone (one space for any run of blanks)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def render(g, side, lang="en"):
+    return render_view(g.view(side), Catalog(g.pack, lang), board=g.pack.meta.get("board"))
+
+
+# ---- generic -----------------------------------------------------------------------------
+def test_map_counts_pieces_per_side_and_hides_a_private_zone(tmp_path):
+    pack = load_pack(stack_copy(tmp_path, STACK_BOARD))
+    g = pack.new_game(3)
+    rnd = random.Random(3)
+    for _ in range(60):
+        if g.over:
+            break
+        g.apply(g.random_action(rnd), g.decision.side)
+    view = g.view("red")
+    text = render_view(view, Catalog(pack, "en"), board=pack.meta["board"])
+    armies = [rid for rid, f in view["fields"].items() if rid.startswith("army#")]
+    assert armies, "random play deploys armies"
+    assert "map:" in text and "board:" in text
+    assert f"turn = {view['vars']['turn']}" in text
+    for rid in armies:  # each army in its space, its units counted per side
+        f = view["fields"][rid]
+        n = len(view["zones"][f"troops|{rid}"])
+        if n:
+            assert f"army (troops {f['side']} {n} unit)" in text
+    assert "troops (" not in text.split("cards:")[-1]  # the map's zones are not card lists
+    # blue's reserve is private: red sees its count only, never a unit of it
+    blue = view["zones"]["reserve|blue"]
+    assert isinstance(blue, dict)
+    if blue["count"]:
+        assert f"reserve (blue): {blue['count']} card" in text
+    assert "#" not in text  # no raw ids
+
+
+def test_old_list_form_still_shows_its_vars():
+    g = load_pack("ante_portas").new_game(1)
+    text = render(g, g.pack.sides[0])
+    assert text.splitlines()[1] == "board:"
+    assert "map:" not in text
+
+
+@pytest.mark.parametrize("board, line, col, message", [
+    ("board: [active, nope]\n", 14, 17, "board: 'nope' is not a var of the pack"),
+    ("board: {vars: [active], mapp: {}}\n", 14, 25,
+     "board: unknown key 'mapp' (keys: vars, turn, map, cards)"),
+    ("board:\n  map: {places: space, zones: [troops]}\n", 15, 32,
+     "board: zone 'troops' is not kept per space (zone troops[x: space])"),
+    ("board:\n  map: {places: space, fields: [fights, owner]}\n", 15, 41,
+     "board: 'owner' is not a field of space of the pack"),
+    ("board:\n  map: {places: space, pieces: {army: {at: side}}}\n", 15, 44,
+     "board: field 'side' of army does not name a space"),
+    ("board:\n  turn: {var: turn, of: space}\n", 15, 25,
+     "board: 'turn' gives 'of' (a record type) and 'by' (its number field) together"),
+    ("board:\n  map: {places: spaces}\n", 15, 17, "board: unknown record type 'spaces'"),
+])
+def test_board_errors_are_located(tmp_path, board, line, col, message):
+    root = stack_copy(tmp_path, board)
+    with pytest.raises(PackError) as err:
+        load_pack(root)
+    found = [(d.code, d.line, d.col, d.message) for d in err.value.diagnostics]
+    assert ("E340", line, col, message) in found, found
+
+
+# ---- Hannibal ----------------------------------------------------------------------------
+def test_hannibal_start_board():
+    """Seed 002 §4.1-§4.2: the set-up stacks, in their provinces, with their leaders."""
+    g = hp.new_game(1)
+    text = render(g, "rome")
+    f = flat(text)
+    assert "Turn 1 (218 BC) - 1 of 9" in text
+    assert "Latium (PC: Rome 4)" in text
+    assert "Rome (Walled city, Rome): Rome 8 CU, Publius Cornelius Scipio (Consul)" in f
+    # Hannibal's holding box holds Mago and Gisgo (seed 003 "Подготовка к игре")
+    assert ("Saguntum (Walled city, Carthage): Carthage 10 CU (elephants 2), Hannibal (with "
+            "Mago, Hasdrubal Gisgo)") in f
+    assert "Carthage (Walled city, Carthage): Carthage 4 CU, Hanno" in f
+    assert "Gallia Transalpina (PC: none 5)" in f  # a quiet province: its PCs counted
+    # the hands: Rome's by name, Carthage's as a count (seed 002 §5.3)
+    assert "Cards in hand (Carthage): 7 cards (hidden)" in text
+    assert "Truce" in text
+    for raw in ("cu#", "publius_scipio", "turn_no", "troops|", "walled_city", "|"):
+        assert raw not in text
+    assert all(len(line) <= WIDTH for line in text.splitlines())
+
+
+def test_hannibal_board_never_shows_the_other_hand():
+    g = hp.new_game(1)
+    rome_hand = g.view("rome")["zones"]["hand|rome"]
+    cat = Catalog(g.pack, "en")
+    text = render(g, "carthage")
+    assert "Cards in hand (Rome): 7 cards (hidden)" in text
+    for card in rome_hand:
+        if card not in g.view("carthage")["zones"]["hand|carthage"]:
+            assert cat.name(card) not in text.split("recent:")[0]
+
+
+def test_hannibal_siege_garrison_and_column():
+    """Seed 002 §16.2 (a garrison inside the walls), §16.3 (a leader inside), §16.4 (siege
+    points, whose they are); seed 003 "Крепости", "Штурм"."""
+    g = hp.new_game(1)
+    hp.add_cus(g, "carthage", "capua", 3)
+    inside = hp.add_cus(g, "rome", "capua", 2)
+    for uid in inside:
+        hp._put(g, uid, "garrison|capua")
+    hp.set_leader(g, "hanno", "capua")
+    g.state["f"]["capua"].update(siege=2, besieger="carthage")
+    g.state["f"]["beneventum"].update(siege=1, besieger="carthage")  # no pieces: still shown
+    hp.set_leader(g, "marcellus", "capua", office="proconsul")
+    g.state["f"]["marcellus"]["inside"] = True
+    text = flat(render(g, "rome"))
+    assert ("Capua (Walled city, Rome, Siege marker 2, besieged by Carthage): Carthage 3 CU, "
+            "Garrison Rome 2 CU, Hanno, Marcus Claudius Marcellus (Proconsul; inside the "
+            "walls)") in text
+    assert "Beneventum (Rome, Siege marker 1, besieged by Carthage)" in text
+
+
+def test_hannibal_board_in_dutch():
+    g = hp.new_game(1)
+    text = render(g, "rome", "nl")
+    assert "Ronde 1 (218 v. Chr.) - 1 of 9" in text
+    assert "Latium (PK-teken: Romein 4)" in text
+    assert "Romein 8 CU" in text  # the rules' `cu` has no Dutch name of its own (GE is the
+    # glossary's combat_unit: one word, one concept, tests/test_hannibal_glossary.py)
