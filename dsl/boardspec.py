@@ -20,6 +20,8 @@ one is a mapping of sections, each optional:
         fields: [kind, owner, damage]  # fields of a place shown with it when set
         summary: owner               # a field of a place counted per group
       cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
+      log: sentences                 # the log shows the pack's `log` sentences and the result,
+                                     # not every change of state (default: all)
 
 Nothing here knows any game: names are checked against the pack's declarations.
 """
@@ -27,7 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-BOARD_KEYS = ("vars", "turn", "map", "cards")
+BOARD_KEYS = ("vars", "turn", "map", "cards", "log")
+LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
 MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary")
 PIECE_KEYS = ("at", "under", "zones", "show")
@@ -76,6 +79,8 @@ class BoardCheck:
             self._turn(board, board["turn"])
         if "map" in board:
             self._map(board, board["map"])
+        if "log" in board and board["log"] not in LOG_STYLES:
+            self.error("board: 'log' is one of " + ", ".join(LOG_STYLES), board, "log")
 
     # ---- helpers --------------------------------------------------------------------------
     def _keys(self, m: Any, allowed: tuple[str, ...], what: str) -> bool:
@@ -229,3 +234,8 @@ class BoardCheck:
                 self._zones_of(spec_map, "zones", tname)
             if "show" in spec_map:
                 self._fields(spec_map, "show", tinfo)
+
+
+def log_sentences(raw: Any) -> bool:
+    """Whether pack.yaml `board:` asks the log to show only the pack's sentences."""
+    return board_spec(raw).get("log") == "sentences"

@@ -254,7 +254,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             for side in humans[:1]:
                 _out(render_view(game.view(side), cat, board=game.pack.meta.get("board")))
     else:
-        for line in render_log(log, cat, trace=args.trace):
+        from dsl.boardspec import log_sentences
+        sentences = log_sentences(pack.meta.get("board"))
+        for line in render_log(log, cat, trace=args.trace, sentences=sentences):
             _out(line)
         _out()
     turns = count_turns(pack, log, decisions)

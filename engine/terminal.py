@@ -82,7 +82,7 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
             else:
                 text = cat.value(items)
             out.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
-    lines = [cat.render(e) for e in view.get("log", []) if e.get("t") not in ("trigger", "done")]
+    lines = [cat.render(e) for e in view.get("log", []) if _shown(e, spec.get("log"))]
     if lines:
         out.append("recent:")
         out.extend("  " + line for line in lines[-recent:])
@@ -420,8 +420,23 @@ def _read_line(prompt: str, stream: Any) -> str:
     return line.rstrip("\n")
 
 
-def render_log(log: list[dict[str, Any]], cat: Any, trace: bool = False) -> list[str]:
-    """The log as readable lines, indented by event nesting; rule traces only with `trace`."""
+SENTENCES = ("say", "end")  # what a pack that narrates its play (board `log: sentences`) shows
+
+
+def _shown(entry: dict[str, Any], style: str | None) -> bool:
+    """Whether a log entry is shown above the prompt: a narrating pack's sentences and the
+    result, or every entry but rule bookkeeping."""
+    t = entry.get("t")
+    return t in SENTENCES if style == "sentences" else t not in ("trigger", "done")
+
+
+def render_log(log: list[dict[str, Any]], cat: Any, trace: bool = False,
+               sentences: bool = False) -> list[str]:
+    """The log as readable lines, indented by event nesting; rule traces only with `trace`.
+    With `sentences` (a pack whose board says `log: sentences`, unless tracing) only the
+    pack's own sentences and the result, as a player at the table would tell the game."""
+    if sentences and not trace:
+        return [cat.render(e) for e in log if e.get("t") in SENTENCES]
     out = []
     depth = 0
     for e in log:

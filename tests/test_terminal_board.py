@@ -93,7 +93,9 @@ def test_old_list_form_still_shows_its_vars():
 @pytest.mark.parametrize("board, line, col, message", [
     ("board: [active, nope]\n", 14, 17, "board: 'nope' is not a var of the pack"),
     ("board: {vars: [active], mapp: {}}\n", 14, 25,
-     "board: unknown key 'mapp' (keys: vars, turn, map, cards)"),
+     "board: unknown key 'mapp' (keys: vars, turn, map, cards, log)"),
+    ("board: {vars: [active], log: everything}\n", 14, 30,
+     "board: 'log' is one of all, sentences"),
     ("board:\n  map: {places: space, zones: [troops]}\n", 15, 32,
      "board: zone 'troops' is not kept per space (zone troops[x: space])"),
     ("board:\n  map: {places: space, fields: [fights, owner]}\n", 15, 41,
@@ -113,6 +115,22 @@ def test_board_errors_are_located(tmp_path, board, line, col, message):
 
 
 # ---- Hannibal ----------------------------------------------------------------------------
+def test_hannibal_log_tells_the_game_in_sentences():
+    """Hannibal's board says `log: sentences`: above the prompt, and in a bots' game, the log
+    is the pack's sentences ('Hannibal marches to ...'), never a var set or an event call."""
+    from engine.terminal import render_log
+    g = hp.new_game(3)
+    rnd = random.Random(1)
+    for _ in range(60):
+        g.apply(g.random_action(rnd))
+    text = render(g, "carthage")
+    recent = text.split("recent:\n", 1)[1].splitlines()
+    assert recent and all(" = " not in line for line in recent), recent
+    lines = render_log(g.log, Catalog(g.pack, "en"), sentences=True)
+    assert "Turn 1" in lines and all(" = " not in line for line in lines)
+    assert len(render_log(g.log, Catalog(g.pack, "en"), trace=True, sentences=True)) > len(lines)
+
+
 def test_hannibal_start_board():
     """Seed 002 §4.1-§4.2: the set-up stacks, in their provinces, with their leaders."""
     g = hp.new_game(1)
