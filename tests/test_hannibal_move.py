@@ -665,14 +665,14 @@ def test_campaign_two_leaders_share_cus_four_spaces_each():
     give(g, "carthage", "minor_campaign_37", "bad_weather")
     give(g, "rome", "diplomacy_36", "epidemic")
     start_turn(g)
-    answer(g, "minor_campaign_37", "event", "hannibal", 6)
+    answer(g, "minor_campaign_37", "event", "hannibal", None, 6)
     march(g, "tarracina", "roma", "spoletium")  # 3 spaces, through Mago's space
     act(g, "drop")
     answer(g, 6)
     march(g, "perusia")  # his 4th point: stopping is all that is left, not asked
     assert all(field(g, u, "moved") == 3 for u in cus(g, "spoletium"))
     assert "campaign" in prompt(g)
-    answer(g, "mago")
+    answer(g, "mago", None)
     march(g, "spoletium")
     act(g, "pick up")
     answer(g, 6)

@@ -209,11 +209,11 @@ def test_campaign_card_carries_ten_cus_one_army_only():
         set_leader(g, "mago", "utica")
         add_cus(g, "carthage", "utica", 2)
     g = position(1, n=10, mine=(CARTHAGE_OTHER, CARTHAGE_OPS3), setup=setup)
-    answer(g, CARTHAGE_OTHER, "event", "hasdrubal", 10)
+    answer(g, CARTHAGE_OTHER, "event", "hasdrubal", None, 10)
     assert "sea" in options(g)
     answer(g, "sea", "new_carthage", None, "stop")
     assert at(g, "hasdrubal") == "new_carthage" and len(cus(g, "new_carthage")) == 10
-    answer(g, "mago", 2)  # the campaign's second leader
+    answer(g, "mago", None, 2)  # the campaign's second leader
     assert "sea" not in options(g)
 
 
