@@ -236,10 +236,22 @@ def test_either_sides_event_is_offered_to_both():
         assert options(g) == ["ops", "event", "discard"]
 
 
-def test_unwritten_event_is_not_offered():
-    """RULINGS.md H-st-4: a card whose event is not written yet (Beautiful Sophonisba, #24,
-    Carthage's) is offered for ops or discard only, even to its own side."""
-    g = new_game(ROME_NO_CAMPAIGN)
+@pytest.fixture(scope="module")
+def pack_without_effect(tmp_path_factory):
+    """The pack with Beautiful Sophonisba's (#24) event unwritten: its `effect:` taken out."""
+    d = tmp_path_factory.mktemp("pack") / "hannibal"
+    shutil.copytree(PACK_DIR, d)
+    p = d / "cards.yaml"
+    text = p.read_text()
+    assert "    effect: sophonisba(active)\n" in text
+    p.write_text(text.replace("    effect: sophonisba(active)\n", "", 1))
+    return load_pack(d)
+
+
+def test_unwritten_event_is_not_offered(pack_without_effect):
+    """RULINGS.md H-st-4: a card whose event is not written (Beautiful Sophonisba, #24,
+    Carthage's, its effect taken out) is offered for ops or discard only, even to its own side."""
+    g = Game.new(pack_without_effect, seed=ROME_NO_CAMPAIGN)
     give(g, "carthage", "beautiful_sophonisba", "grain_shortage")
     answer(g, None, False, "beautiful_sophonisba")
     assert options(g) == ["ops", "discard"]
