@@ -269,7 +269,7 @@ def test_elephant_charge_succeeds_above_the_roman_rating():
     g = elephant_board()
     assert not hand(g, "carthage") and not hand(g, "rome")  # no card seen yet
     g.load_dice([3])
-    answer(g, True)
+    answer(g, True, None)  # the charge; Rome's window (card 42) passes
     assert says(g, "Elephant charge, roll 3: Rome loses 2 battle cards")
     assert len(hand(g, "rome")) == ROME_CARDS - 2 and len(hand(g, "carthage")) == CARTHAGE_CARDS
 
@@ -278,7 +278,7 @@ def test_elephant_charge_fails_at_or_below_the_rating():
     """seed 002 §13.3: a roll at most the Roman commander's rating: the elephants fight as CUs."""
     g = elephant_board()
     g.load_dice([2])
-    answer(g, True)
+    answer(g, True, None)  # the charge; Rome's window (card 42) passes
     assert says(g, "Elephant charge, roll 2: it fails")
     assert len(hand(g, "rome")) == ROME_CARDS and len(hand(g, "carthage")) == CARTHAGE_CARDS
 
@@ -287,7 +287,7 @@ def test_elephants_run_amok_on_a_one():
     """seed 002 §13.3.2: a 1 costs Carthage one card, however many elephants."""
     g = elephant_board()
     g.load_dice([1])
-    answer(g, True)
+    answer(g, True, None)  # the charge; Rome's window (card 42) passes
     assert says(g, "Elephant charge, roll 1: the elephants run amok")
     assert len(hand(g, "rome")) == ROME_CARDS and len(hand(g, "carthage")) == CARTHAGE_CARDS - 1
 
@@ -297,7 +297,7 @@ def test_elephants_without_a_roman_leader_fail_only_on_a_one():
     a leader of one's own); seed 003 "Порядок битвы" (4), (5)."""
     g = elephant_board(roman_leader=False)
     g.load_dice([2])
-    answer(g, True)
+    answer(g, True, None)  # the charge; Rome's window (card 42) passes
     assert says(g, "Elephant charge, roll 2: Rome loses 2 battle cards")
     assert len(hand(g, "rome")) == 8 - 2  # its CUs only: no rating, no allies
 
@@ -308,7 +308,7 @@ def test_elephant_loss_comes_after_the_cap_of_twenty():
     counted. Rome: 2 + 16 CUs + 5 allies = 23, capped at 20, minus 2 = 18."""
     g = elephant_board(rome_cus=16)
     g.load_dice([4])
-    answer(g, True)
+    answer(g, True, None)  # the charge; Rome's window (card 42) passes
     assert len(hand(g, "rome")) == 18
 
 
