@@ -67,6 +67,27 @@ def test_hostile_tribes_fall_on_an_army_entering_liguria():
     assert len(cus(g, "luna", "rome")) == 2 and card_asked(g)
 
 
+def test_hostile_tribes_in_ones_own_turn():
+    """seed 002 card list #7 ("een leger in Gal. Trans. of Liguria heeft": an army already
+    there), §7.4.1 (a response event may also be played in the other side's turn): in its own
+    turn Carthage plays Hostile Tribes as an event on Fabius's 4 CUs in Luna; with no enemy army
+    in either province it is offered for ops only. RULINGS.md H-es-2."""
+    g = board()
+    set_leader(g, "fabius", "luna", office="proconsul")
+    add_cus(g, "rome", "luna", 4)
+    setup(g, carthage=("hostile_tribes_7", "diplomacy_35"))
+    answer(g, "hostile_tribes_7")
+    assert "event" in options(g)
+    g.load_dice([6])
+    answer(g, "event")
+    assert says(g, ATTRITION) == [[4, "rome", "luna", 6, 0, 2]]
+    assert len(cus(g, "luna", "rome")) == 2
+    g = board()
+    setup(g, carthage=("hostile_tribes_8", "diplomacy_35"))
+    answer(g, "hostile_tribes_8")
+    assert "event" not in options(g) and "ops" in options(g)
+
+
 def test_hostile_tribes_not_within_the_province_nor_elsewhere():
     """seed 002 card list #8 (the same event: Gallia Transalpina or Liguria, entered): a march
     from Luna to Genua stays inside Liguria and a march from Pisae to Faesulae stays in Etruria;
