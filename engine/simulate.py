@@ -62,6 +62,13 @@ def turn_event(pack: Any) -> str | None:
 
 
 def count_turns(pack: Any, log: list[dict[str, Any]], decisions: int) -> int:
+    """Turns played: the turn events in the log; for a pack whose board names its turn var
+    (pack.yaml `board: {turn: {var: ...}}`), the times that var was set; else decisions."""
+    from dsl.boardspec import board_spec
+    turn = board_spec(pack.meta.get("board")).get("turn")
+    var = turn.get("var") if isinstance(turn, dict) else None
+    if var is not None and any(e.get("t") == "set" and e.get("n") == var for e in log):
+        return sum(1 for e in log if e.get("t") == "set" and e.get("n") == var)
     name = turn_event(pack)
     if name is None:
         return decisions

@@ -117,6 +117,24 @@ def test_at_most_ten_cus_and_pick_up_drop_on_the_way():
     assert len(cus(g, "spoletium")) == 9 and len(cus(g, "capua")) == 4
 
 
+def test_cus_left_on_the_way_stay_left():
+    """seed 002 §8.2 (CUs picked up and left on the way), RULINGS.md H-mv-12: the 2 CUs Hannibal
+    leaves in Praeneste are not picked up again in this move (an endless pick-up-and-leave);
+    the CU that stood there before may still join him."""
+    g = board()
+    set_leader(g, "hannibal", "capua")
+    add_cus(g, "carthage", "capua", 6)
+    add_cus(g, "carthage", "praeneste", 1)
+    carthage_moves(g)
+    answer(g, 6)
+    march(g, "praeneste")
+    act(g, "drop")
+    answer(g, 2)
+    act(g, "pick up")  # one CU to take: taken without asking how many
+    assert "pick up" not in options(g)
+    assert len(column(g, "hannibal")) == 5 and len(cus(g, "praeneste")) == 2
+
+
 def test_pick_up_stops_at_ten():
     """seed 002 §8.2: with 10 CUs, no more are picked up."""
     g = board()
