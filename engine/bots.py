@@ -2,7 +2,9 @@
 
 A seat is an object with `choose(game, side) -> action`. Bots read only what the public
 `Game` API offers a player: `game.view(side)`, `game.decision`, `game.legal_actions()` and
-`game.random_action(rnd)` (never `game.state`), and every bot draws its randomness from
+`game.random_action(rnd)`, and `game.determinized(side, rnd)` (a copy with what the side
+cannot see drawn anew: the only copy a bot may look into; never `game.state` or
+`game.clone()` of the real game), and every bot draws its randomness from
 its own `random.Random`, never from the game's dice, so bots do not change the game's
 random sequence.
 
@@ -70,16 +72,21 @@ class GreedyBot(Bot):
     with random moves (each capped at `max_decisions`) and scores win 1, draw or
     unfinished 1/2, loss or fault 0.
 
-    Sees hidden information: for benchmarking only. The play-outs run on `game.clone()`,
-    which copies the whole state, hidden cards and the dice included.
+    Plays fair: it never looks at what its side cannot see. Each decision it imagines the
+    hidden part of the game once per world (`worlds`, default 1): `game.determinized(side,
+    rnd)` deals the other sides' hidden hands and the hidden decks anew from the cards its
+    side has not seen, and reseeds the dice (engine.determinize). Every candidate action is
+    tried in the same worlds, so they are compared on the same imagined cards and dice, and
+    scored by the mean over the worlds.
     """
 
     name = "greedy"
-    sees_hidden = True
 
     def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
-                 max_decisions: int = 2000, depth: int = 3, branch: int = 6):
+                 max_decisions: int = 2000, depth: int = 3, branch: int = 6,
+                 worlds: int = 1):
         super().__init__(seed)
+        self.worlds = max(1, worlds)
         self.depth = depth
         self.branch = branch
         self.rollouts = rollouts
@@ -114,10 +121,11 @@ class GreedyBot(Bot):
         cands = self.candidates(game)
         if len(cands) == 1:
             return cands[0]
+        worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
         best: list[Any] = []
         best_score = float("-inf")
         for action in cands:
-            score = self.evaluate(game, side, action)
+            score = sum(self.evaluate(w, side, action) for w in worlds) / len(worlds)
             if score > best_score:
                 best, best_score = [action], score
             elif score == best_score:
@@ -125,6 +133,8 @@ class GreedyBot(Bot):
         return self.rnd.choice(best)
 
     def evaluate(self, game: Any, side: str, action: Any, depth: int | None = None) -> float:
+        """The score of `action` in `game`, which is one of the worlds `choose` imagined (a
+        determinized copy: this may read all of it)."""
         from engine.errors import EngineError
         heuristic = game.pack.ns["VALUES"].get("heuristic")
         depth = self.depth if depth is None else depth
