@@ -67,7 +67,8 @@ class GreedyBot(Bot):
     good position is. A turn is often several decisions in a row (a card, then how to use
     it), where the first steps change nothing yet; so while the game keeps asking the same
     side, the bot looks `depth` more of its own decisions ahead (`branch` samples each) and
-    scores an action by the best position it can reach before the other side is asked.
+    scores an action by the best position it can reach before the other side is asked,
+    looking at no more than `budget` positions a decision (shared equally by the candidates).
     Without a heuristic, the bot plays the rest of the game out `rollouts` times
     with random moves (each capped at `max_decisions`) and scores win 1, draw or
     unfinished 1/2, loss or fault 0.
@@ -84,8 +85,10 @@ class GreedyBot(Bot):
 
     def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
                  max_decisions: int = 2000, depth: int = 3, branch: int = 6,
-                 worlds: int = 1):
+                 worlds: int = 1, budget: int = 600):
         super().__init__(seed)
+        self.budget = budget
+        self._left = budget
         self.worlds = max(1, worlds)
         self.depth = depth
         self.branch = branch
@@ -124,8 +127,13 @@ class GreedyBot(Bot):
         worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
         best: list[Any] = []
         best_score = float("-inf")
+        share = max(1, self.budget // (len(cands) * len(worlds)))
         for action in cands:
-            score = sum(self.evaluate(w, side, action) for w in worlds) / len(worlds)
+            score = 0.0
+            for w in worlds:
+                self._left = share  # the same look-ahead for every candidate
+                score += self.evaluate(w, side, action)
+            score /= len(worlds)
             if score > best_score:
                 best, best_score = [action], score
             elif score == best_score:
@@ -138,6 +146,7 @@ class GreedyBot(Bot):
         from engine.errors import EngineError
         heuristic = game.pack.ns["VALUES"].get("heuristic")
         depth = self.depth if depth is None else depth
+        self._left -= 1
         try:
             after = game.clone()
             after.rt.logging = False
@@ -148,7 +157,7 @@ class GreedyBot(Bot):
             if after.over:
                 w = after.result.winner
                 return 0.0 if w is None else float("inf") if w == side else float("-inf")
-            if depth > 0 and after.decision.side == side:  # still our turn: look further
+            if depth > 0 and self._left > 0 and after.decision.side == side:  # look further
                 return max(self.evaluate(after, side, a, depth - 1)
                            for a in self.candidates(after, self.branch))
             return float(heuristic(after.rt, side))
