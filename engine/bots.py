@@ -69,6 +69,9 @@ class GreedyBot(Bot):
     side, the bot looks `depth` more of its own decisions ahead (`branch` samples each) and
     scores an action by the best position it can reach before the other side is asked,
     looking at no more than `budget` positions a decision (shared equally by the candidates).
+    It avoids an action that leads back to a position it has already decided in (as its side
+    sees it): rules may let a side go round in circles (pick up, drop, pick up...), and a bot
+    that sees a loss at the end of every way out would otherwise go round for ever.
     Without a heuristic, the bot plays the rest of the game out `rollouts` times
     with random moves (each capped at `max_decisions`) and scores win 1, draw or
     unfinished 1/2, loss or fault 0.
@@ -87,6 +90,7 @@ class GreedyBot(Bot):
                  max_decisions: int = 2000, depth: int = 3, branch: int = 6,
                  worlds: int = 1, budget: int = 600):
         super().__init__(seed)
+        self._seen: tuple[int, set[str]] = (0, set())  # (game, positions it decided in)
         self.budget = budget
         self._left = budget
         self.worlds = max(1, worlds)
@@ -126,19 +130,34 @@ class GreedyBot(Bot):
             return cands[0]
         worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
         best: list[Any] = []
-        best_score = float("-inf")
+        best_score: Any = (False, float("-inf"))
+        if self._seen[0] != id(game):
+            self._seen = (id(game), set())
+        seen = self._seen[1]
+        seen.add(_position(game, side))
         share = max(1, self.budget // (len(cands) * len(worlds)))
         for action in cands:
             score = 0.0
             for w in worlds:
                 self._left = share  # the same look-ahead for every candidate
                 score += self.evaluate(w, side, action)
-            score /= len(worlds)
+            score = (not self._returns(worlds[0], side, action, seen), score / len(worlds))
             if score > best_score:
                 best, best_score = [action], score
             elif score == best_score:
                 best.append(action)
         return self.rnd.choice(best)
+
+    @staticmethod
+    def _returns(world: Any, side: str, action: Any, seen: set[str]) -> bool:
+        """Does `action` lead back to a position `side` has decided in before?"""
+        from engine.errors import EngineError
+        try:
+            after = world.clone()
+            after.apply(action)
+        except EngineError:
+            return False
+        return not after.over and _position(after, side) in seen
 
     def evaluate(self, game: Any, side: str, action: Any, depth: int | None = None) -> float:
         """The score of `action` in `game`, which is one of the worlds `choose` imagined (a
@@ -184,6 +203,14 @@ class GreedyBot(Bot):
     def _score(g: Any, side: str) -> float:
         w = g.result.winner
         return 0.5 if w is None else 1.0 if w == side else 0.0
+
+
+def _position(game: Any, side: str) -> str:
+    """The position as `side` sees it (its view without the log and the counters)."""
+    view = game.view(side)
+    d = view["decision"]
+    return repr((view["zones"], view["vars"], view.get("fields"),
+                 d and (d.get("side"), d.get("prompt"), d.get("args"), d.get("options"))))
 
 
 def make_bot(spec: str, seed: int = 0, **options: Any) -> Any:

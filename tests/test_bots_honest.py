@@ -220,3 +220,31 @@ def test_hannibal_heuristic_prefers_points_and_safe_capitals():
     before = h("rome")
     g.state["f"]["capua"].update(siege=3)
     assert h("rome") == before + 2
+
+
+def test_greedy_does_not_go_round_in_circles(tmp_path):
+    """A side may pick a pebble up and put it down for ever, and every way out loses: the
+    greedy bot still leaves the loop instead of avoiding the loss for ever."""
+    rules = """
+    var held: bool = false
+    value heuristic(s: side): int = 0
+    on setup:
+        let going = true
+        while going:
+            let a = choose a from ["take", "put", "leave"] by red
+            if a == "take":
+                held = true
+            elif a == "put":
+                held = false
+            else:
+                going = false
+        win blue
+    """
+    pack = load_pack(write_pack_files(tmp_path / "circle", rules, pack_id="circle"))
+    game = pack.new_game(1, log=False)
+    bot = GreedyBot(1)
+    for _ in range(20):
+        if game.over:
+            break
+        game.apply(bot.choose(game, "red"))
+    assert game.over and game.result.winner == "blue"
