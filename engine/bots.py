@@ -2,7 +2,9 @@
 
 A seat is an object with `choose(game, side) -> action`. Bots read only what the public
 `Game` API offers a player: `game.view(side)`, `game.decision`, `game.legal_actions()` and
-`game.random_action(rnd)` (never `game.state`), and every bot draws its randomness from
+`game.random_action(rnd)`, and `game.determinized(side, rnd)` (a copy with what the side
+cannot see drawn anew: the only copy a bot may look into; never `game.state` or
+`game.clone()` of the real game), and every bot draws its randomness from
 its own `random.Random`, never from the game's dice, so bots do not change the game's
 random sequence.
 
@@ -65,21 +67,33 @@ class GreedyBot(Bot):
     good position is. A turn is often several decisions in a row (a card, then how to use
     it), where the first steps change nothing yet; so while the game keeps asking the same
     side, the bot looks `depth` more of its own decisions ahead (`branch` samples each) and
-    scores an action by the best position it can reach before the other side is asked.
+    scores an action by the best position it can reach before the other side is asked,
+    looking at no more than `budget` positions a decision (shared equally by the candidates).
+    It avoids an action that leads back to a position it has already decided in (as its side
+    sees it): rules may let a side go round in circles (pick up, drop, pick up...), and a bot
+    that sees a loss at the end of every way out would otherwise go round for ever.
     Without a heuristic, the bot plays the rest of the game out `rollouts` times
     with random moves (each capped at `max_decisions`) and scores win 1, draw or
     unfinished 1/2, loss or fault 0.
 
-    Sees hidden information: for benchmarking only. The play-outs run on `game.clone()`,
-    which copies the whole state, hidden cards and the dice included.
+    Plays fair: it never looks at what its side cannot see. Each decision it imagines the
+    hidden part of the game once per world (`worlds`, default 1): `game.determinized(side,
+    rnd)` deals the other sides' hidden hands and the hidden decks anew from the cards its
+    side has not seen, and reseeds the dice (engine.determinize). Every candidate action is
+    tried in the same worlds, so they are compared on the same imagined cards and dice, and
+    scored by the mean over the worlds.
     """
 
     name = "greedy"
-    sees_hidden = True
 
     def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
-                 max_decisions: int = 2000, depth: int = 3, branch: int = 6):
+                 max_decisions: int = 2000, depth: int = 3, branch: int = 6,
+                 worlds: int = 1, budget: int = 600):
         super().__init__(seed)
+        self._seen: tuple[int, set[str]] = (0, set())  # (game, positions it decided in)
+        self.budget = budget
+        self._left = budget
+        self.worlds = max(1, worlds)
         self.depth = depth
         self.branch = branch
         self.rollouts = rollouts
@@ -114,20 +128,44 @@ class GreedyBot(Bot):
         cands = self.candidates(game)
         if len(cands) == 1:
             return cands[0]
+        worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
         best: list[Any] = []
-        best_score = float("-inf")
+        best_score: Any = (False, float("-inf"))
+        if self._seen[0] != id(game):
+            self._seen = (id(game), set())
+        seen = self._seen[1]
+        seen.add(_position(game, side))
+        share = max(1, self.budget // (len(cands) * len(worlds)))
         for action in cands:
-            score = self.evaluate(game, side, action)
+            score = 0.0
+            for w in worlds:
+                self._left = share  # the same look-ahead for every candidate
+                score += self.evaluate(w, side, action)
+            score = (not self._returns(worlds[0], side, action, seen), score / len(worlds))
             if score > best_score:
                 best, best_score = [action], score
             elif score == best_score:
                 best.append(action)
         return self.rnd.choice(best)
 
+    @staticmethod
+    def _returns(world: Any, side: str, action: Any, seen: set[str]) -> bool:
+        """Does `action` lead back to a position `side` has decided in before?"""
+        from engine.errors import EngineError
+        try:
+            after = world.clone()
+            after.apply(action)
+        except EngineError:
+            return False
+        return not after.over and _position(after, side) in seen
+
     def evaluate(self, game: Any, side: str, action: Any, depth: int | None = None) -> float:
+        """The score of `action` in `game`, which is one of the worlds `choose` imagined (a
+        determinized copy: this may read all of it)."""
         from engine.errors import EngineError
         heuristic = game.pack.ns["VALUES"].get("heuristic")
         depth = self.depth if depth is None else depth
+        self._left -= 1
         try:
             after = game.clone()
             after.rt.logging = False
@@ -138,7 +176,7 @@ class GreedyBot(Bot):
             if after.over:
                 w = after.result.winner
                 return 0.0 if w is None else float("inf") if w == side else float("-inf")
-            if depth > 0 and after.decision.side == side:  # still our turn: look further
+            if depth > 0 and self._left > 0 and after.decision.side == side:  # look further
                 return max(self.evaluate(after, side, a, depth - 1)
                            for a in self.candidates(after, self.branch))
             return float(heuristic(after.rt, side))
@@ -165,6 +203,14 @@ class GreedyBot(Bot):
     def _score(g: Any, side: str) -> float:
         w = g.result.winner
         return 0.5 if w is None else 1.0 if w == side else 0.0
+
+
+def _position(game: Any, side: str) -> str:
+    """The position as `side` sees it (its view without the log and the counters)."""
+    view = game.view(side)
+    d = view["decision"]
+    return repr((view["zones"], view["vars"], view.get("fields"),
+                 d and (d.get("side"), d.get("prompt"), d.get("args"), d.get("options"))))
 
 
 def make_bot(spec: str, seed: int = 0, **options: Any) -> Any:

@@ -361,6 +361,13 @@ class Game:
                  log=self.rt.logging, undo=False, limits=self.limits)
         return g
 
+    def determinized(self, side: str, rng: random.Random) -> "Game":
+        """A copy as `side` might imagine it: what `side` cannot see (other sides' hidden
+        hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
+        revealed to it unchanged. For bots that play fair; see engine.determinize."""
+        from engine.determinize import determinized
+        return determinized(self, side, rng)
+
     def check_invariants(self) -> list[str]:
         """Messages of the pack's `invariant` declarations that do not hold now."""
         from engine.views import failed_invariants

@@ -60,8 +60,8 @@ def tiny():
 def test_make_bot_and_seats():
     assert isinstance(make_bot("random", 1), RandomBot)
     g = make_bot("Greedy", 1)
-    assert isinstance(g, GreedyBot) and g.sees_hidden and not RandomBot.sees_hidden
-    assert "hidden information" in GreedyBot.__doc__
+    assert isinstance(g, GreedyBot) and not g.sees_hidden and not RandomBot.sees_hidden
+    assert "determinized" in GreedyBot.__doc__
     assert make_bot("human").interactive
     with pytest.raises(ValueError, match="did you mean 'greedy'"):
         make_bot("gredy")
