@@ -60,6 +60,8 @@ class Compiler:
         self.sites: list[tuple[str, int, int]] = []  # (function, file index, line)
         self.check_items: list[tuple[int, str, str | None]] = []  # (check, function, field)
         self.field_bound_fns: set[str] = set()  # `fbounds_...` functions made so far
+        self.static_values: set[str] = set()  # values worked out once per arguments
+        self.memos: list[str] = []  # their caches: module globals M_<value>
         # Records whose fields live in the game state (`G.f`): var fields, created types.
         # A pack without them compiles exactly as before.
         self.state_types = {t for t, info in model.types.items() if info.in_state}
@@ -89,9 +91,13 @@ class Compiler:
         for name in self.c.const_order:
             self.path = m.decl_paths[name]
             self._const(name, m.consts[name])
+        bodies = {}  # each value's formula, compiled once: the purity analysis reads it
+        for name, v in m.values.items():
+            bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
+        self.static_values = static_values(bodies, self.c.modified)
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
-            self._value(name, v)
+            self._value(name, v, bodies[name])
         for name, v in m.vars.items():
             self._var_helpers(name, v)
         for name, g in m.graphs.items():
@@ -211,6 +217,12 @@ class Compiler:
         out.append("CHECK_ITEMS = {" + ", ".join(f"{i}: ({fn}, {field!r})"
                                                  for i, fn, field in self.check_items) + "}")
         out.append("VALUES = {" + ", ".join(f"{n!r}: v_{n}" for n in m.values) + "}")
+        # static values and their caches, which live with the loaded pack (this module)
+        out.append("STATIC_VALUES = frozenset({" + ", ".join(
+            repr(n) for n in sorted(self.static_values)) + "})")
+        for n in self.memos:
+            out.append(f"{n} = {{}}")
+        out.append("MEMOS = {" + ", ".join(f"{n[2:]!r}: {n}" for n in self.memos) + "}")
         out.append("GRAPH_FILTERS = {" + ", ".join(f"{n!r}: gf_{n}" for n, g in m.graphs.items()
                                                    if g.where is not None) + "}")
         # evaluated in this order when the pack loads (engine.loader), each into K_<name>
@@ -230,7 +242,7 @@ class Compiler:
         self.out += [f"def k_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
                      f"    return {self.value(d.expr, _Ctx(False))}  # @L{d.at.line}", ""]
 
-    def _value(self, name: str, v: A.ValueDecl) -> None:
+    def _value(self, name: str, v: A.ValueDecl, body: str) -> None:
         if _has_defaults(v.params):  # for engine.loader.call_value: the defaults by name
             self.site(f"dv_{name}", v.at.line)
             given = ", ".join(f"{p.name!r}: {self.expr(p.default, _Ctx(False))}"
@@ -238,21 +250,43 @@ class Compiler:
             self.out += [f"def dv_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
                          f"    return {{{given}}}", ""]
         params = [p.name for p in v.params]
-        ctx = _Ctx(False, params)
         key = self._key([f"str(l_{p})" for p in params])
         self.site(f"v_{name}", v.at.line)
-        self.out += [
-            f"def v_{name}(G{''.join(', l_' + p for p in params)}):",
-            "    V, Z, R = G.v, G.z, G.R",
-            "    G.tick()",
-        ]
+        self.out.append(f"def v_{name}(G{''.join(', l_' + p for p in params)}):")
+        if name in self.static_values and not any(isinstance(p.type, A.TList)
+                                                  for p in v.params):
+            # A static value (see `static_values`): worked out once per arguments and kept
+            # in the pack's module (M_<name>: arguments -> (result, steps)), never in the game
+            # state. A hit charges the steps the working out took, so the step count a game
+            # keeps (state "steps", checked when a save is replayed) is the same whether the
+            # cache was warm or cold. A list argument is no key (unhashable): such a value is
+            # worked out every time.
+            memo = f"M_{name}"
+            mkey = (f"l_{params[0]}" if len(params) == 1
+                    else "(" + "".join(f"l_{p}, " for p in params) + ")")
+            self.memos.append(memo)
+            self.out += [
+                f"    got = {memo}.get({mkey})",
+                "    if got is not None:",
+                "        G.charge(got[1])",
+                "        return got[0]",
+                "    V, Z, R = G.v, G.z, G.R",
+                "    left = G.left",
+                "    G.tick()",
+                f"    got = {body}  # @L{v.at.line}",
+                f"    {memo}[{mkey}] = (got, left - G.left)",
+                "    return got",
+                "",
+            ]
+            return
+        self.out += ["    V, Z, R = G.v, G.z, G.R", "    G.tick()"]
         if name not in self.c.modified:  # no rule modifies it: nothing to look up
-            self.out += [f"    return {self.expr(v.expr, ctx)}  # @L{v.at.line}", ""]
+            self.out += [f"    return {body}  # @L{v.at.line}", ""]
             return
         # an int adds, clamps and overrides; any other type can only be overridden (`to`)
         is_int = isinstance(v.type, A.TName) and v.type.name == "int"
         self.out += [
-            f"    base = {self.expr(v.expr, ctx)}  # @L{v.at.line}",
+            f"    base = {body}  # @L{v.at.line}",
             f"    return G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
             "if G.mods else base",
             "",
@@ -1180,6 +1214,73 @@ class _Machine:
 def _also(args: str) -> str:
     """The prompt's values as a last argument of G.decide, only when there are some."""
     return "" if args == "None" else f", {args}"
+
+
+# What a static value's compiled formula may use besides its parameters (l_*), consts (K_*),
+# the pack's records (R) and the calls of other values (v_*): the runtime's methods that read
+# only the pack (its records, types, tables, graphs, sides) or charge the step budget.
+_STATIC_G = frozenset({"tick", "walk", "loop", "count", "lookup", "graphs", "all", "sides",
+                       "other", "name_of", "numbers", "cat"})
+_STATIC_NAMES = frozenset({"R", "None", "True", "False", "sum", "len", "any", "all", "min",
+                           "max", "abs", "sorted", "list", "bool", "first", "last", "replaced",
+                           "imul"})
+
+
+def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
+    """The values whose result depends only on their arguments and the pack's static data:
+    records' fields that are not `var`, consts, tables, the graphs, the sides. The analysis
+    reads the compiled formula (Python), so whatever construct reads the game state, now or
+    later, is caught by what it compiles to: a value is static when its code touches no var
+    (V), zone (Z), record field in play (G.f, G.field, G.attribute), event state (G.evget),
+    modifier, die or random pick, nor any runtime method outside `_STATIC_G`, calls only
+    static values, and no `modify` changes it. Anything unknown makes a value not static.
+    Values that call each other in a cycle are static together when nothing else stops them
+    (the greatest fixed point)."""
+    calls: dict[str, set[str]] = {}
+    ok: set[str] = set()
+    for name, body in bodies.items():
+        if name in modified:
+            continue
+        callees = _pure_calls(body)
+        if callees is not None:
+            calls[name] = callees
+            ok.add(name)
+    changed = True
+    while changed:
+        changed = False
+        for name in list(ok):
+            if not calls[name] <= ok:
+                ok.discard(name)
+                changed = True
+    return ok
+
+
+def _pure_calls(body: str) -> set[str] | None:
+    """The values `body` calls, or None if it reads anything but its arguments and static
+    data (see static_values)."""
+    tree = pyast.parse(body, mode="eval")
+    callees: set[str] = set()
+    allowed_g: set[int] = set()  # the Name nodes `G` used in an allowed way
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) \
+                and node.value.id == "G":
+            if node.attr not in _STATIC_G:
+                return None
+            allowed_g.add(id(node.value))
+        elif isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
+                and node.func.id.startswith("v_"):
+            callees.add(node.func.id[2:])
+            if node.args and isinstance(node.args[0], pyast.Name) and node.args[0].id == "G":
+                allowed_g.add(id(node.args[0]))
+    for node in pyast.walk(tree):
+        if isinstance(node, pyast.Name):
+            n = node.id
+            if n == "G":
+                if id(node) not in allowed_g:
+                    return None
+            elif not (n.startswith(("l_", "K_", "v_")) or n in _STATIC_NAMES):
+                return None
+    return callees
 
 
 def compile_pack(model: PackModel, check: CheckResult) -> str:

@@ -896,6 +896,14 @@ class Runtime:
         if self.left < 0:
             self._over_budget()
 
+    def charge(self, n: int) -> None:
+        """`n` rule steps at once: what a static value's first working out cost, charged
+        again when its cached result is used (dsl.compiler: the game's step count must not
+        depend on what the pack has cached)."""
+        self.left -= n
+        if self.left < 0:
+            self._over_budget()
+
     def loop(self, items: Iterable[Any]) -> list:
         """The items a `for` statement walks, charged one step each up front, and copied:
         the loop's body may move them (comprehensions use `walk`, which does not copy)."""
