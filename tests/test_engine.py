@@ -1315,3 +1315,38 @@ def test_loaded_dice_play_a_worked_example_and_refuse_a_save(inline_pack):
         bad.apply(True)
     with pytest.raises(ValueError):
         pack.new_game(7).load_dice([0])
+
+
+def test_undo_rebuilds_a_run_from_its_first_snapshot():
+    """Only a run's first decision keeps a snapshot (engine/game.py): taking back the later
+    ones answers the run again from it. Every state and log it goes back to is exactly the
+    one before that decision (Hannibal: long runs of one side's march decisions)."""
+    import copy
+    import random as _random
+
+    from engine.loader import load_pack
+    pack = load_pack("hannibal")
+    checked = 0
+    for seed in range(1, 6):
+        g = pack.new_game(seed, log=True, undo=True)
+        rnd = _random.Random(seed)
+        seen: list[tuple[dict, int]] = []
+        while not g.over and checked < 40:
+            side = g.decision.side
+            if not (g.can_undo(side) and len(g._undo) >= 3):
+                seen = seen if g.can_undo(side) else []
+                seen.append(({k: copy.deepcopy(v) for k, v in g.rt.s.items() if k != "log"},
+                             len(g.rt.s["log"])))
+                g.apply(g.random_action(rnd))
+                if not g.can_undo(side):
+                    seen = []
+                continue
+            n = len(g._undo)
+            for state, log_length in reversed(seen[-n:]):
+                g.undo(side)
+                assert {k: v for k, v in g.rt.s.items() if k != "log"} == state
+                assert len(g.rt.s["log"]) == log_length
+                checked += 1
+            seen = []
+            g.apply(g.random_action(rnd))
+    assert checked >= 10
