@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project] name)
+
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
            "EngineFault", "PackError", "SaveError", "NotPlayable", "validate_paths", "Limits"]
 

@@ -234,6 +234,10 @@ def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
     side; a single entry stands for every side). Raises ValueError on a bad spec."""
     parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
     if len(parts) == 1 and len(sides) > 1:
+        if parts[0] == "human":  # seating people on every side is never a shorthand
+            raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), e.g. "
+                             f"{','.join(['human'] + ['greedy'] * (len(sides) - 1))}; "
+                             f"people on every side: {','.join(['human'] * len(sides))}")
         parts = parts * len(sides)
     if len(parts) != len(sides):
         raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), "

@@ -71,6 +71,15 @@ def _load(ref: str):
         raise _Exit(EXIT_PROBLEMS) from None
 
 
+def _read_from(pack) -> str:
+    """Say on stderr which directory a pack was read from (a pack's name resolves to the
+    checkout the current directory is in before the installed packs: see
+    `engine.loader.content_root`); returns that directory for --json."""
+    where = str(pack.root.resolve())
+    _err(f"reading pack from {where}")
+    return where
+
+
 def _load_playable(ref: str):
     """A loaded pack that can be played; a data pack (`playable: false`) is a usage error."""
     pack = _load(ref)
@@ -101,6 +110,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.format == "json":
         _out(render_json(report.diagnostics, **report.json_extra()))
         return EXIT_PROBLEMS if report.errors else EXIT_OK
+    if args.quiet:  # errors only, then their count
+        blocks = [d.render() for d in report.diagnostics if d.is_error]
+        if blocks:
+            _out("\n\n".join(blocks))
+            _out()
+            _out(f"{report.errors} error{'s' * (report.errors != 1)}")
+        return EXIT_PROBLEMS if report.errors else EXIT_OK
+    _err(f"reading packs from {', '.join(report.read_from)}")
     blocks = [d.render() for d in report.diagnostics]
     if blocks:
         _out("\n\n".join(blocks))
@@ -200,6 +217,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.translations import Catalog
 
     pack = _load_playable(args.pack)
+    where = _read_from(pack)
     specs = _seats_spec(pack, args.bots)
     humans = [side for side, s in zip(pack.sides, specs) if s == "human"]
     if args.load:
@@ -238,7 +256,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     log = game.log if game is not None else []
     if args.json:
         out = {
-            "pack": pack.id, "pack_hash": pack.hash, "seed": seed, "bots": ",".join(specs),
+            "pack": pack.id, "pack_hash": pack.hash, "pack_dir": where, "seed": seed,
+            "bots": ",".join(specs),
             "status": status, "over": bool(game is not None and game.over),
             "winner": result.winner if result else None,
             "reason": result.reason if result else None,
@@ -251,8 +270,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         return EXIT_PROBLEMS if fault is not None else EXIT_OK
     if humans:
         if game is not None and game.over:
-            for side in humans[:1]:
-                _out(render_view(game.view(side), cat, board=game.pack.meta.get("board")))
+            for side in humans[:1]:  # the last screen; the summary line below has the result
+                view = {k: v for k, v in game.view(side).items() if k != "result"}
+                _out(render_view(view, cat, board=game.pack.meta.get("board")))
     else:
         from dsl.boardspec import log_sentences
         sentences = log_sentences(pack.meta.get("board"))
@@ -260,8 +280,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             _out(line)
         _out()
     turns = count_turns(pack, log, decisions)
-    facts = f"{decisions} decision{'s' * (decisions != 1)}, {turns} turn{'s' * (turns != 1)}, " \
-            f"seed {seed}"
+    n_decisions = f"{decisions} decision{'s' * (decisions != 1)}"
+    facts = f"{n_decisions}, {turns} turn{'s' * (turns != 1)}, seed {seed}"
     if fault is not None:
         _err(f"engine play: game fault: {fault}")
         _err("replay with: " + _dump(fault.replay_info(), pretty=False))
@@ -269,7 +289,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if status == "quit":
         _out(f"stopped ({facts})")
     elif status == "unfinished":
-        _out(f"stopped after {decisions} decisions (--max-decisions), seed {seed}")
+        _out(f"stopped after {n_decisions} (--max-decisions), seed {seed}")
     else:
         who = f"{cat.value(result.winner)} wins" if result.winner else "no winner"
         _out(f"result: {who} ({result.reason}); {facts}")
@@ -281,6 +301,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.errors import PackError
     from engine.simulate import simulate
     pack = _load_playable(args.pack)  # report a broken pack once, here, not in every worker
+    where = _read_from(pack)
     try:
         out = simulate(pack, args.games, args.seed, args.bots, args.workers,
                        max_decisions=args.max_decisions, invariants=args.invariants)
@@ -290,6 +311,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         from dsl.errors import render_text
         _err(render_text(err.diagnostics))
         return EXIT_PROBLEMS
+    out["pack_dir"] = where
     _out(_dump(out, pretty=not args.json))
     return EXIT_PROBLEMS if out["errors"] else EXIT_OK
 
@@ -332,6 +354,7 @@ def _record_order(r: dict) -> tuple:
 
 def cmd_cards(args: argparse.Namespace) -> int:
     pack = _load(args.pack)
+    where = _read_from(pack)
     cat = _catalog(pack, args.lang)
     records = []
     for t in _record_types(pack, args.type):
@@ -345,7 +368,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
             records.append(rec)
     records.sort(key=_record_order)
     if args.json:
-        _out(_dump({"pack": pack.id, "lang": args.lang, "records": records}))
+        _out(_dump({"pack": pack.id, "pack_dir": where, "lang": args.lang,
+                    "records": records}))
         return EXIT_OK
     rows = [[r["type"], r["id"], r.get("number", ""), r["name"] + ("" if r["named"] else " *")]
             for r in records]
@@ -359,11 +383,12 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_terms(args: argparse.Namespace) -> int:
     pack = _load(args.pack)
+    where = _read_from(pack)
     cat = _catalog(pack, args.lang)
     ids = cat.term_ids()
     terms = [{"id": t, "name": cat.term(t)} for t in ids]
     if args.json:
-        _out(_dump({"pack": pack.id, "lang": args.lang, "terms": terms}))
+        _out(_dump({"pack": pack.id, "pack_dir": where, "lang": args.lang, "terms": terms}))
         return EXIT_OK
     if not terms:
         _out(f"{pack.id} has no glossary yet: add 'terms:' to a translation file "
@@ -407,6 +432,7 @@ def _parse_call(text: str) -> tuple[str, list, dict]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from engine.errors import EngineFault
     pack = _load(args.pack)
+    _read_from(pack)
     name, call_args, call_kwargs = _parse_call(args.expression)
     try:
         result = pack.call_value(name, *call_args, **call_kwargs)
@@ -447,11 +473,22 @@ def _pack_list() -> str:
     return out
 
 
+def _version() -> str:
+    """This package's installed version (read from its metadata: no heavy imports)."""
+    from importlib.metadata import PackageNotFoundError, version
+    from engine import DIST_NAME
+    try:
+        return version(DIST_NAME)
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="engine", description="A rules engine for card and board games: check, format, "
         "play and simulate content packs.",
         epilog="Exit codes: 0 ok, 1 problems found or a game fault, 2 usage errors.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     v = sub.add_parser("validate", help="check packs, their self-checks and translations",
@@ -463,6 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="json: diagnostics, coverage per language and disagreements")
     v.add_argument("--disagreements", action="store_true",
                    help="list every place where the pack's sources disagree (note N520)")
+    v.add_argument("-q", "--quiet", action="store_true",
+                   help="print errors only (no notes, warnings or summary), then their count")
     v.set_defaults(func=cmd_validate)
 
     f = sub.add_parser("fmt", help="format .rules files",

@@ -10,6 +10,7 @@ import attrs
 
 from dsl.build import Build, build_pack, module_filename
 from dsl.errors import Diagnostic, source_line
+from engine import DIST_NAME  # a checkout's pyproject.toml names it
 from engine.errors import EngineFault, PackError
 
 if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
@@ -19,10 +20,52 @@ if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of
     from engine.tables import Table
 
 
-def content_root() -> Path:
-    """The packs shipped with the engine (inside the installed `content` package)."""
+CONTENT_ENV = "ENGINE_CONTENT"  # a directory of packs to use instead of the shipped ones
+
+
+def installed_content_root() -> Path:
+    """The packs shipped with the engine (inside the imported `content` package)."""
     import content
     return Path(content.__file__).parent
+
+
+def checkout_content_root(start: str | Path | None = None) -> Path | None:
+    """The `content/` folder of a checkout of this project at `start` (default: the current
+    directory) or one of its parents, or None. A checkout is a directory whose pyproject.toml
+    names this project and whose `content/` folder holds at least one pack (a pack.yaml)."""
+    try:
+        here = Path(start if start is not None else Path.cwd()).resolve()
+    except OSError:
+        return None
+    for d in (here, *here.parents):
+        content = d / "content"
+        if content.is_dir() and _names_this_project(d / "pyproject.toml") \
+                and next(content.glob("*/pack.yaml"), None) is not None:
+            return content
+    return None
+
+
+def _names_this_project(pyproject: Path) -> bool:
+    try:
+        import tomllib
+        with open(pyproject, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, ValueError):
+        return False
+    project = data.get("project")
+    return isinstance(project, dict) and project.get("name") == DIST_NAME
+
+
+def content_root() -> Path:
+    """Where pack names resolve: the directory named by $ENGINE_CONTENT when set; else the
+    `content/` folder of the checkout the current directory is in (so a designer's edits
+    are what `engine validate NAME` and `engine play NAME` read, even after a non-editable
+    install); else the packs installed with the engine."""
+    import os
+    env = os.environ.get(CONTENT_ENV, "").strip()
+    if env:
+        return Path(env)
+    return checkout_content_root() or installed_content_root()
 
 
 def resolve_pack(name_or_path: str | Path) -> Path:

@@ -27,6 +27,7 @@ class Report:
         self.messages: list[str] = []  # e.g. "no packs found under X"
         self.coverage: dict[str, dict[str, int]] = {}  # pack id -> language -> percent named
         self.disagreements: list[dict[str, Any]] = []  # see `disagreement_data`
+        self.read_from: list[str] = []  # the directories read (absolute), in argument order
 
     @property
     def errors(self) -> int:
@@ -39,7 +40,7 @@ class Report:
     def json_extra(self) -> dict[str, Any]:
         """What `--format json` adds to the diagnostics."""
         return {"packs": self.packs, "files": self.files, "coverage": self.coverage,
-                "disagreements": self.disagreements}
+                "disagreements": self.disagreements, "read_from": self.read_from}
 
     def summary(self) -> str:
         n, f = self.packs, self.files
@@ -71,6 +72,8 @@ class _Target:
         self.translations: list[Path] = []
         self.lookup_roots: list[Path] = []
         self.wants_packs = True  # False when the argument names translations only
+        p = Path(arg)
+        self.source = p.parent if p.is_file() else p  # the directory read
 
 
 def _shipped() -> Path:
@@ -113,6 +116,7 @@ def _resolve(arg: str | Path) -> _Target:
     if isinstance(arg, str) and "/" not in arg and "\\" not in arg:
         root = _shipped()
         if (root / arg / "pack.yaml").is_file():
+            t.source = root
             t.packs = [root / arg]
             t.translations = _own_translations(root / arg)
             return t
@@ -145,6 +149,10 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
     args = list(paths) if paths else [_shipped()]
     targets = [_resolve(a) for a in args]  # raises before doing any work
     report = Report()
+    for t in targets:
+        where = str(Path(t.source).resolve())
+        if where not in report.read_from:
+            report.read_from.append(where)
     infos: dict[str, Any] = {}  # pack id -> engine.translations.PackInfo
     keys: dict[str, str | None] = {}  # pack id -> its cache key (None: not known)
     done: set[Path] = set()
