@@ -61,9 +61,9 @@ class Game:
         # of actions, log length). Only the first entry of a run (the decisions one side
         # takes in a row with nothing hidden or random between them) holds a snapshot; the
         # others hold None and are rebuilt from it by answering the run's actions again,
-        # which is exact. A snapshot per decision cost most of a game's time (Hannibal: 3.3
-        # games/s with it, 11.7 without undo). The log only grows, so an entry keeps its
-        # length instead of a copy.
+        # which is exact. A snapshot per decision cost most of a long game's time (about
+        # 70% with random players). The log only grows, so an entry keeps its length instead
+        # of a copy.
         self._undo: list[tuple[dict[str, Any] | None, str, int, int]] = []
 
     # ---- creation -------------------------------------------------------------------------
