@@ -219,6 +219,58 @@ def play_ops(g: Game, card: str, kind: str) -> None:
     answer(g, card, "ops", kind)
 
 
+def carthage_moves(g: Game, card: str = "bad_weather", other: str = "diplomacy_35") -> None:
+    """Carthage plays `card` for ops to move (its only leader able to, or the one asked next);
+    Rome holds two cards of its own."""
+    give(g, "carthage", card, other)
+    give(g, "rome", "diplomacy_36", "epidemic")
+    start_turn(g)
+    play_ops(g, card, "move")
+
+
+def rome_moves(g: Game, card: str = "diplomacy_36", other: str = "epidemic") -> None:
+    """Rome plays first, `card` for ops to move; Carthage holds two cards of its own."""
+    give(g, "rome", card, other)
+    give(g, "carthage", "bad_weather", "diplomacy_35")
+    start_turn(g, first="rome")
+    play_ops(g, card, "move")
+
+
+def act(g: Game, *acts: str) -> None:
+    """Answer the move's "what next?" decision (march, pick up, drop, leave, join, stop)."""
+    for a in acts:
+        assert a in options(g), (a, prompt(g), options(g))
+        answer(g, a)
+
+
+def march(g: Game, *spaces: str) -> None:
+    """March on, one space after the other."""
+    for y in spaces:
+        act(g, "march")
+        assert y in options(g), (y, options(g))
+        answer(g, y)
+
+
+def set_hands(g: Game, carthage: list[str], rome: list[str]) -> None:
+    """Every battle card back in the deck, then these hands (state editing, as a deal would).
+    At the first lead of a battle (the deal has no decision after it) the lead's options
+    become the new hand."""
+    z, loc = g.state["z"], g.state["loc"]
+    for key in ("battle_hand|carthage", "battle_hand|rome"):
+        for c in list(z[key]):
+            z[key].remove(c)
+            z["battle_deck"].append(c)
+            loc[c] = "battle_deck"
+    for side, cards in (("carthage", carthage), ("rome", rome)):
+        for c in cards:
+            z[loc[c]].remove(c)
+            z[f"battle_hand|{side}"].append(c)
+            loc[c] = f"battle_hand|{side}"
+    d = g.state["decision"]
+    if d is not None and "lead a battle card" in d["prompt"]:
+        d["options"] = list(z[f"battle_hand|{d['side']}"])
+
+
 def decline_until(g: Game, text: str, limit: int = 50) -> None:
     """Answer False to yes/no asks and pass (None) on response windows and optional choices,
     until the prompt asked contains `text` (case-insensitive). For the questions a merged flow

@@ -8,10 +8,9 @@ phase run (the game stops at turn 2's first reinforcement). Rulings: RULINGS.md 
 from __future__ import annotations
 
 from hannibal_play import (
-    pay_backlash,
-    _put, add_cus, answer, board, cus, field, give, prompt, said_values, set_leader, start_turn,
+    _put, act, add_cus, answer, board, carthage_moves, cus, field, give, march, pay_backlash,
+    prompt, said_values, set_leader, start_turn,
 )
-from test_hannibal_move import act, carthage_moves, march
 
 WINTER = "Winter attrition for the {n} {s} CUs in {x}: die {d}, modifier {m}; {lost} CUs lost"
 ELEPHANT = "The 'e' result costs {s} an elephant CU in {x}"

@@ -9,31 +9,9 @@ from __future__ import annotations
 import re
 
 from hannibal_play import (
-    add_cus, answer, board, cus, decline_until, field, give, logged, options, play_ops, prompt,
-    set_leader, set_pc, start_turn,
+    add_cus, answer, board, carthage_moves, cus, decline_until, field, logged, march, options,
+    prompt, rome_moves, set_leader, set_pc,
 )
-
-
-def rome_moves(g):
-    give(g, "rome", "diplomacy_36", "epidemic")
-    give(g, "carthage", "bad_weather", "diplomacy_35")
-    start_turn(g, first="rome")
-    play_ops(g, "diplomacy_36", "move")
-
-
-def carthage_moves(g):
-    give(g, "carthage", "bad_weather", "diplomacy_35")
-    give(g, "rome", "diplomacy_36", "epidemic")
-    start_turn(g)
-    play_ops(g, "bad_weather", "move")
-
-
-def march(g, *spaces):
-    for y in spaces:
-        assert "march" in options(g), (prompt(g), options(g))
-        answer(g, "march")
-        assert y in options(g), (y, options(g))
-        answer(g, y)
 
 
 def fabius_at_capua_gisgo_at_beneventum(gisgo_cus: int = 3):

@@ -8,8 +8,8 @@ set by state editing at the first decision after the deal. Rulings: RULINGS.md "
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, board, cus, field, give, logged, options, play_ops, prompt, set_leader,
-    set_pc, start_turn,
+    add_cus, answer, board, cus, field, give, logged, options, play_ops, prompt, set_hands,
+    set_leader, set_pc, start_turn,
 )
 
 
@@ -52,25 +52,6 @@ def windows(g, attacker: str = "carthage") -> None:
 
 def hand(g, side: str) -> list[str]:
     return list(g.state["z"][f"battle_hand|{side}"])
-
-
-def set_hands(g, carthage: list[str], rome: list[str]) -> None:
-    """Every battle card back in the deck, then these hands (state editing, as a deal would),
-    at the first lead of the battle (the deal has no decision after it)."""
-    z, loc = g.state["z"], g.state["loc"]
-    for key in ("battle_hand|carthage", "battle_hand|rome"):
-        for c in list(z[key]):
-            z[key].remove(c)
-            z["battle_deck"].append(c)
-            loc[c] = "battle_deck"
-    for side, cards in (("carthage", carthage), ("rome", rome)):
-        for c in cards:
-            z["battle_deck"].remove(c)
-            z[f"battle_hand|{side}"].append(c)
-            loc[c] = f"battle_hand|{side}"
-    d = g.state["decision"]  # the lead asked of the first round: its options are the new hand
-    if d is not None and "lead a battle card" in d["prompt"]:
-        d["options"] = list(z[f"battle_hand|{d['side']}"])
 
 
 def is_lead(g, side: str) -> bool:

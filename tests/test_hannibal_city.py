@@ -8,58 +8,16 @@ decisions by value; rolls are loaded (g.load_dice). Rulings: RULINGS.md "## Wall
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, add_garrison, answer, board, cus, decline_until, field, give, inside, logged,
-    options, play_ops, prompt, said_values, set_leader, set_pc, set_var, start_turn,
+    act, add_cus, add_garrison, answer, board, carthage_moves, cus, decline_until, field, give,
+    inside, logged, march, options, prompt, rome_moves, said_values, set_hands, set_leader,
+    set_pc, set_var, start_turn,
 )
 
 LEAD = "lead a battle card"
 
 
-def rome_moves(g):
-    give(g, "rome", "diplomacy_36", "epidemic")
-    give(g, "carthage", "bad_weather", "diplomacy_35")
-    start_turn(g, first="rome")
-    play_ops(g, "diplomacy_36", "move")
-
-
-def carthage_moves(g):
-    give(g, "carthage", "bad_weather", "diplomacy_35")
-    give(g, "rome", "diplomacy_36", "epidemic")
-    start_turn(g)
-    play_ops(g, "bad_weather", "move")
-
-
-def act(g, *acts):
-    for a in acts:
-        assert a in options(g), (a, prompt(g), options(g))
-        answer(g, a)
-
-
-def march(g, *spaces):
-    for y in spaces:
-        act(g, "march")
-        assert y in options(g), (y, options(g))
-        answer(g, y)
-
-
 def walls_asked(g) -> bool:
     return "stand inside the walls" in prompt(g)
-
-
-def hands(g, carthage: list[str], rome: list[str]):
-    """State editing at the first decision of the battle: the battle hands are set."""
-    s = g.state
-    for side, cards in (("carthage", carthage), ("rome", rome)):
-        for c in list(s["z"][f"battle_hand|{side}"]):
-            s["z"][f"battle_hand|{side}"].remove(c)
-            s["z"]["battle_deck"].append(c)
-            s["loc"][c] = "battle_deck"
-        for c in cards:
-            s["z"][s["loc"][c]].remove(c)
-            s["z"][f"battle_hand|{side}"].append(c)
-            s["loc"][c] = f"battle_hand|{side}"
-    d = s["decision"]
-    d["options"] = list(s["z"][f"battle_hand|{d['side']}"])
 
 
 WIN = ["frontal_assault_01", "frontal_assault_09"]  # the side leading wins in round one
@@ -208,7 +166,7 @@ def test_retreat_into_the_city_of_the_battle_space_up_to_its_capacity():
     answer(g, 0)  # all stand outside
     decline_until(g, LEAD)
     g.load_dice([1, 1])  # no battle losses, 1 CU on the retreat table (5+ CUs, roll 1)
-    hands(g, WIN, LOSE)
+    set_hands(g, WIN, LOSE)
     answer(g, "frontal_assault_01")
     assert "go inside the walls of roma" in prompt(g) and g.decision.side == "rome"
     assert "the 7 CUs" in prompt(g)
@@ -234,7 +192,7 @@ def test_a_loser_with_no_cus_left_outside_goes_inside_with_his_leader():
     answer(g, 0)
     decline_until(g, LEAD)
     g.load_dice([1, 1])
-    hands(g, WIN, LOSE)
+    set_hands(g, WIN, LOSE)
     answer(g, "frontal_assault_01")
     assert "go inside the walls of capua" in prompt(g)
     answer(g, 2)
@@ -258,7 +216,7 @@ def test_no_retreat_into_a_besieged_city_without_a_sortie():
     march(g, "capua")
     decline_until(g, LEAD)
     g.load_dice([1, 1, 1])  # Carthage's counterattack, the battle losses, the retreat table
-    hands(g, ["frontal_assault_09", "flank_left_02"], ["frontal_assault_01", "flank_right_05"])
+    set_hands(g, ["frontal_assault_09", "flank_left_02"], ["frontal_assault_01", "flank_right_05"])
     answer(g, "frontal_assault_01", "frontal_assault_09")  # matched; Carthage takes the lead
     # Carthage leads its Flank Left (its only card), Rome cannot match: Carthage wins
     assert "retreat from capua" in prompt(g)  # not asked to go inside the walls
@@ -302,7 +260,7 @@ def test_a_sortie_joins_the_relief_battle_and_goes_back_inside():
     g.load_dice([1, 1])
     rome_first = g.decision.side == "rome"
     assert rome_first
-    hands(g, LOSE, WIN)
+    set_hands(g, LOSE, WIN)
     answer(g, "frontal_assault_01")
     assert "that sallied go back inside capua" in prompt(g)
     assert options(g) == [0, 1, 2]

@@ -6,8 +6,8 @@ strategy cards, lets an army march into the enemy and answers the battle's decis
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, board, field, give, logged, options, play_ops, prompt, set_leader, set_pc,
-    start_turn,
+    add_cus, answer, board, field, give, logged, options, play_ops, prompt, set_hands,
+    set_leader, set_pc, start_turn,
 )
 
 SPAIN = {
@@ -58,21 +58,6 @@ def arpi_board():
     set_leader(g, "flaminius", "cannae", office="consul")
     add_cus(g, "rome", "cannae", 8)
     return g
-
-
-def set_hands(g, carthage: list[str], rome: list[str]) -> None:
-    """These battle hands (state editing, as a deal would), the others back in the deck."""
-    z, loc = g.state["z"], g.state["loc"]
-    for key in ("battle_hand|carthage", "battle_hand|rome"):
-        for c in list(z[key]):
-            z[key].remove(c)
-            z["battle_deck"].append(c)
-            loc[c] = "battle_deck"
-    for side, cards in (("carthage", carthage), ("rome", rome)):
-        for c in cards:
-            z["battle_deck"].remove(c)
-            z[f"battle_hand|{side}"].append(c)
-            loc[c] = f"battle_hand|{side}"
 
 
 # ---- card 6: Maharbal's cavalry ------------------------------------------------------------

@@ -9,8 +9,8 @@ from __future__ import annotations
 import yaml
 
 from hannibal_play import (
-    PACK_DIR, add_cus, answer, board, column, cus, field, give, options, play_ops, prompt,
-    set_leader, set_pc, start_turn, said_values as says,
+    PACK_DIR, act, add_cus, answer, board, carthage_moves, column, cus, field, give, march,
+    options, play_ops, prompt, rome_moves, said_values as says, set_leader, set_pc, start_turn,
 )
 
 TABLES = yaml.safe_load((PACK_DIR / "tables.yaml").read_text())
@@ -25,35 +25,6 @@ def attrition_table(cus_: int, roll: int) -> int:
                if (c.endswith("+") and cus_ >= int(c[:-1]))
                or ("-" in c and int(c.split("-")[0]) <= cus_ <= int(c.split("-")[1])))
     return t["rows"][key][col]
-
-
-def carthage_moves(g, card: str = "bad_weather", other: str = "diplomacy_35"):
-    """Carthage plays `card` for ops to move (its only leader able to, or the one asked next)."""
-    give(g, "carthage", card, other)
-    give(g, "rome", "diplomacy_36", "epidemic")
-    start_turn(g)
-    play_ops(g, card, "move")
-
-
-def rome_moves(g, card: str = "diplomacy_36", other: str = "epidemic"):
-    give(g, "rome", card, other)
-    give(g, "carthage", "bad_weather", "diplomacy_35")
-    start_turn(g, first="rome")
-    play_ops(g, card, "move")
-
-
-def act(g, *acts):
-    """Answer the move's "what next?" decision (march, pick up, drop, leave, join, stop)."""
-    for a in acts:
-        assert a in options(g), (a, prompt(g), options(g))
-        answer(g, a)
-
-
-def march(g, *spaces):
-    for y in spaces:
-        act(g, "march")
-        assert y in options(g), (y, options(g))
-        answer(g, y)
 
 
 def at(g, leader: str) -> str:

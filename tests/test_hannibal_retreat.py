@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hannibal_play import (
     add_cus, answer, clear_board, cus, field, give, new_game, options, play_ops, prompt,
-    set_leader, set_pc, start_turn, said_values as says,
+    said_values as says, set_hands, set_leader, set_pc, start_turn,
 )
 
 LEAD = "lead a battle card"
@@ -52,29 +52,13 @@ def to_the_cards(g):
     raise AssertionError(prompt(g))
 
 
-def hands(g, carthage: list[str], rome: list[str]):
-    """State editing at the first decision of the battle: the battle hands are set."""
-    s = g.state
-    for side, cards in (("carthage", carthage), ("rome", rome)):
-        for c in list(s["z"][f"battle_hand|{side}"]):
-            s["z"][f"battle_hand|{side}"].remove(c)
-            s["z"]["battle_deck"].append(c)
-            s["loc"][c] = "battle_deck"
-        for c in cards:
-            s["z"][s["loc"][c]].remove(c)
-            s["z"][f"battle_hand|{side}"].append(c)
-            s["loc"][c] = f"battle_hand|{side}"
-    d = s["decision"]
-    d["options"] = list(s["z"][f"battle_hand|{d['side']}"])
-
-
 def said(g) -> list[str]:
     return [e["m"] for e in g.log if e.get("t") == "say"]
 
 
 def rome_loses_round_one(g):
     """Carthage leads a Frontal Assault that Rome cannot match: Carthage wins in one round."""
-    hands(g, ["frontal_assault_01", "frontal_assault_09"], ["flank_left_02", "flank_right_05"])
+    set_hands(g, ["frontal_assault_01", "frontal_assault_09"], ["flank_left_02", "flank_right_05"])
     answer(g, "frontal_assault_01")
 
 
@@ -204,7 +188,7 @@ def test_losing_all_cus_displaces_hannibal_and_rome_wins():
     # Carthage leads its only card, Rome matches, Rome's counterattack fails (6), Carthage has
     # no card left: Rome wins. Then the one battle-loss roll for both sides (1: none, §11.9,
     # RULINGS.md H-bt-5) and the retreat table (2: 1 CU)
-    hands(g, ["frontal_assault_01"], ["frontal_assault_09", "flank_left_02"])
+    set_hands(g, ["frontal_assault_01"], ["frontal_assault_09", "flank_left_02"])
     g.load_dice([6, 1, 2])
     answer(g, "frontal_assault_01", "frontal_assault_09")
     assert ["carthage", "rome"] in says(
@@ -257,7 +241,7 @@ def withdrawal_battle():
     add_cus(g, "rome", "venusia", 3)
     set_pc(g, "capua", "rome")
     attack(g, "hannibal", "beneventum", "venusia")
-    hands(g, ["frontal_assault_01", "frontal_assault_09"], ["flank_left_02", "flank_right_05"])
+    set_hands(g, ["frontal_assault_01", "frontal_assault_09"], ["flank_left_02", "flank_right_05"])
     return g
 
 
