@@ -258,9 +258,13 @@ def translation_dirs(pack_root: Path | None) -> list[Path]:
 class PackInfo:
     """The parts of a pack model that translations refer to."""
 
-    def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None):
+    def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None,
+                 partial: bool = False):
         self.id: str = model.id
         self.root = root
+        # some of the pack's files could not be read (a syntax error, bad YAML): their
+        # declarations are missing, so a name the translations use may well exist
+        self.partial = partial
         # of each record, what naming it needs: its English name and its `names_from`
         # fields (plain data, so that validate can keep it in the build cache)
         self.records: dict[str, tuple[str, dict[str, Any]]] = {
@@ -331,6 +335,8 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
         if tf.lang and info.languages and tf.lang not in info.languages:
             tf.diag("W507", f"pack '{info.id}' does not list language '{tf.lang}' in pack.yaml "
                     f"(languages: {', '.join(info.languages)})", tf.lang_loc)
+        if getattr(info, "partial", False):  # unknown-name errors would be follow-on errors of the pack's own
+            continue
         for key, e in tf.names.items():
             if key not in info.records:
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,

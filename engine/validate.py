@@ -244,7 +244,9 @@ def _check_translations(paths: list[Path], infos: dict[str, Any]
         where = str(files[0].path.parent)
         cov[pid] = coverage(infos[pid], files)
         diags.append(Diagnostic(
-            "N510", "translation coverage " + coverage_line(pid, cov[pid]), where, 0, 0,
+            "N510", "translation coverage " + coverage_line(pid, cov[pid])
+            + (" (in part: some of the pack's files could not be read)"
+               if getattr(infos[pid], "partial", False) else ""), where, 0, 0,
             severity="note"))
     return diags, cov
 
@@ -301,7 +303,17 @@ def _read_info(root: Path) -> Any:
         src = read_pack(root)
     except Exception:  # only used to look names up; the pack's own run reports problems
         return None
-    return PackInfo(src.model, src.meta, root)
+    return PackInfo(src.model, src.meta, root, partial=_unread_parts(src.diagnostics))
+
+
+# errors after which part of a pack's files is missing from its model: reading (E00x) and
+# syntax (E10x); names declared there are unknown to every later check
+UNREAD = ("E00", "E10")
+
+
+def _unread_parts(diagnostics: list[Diagnostic]) -> bool:
+    """Whether a pack's model lacks some of its files' declarations."""
+    return any(d.is_error and d.code.startswith(UNREAD) for d in diagnostics)
 
 
 def _internal(code: str, message: str, path: Path) -> Diagnostic:
@@ -393,7 +405,7 @@ def _validate_built(root: Path) -> tuple[PackReport, Any]:
             0, 0, severity="note"))
     info = None
     try:
-        info = PackInfo(src.model, src.meta, root)
+        info = PackInfo(src.model, src.meta, root, partial=_unread_parts(build.diagnostics))
     except Exception:
         info = None
     if build.ok:

@@ -189,6 +189,20 @@ def test_catalog_reads_parts_first_file_wins(parts):
 
 
 # ---- strict terms --------------------------------------------------------------------------------
+def test_a_syntax_error_causes_no_follow_on_translation_errors(parts, capsys):
+    """A rule that does not parse hides the messages and names it declares: the translations
+    that use them are not reported as unknown (issue 14), only the syntax error is."""
+    rules = parts / "rules.rules"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace('log "{0} takes {1}", blue, c', 'log "{0} takes {1}" +'),
+                     encoding="utf-8")
+    assert main(["validate", str(parts)]) == 1
+    out = capsys.readouterr().out
+    assert "rules.rules:14:25: error[E100]" in out
+    assert out.count("error[") == 1, out
+    assert "(in part: some of the pack's files could not be read)" in out
+
+
 def test_terms_must_be_rules_names_or_record_ids(tmp_path, capsys):
     root = make_content(tmp_path)
     t = tr(root, "mapg.nl.yaml", """
