@@ -10,14 +10,18 @@ checks, and says so.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dsl.boardspec import log_sentences
 from engine import load_pack
 from engine.simulate import simulate
+from engine.terminal import render_log
+from engine.translations import Catalog, PackInfo
 
 PACK = load_pack("ante_portas")
 R = PACK.records
@@ -648,6 +652,8 @@ def test_siege_of_rome():
     assert len(zone(g, "hand", "rome")) <= 5
     play(g)
     assert g.over and g.result.winner in ("carthage", "rome")
+    assert g.result.reason == {"carthage": "Hannibal takes Rome",
+                               "rome": "The siege of Rome fails"}[g.result.winner]
 
 
 # ---- 11. victory ------------------------------------------------------------------------------
@@ -659,16 +665,20 @@ def test_carthage_wins_at_rsm_zero():
     setv(g, "rsm", 1)
     g.apply(True)
     assert g.over and g.result.winner == "carthage" and g.var("rsm") == 0
+    assert g.result.reason == "The Senate's morale is broken"
 
 
 def test_rome_wins_when_carthage_hand_is_empty():
     """seed 000, "Győzelem": Rome wins when Carthage's hand runs out."""
     g = new(41)
     play(g, until=at("play a card"))
-    for c in list(zone(g, "hand", "carthage"))[1:]:
-        put(g, c, "deck", "carthage")
+    keep = default(g, g.decision)  # set-up: Carthage keeps only the card it is about to play
+    for c in zone(g, "hand", "carthage"):
+        if c != keep:
+            put(g, c, "deck", "carthage")
     play(g)
     assert g.over and g.result.winner == "rome"
+    assert g.result.reason == "Hannibal's army is spent: Carthage has no card left"
 
 
 def test_scipio_africanus_wins_for_rome():
@@ -687,6 +697,7 @@ def test_scipio_africanus_wins_for_rome():
     play(g, [("play a card", lambda g, d: zone(g, "hand", "carthage")[0]),
              ("activate a card", scipio), ("Rome: use the card as", "event")])
     assert g.over and g.result.winner == "rome"
+    assert g.result.reason == "Scipio Africanus carries the war to Africa: Hannibal is recalled"
 
 
 # ---- rulings (RULINGS.md) ---------------------------------------------------------------------
@@ -798,6 +809,7 @@ def test_ruling_r10_round_limit():
     g.apply(True)
     play(g)
     assert g.over and g.result.winner == "rome"
+    assert g.result.reason == "After 20 rounds Hannibal's campaign is spent"
 
 
 def test_ruling_r11_target_is_fixed_and_secret():
@@ -835,6 +847,147 @@ def test_ruling_r15_enter_after_the_battle():
         g.apply(g.decision.options[0])
     if not g.over:
         assert g.var("hannibal") == "narbo" and g.var("rsm") == 12
+
+
+# ---- the players' log (board `log: sentences`) ----------------------------------------------
+
+EN, HU = Catalog(PACK, "en"), Catalog(PACK, "hu")
+SENTENCES = PackInfo.of(PACK).logs  # every `log` sentence of the rules: template -> arity
+HALF_OF = {h: c for c in CARDS for h in (R[c]["roman"], R[c].get("carthaginian")) if h}
+# what a player at the table says happened: each of these is told in some of the games below
+TOLD = [
+    "Round {0}: Hannibal's army stands in {1}", "Sub-round {0}",
+    "Carthage plays a card face down as march time",
+    "Carthage attaches a card face down as an event", "Carthage plays {0} as an event",
+    "Rome may activate up to {0} cards", "Rome names {0} as a target",
+    "Rome attaches a card face down to {0}", "Rome attaches a card face down to its secret target",
+    "Rome plays {0} for the Senate's morale", "Carthage ends the round",
+    "Carthage reveals its target: {0}", "Carthage's attached events: {0}",
+    "Rome's army at {0}: {1}", "Scouting succeeds (money {0} of {1}): the secret attachments count",
+    "Battle at {0}: Rome {1} infantry, {2} cavalry; Hannibal {3} cards", "{0} takes effect",
+    "The Roman cavalry loses {0}: {1} left", "Carthage discards a card of {0} infantry ({1} so far)",
+    "Carthage has paid its losses; cards left in its army: {0}", "Hannibal enters {0}",
+    "The Senate's morale falls by {0} to {1}", "The Senate's morale rises by {0} to {1}",
+    "An ally wavers, Carthage may win it over: {0}", "Carthage gains an ally: {0}",
+    "Sea hegemony moves towards Carthage: {0} of {1}",
+    "Hannibal's army is spent: Carthage has no card left",
+]
+# sentences in which Rome itself names a city it guards: they may name Carthage's target
+ROME_GUARDS = {"Rome names {0} as a target", "Rome attaches a card face down to {0}",
+               "Rome moves a card from its secret target to {0}"}
+
+
+@pytest.fixture(scope="module")
+def told_games() -> list[Any]:
+    """60 random games with the log on."""
+    games = []
+    for seed in range(60):
+        g = PACK.new_game(seed)
+        rnd = random.Random(seed)
+        while not g.over:
+            g.apply(g.random_action(rnd))
+        games.append(g)
+    return games
+
+
+def says(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [e for e in log if e["t"] == "say"]
+
+
+def test_log_tells_the_game_in_sentences(told_games):
+    """The log a player reads (engine.terminal.render_log, the pack's board says `log:
+    sentences`) tells rounds, card plays, reveals, scouting, battles and losses, RSM, allies
+    and sea hegemony, and the end with its reason, in sentences: no `name = value` line and
+    no raw id."""
+    assert log_sentences(PACK.meta.get("board"))
+    told = {e["m"] for g in told_games for e in says(g.log)}
+    assert [t for t in TOLD if t not in told] == []
+    assert told <= set(SENTENCES)
+    for g in told_games:
+        for side in PACK.sides:
+            lines = render_log(g.view(side)["log"], EN, sentences=True)
+            assert lines and all(" = " not in x and "_" not in x and "?" not in x for x in lines)
+            assert g.result.reason in SENTENCES and g.result.reason in lines[-1]
+
+
+def test_hungarian_log_has_no_english_sentence(told_games):
+    """`--lang hu`: every sentence of the rules has its Hungarian text, and no sentence of a
+    game's log, nor the reason of its end, reads as one of the English templates."""
+    import yaml
+    path = PACK.root.parent / "translations" / "ante_portas.hu.yaml"
+    hu = yaml.safe_load(path.read_text(encoding="utf-8"))["messages"]
+    assert sorted(set(SENTENCES) - set(hu)) == []
+    english = [re.compile(".*".join(re.escape(p) for p in re.split(r"\{\d+\}", t)))
+               for t in SENTENCES]
+    for g in told_games:
+        for side in PACK.sides:
+            log = g.view(side)["log"]
+            ends = [e for e in log if e["t"] == "end"]
+            lines = [HU.render(e) for e in says(log)]
+            lines += [HU.render({"t": "say", "m": e["m"], "a": e["a"]}) for e in ends]
+            assert len(ends) == 1
+            assert [x for x in lines if any(t.fullmatch(x) for t in english)] == []
+
+
+def test_log_never_names_a_hidden_card(told_games):
+    """seed 000, "Menetidő", "Csatolt esemény", "Csatolt lapok": march cards, attached cards and
+    the type markers lie face down. A sentence names a card (by the half in play) only while it
+    lies face up (played, or turned up at the round's end), so both sides read the same log
+    with nothing left out."""
+    for g in told_games:
+        where: dict[str, str] = {}
+        face_up: set[str] = set()
+        for e in g.log:
+            if e["t"] == "move":
+                where[e["e"]] = e["to"]
+                face_up.discard(e["e"])
+            elif e["t"] == "reveal" and e["to"] is None:
+                face_up.add(e["e"])
+            elif e["t"] == "say":
+                for a in [x for v in e["a"] for x in (v if isinstance(v, list) else [v])]:
+                    c = HALF_OF.get(a) if isinstance(a, str) else None
+                    assert a not in CARDS
+                    assert c is None or c in face_up or all(
+                        PACK.can_see_zone(s, where[c]) for s in PACK.sides), (e, where.get(c))
+        for side in PACK.sides:
+            assert all(None not in e["a"] for e in says(g.view(side)["log"]))
+
+
+def test_romes_log_never_names_the_secret_target_before_the_reveal(told_games):
+    """seed 000, "Menetidő" (the target city is revealed only when the round ends): in Rome's
+    view of the log no sentence between Carthage's choice and the reveal names the target,
+    but those in which Rome names the cities it guards."""
+    for g in told_games:
+        shown = says(g.view("rome")["log"])
+        rounds: list[list[dict[str, Any]]] = []
+        for e in shown:
+            if e["m"] == "Carthage chooses its secret target":
+                rounds.append([])
+            elif e["m"] == "Carthage reveals its target: {0}":
+                target = e["a"][0]
+                assert [x for x in rounds[-1] if target in x["a"]
+                        and x["m"] not in ROME_GUARDS] == []
+            elif rounds:
+                rounds[-1].append(e)
+
+
+def test_romes_log_is_the_same_whatever_the_target():
+    """seed 000, "Menetidő": two games alike but for Carthage's secret target read the same to
+    Rome through the first sub-round of the round (a longer march shows only in its length)."""
+    told = []
+    for pick in (0, 1):
+        g = new(7)
+        play(g, until=lambda g: g.var("round_no") == 2 and "secret target" in prompt(g))
+        assert len(g.decision.options) == 2
+        g.apply(g.decision.options[pick])
+        play(g, until=lambda g: g.var("round_no") == 3)
+        lines = render_log(g.view("rome")["log"], EN, sentences=True)
+        start = next(i for i, x in enumerate(lines) if x.startswith("Round 2:"))
+        end = next(i for i, x in enumerate(lines) if i > start
+                   and x in ("Sub-round 2", "Carthage ends the round"))
+        told.append(lines[:end])
+    assert told[0] == told[1]
+    assert "Sub-round 1" in told[0] and "Rome may activate up to 2 cards" in told[0]
 
 
 # ---- whole games ------------------------------------------------------------------------------
