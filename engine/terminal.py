@@ -182,15 +182,16 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
 def _log_block(view: dict[str, Any], cat: Any, spec: dict[str, Any], recent: int,
                since: int | None) -> list[str]:
     """The log above the prompt: the lines logged from entry `since` on, under their own
-    head, after earlier lines up to `recent` in all (all of them: the last `recent`)."""
+    head, after earlier lines up to `recent` in all; without `since`, the last `recent`."""
     lines = log_lines(view.get("log", []), cat, sentences=spec.get("log") == "sentences")
     start = len(lines) if since is None else \
         next((i for i, (at, _) in enumerate(lines) if at >= since), len(lines))
     new = [text for _, text in lines[start:]]
-    old = [text for _, text in lines[:start]][max(0, start - max(0, recent - len(new))):]
+    context = max(0, recent - len(new))
+    old = [text for _, text in lines[max(0, start - context):start]]
     out = []
     if old:
-        out.append("recent:" if since is None else "earlier:")
+        out.append("earlier:" if new else "recent:")
         out.extend("  " + line for line in old)
     if new:
         out.append("since the game began:" if since == 0 else "since your last decision:")

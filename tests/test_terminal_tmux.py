@@ -32,6 +32,7 @@ DECISIONS = 20
 WAIT = 60.0  # seconds a screen may take to come (the greedy bot thinks between prompts)
 BATTLE = "battle"  # the event of Ante Portas's battle (battle.rules, `on battle(t)`)
 OPTION = re.compile(r"^\s*(\d+)\) (.*)$")
+IDENTIFIER = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")  # snake_case: a name in the rules
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
                                 reason="tmux is not on PATH: this test plays in a tmux terminal")
@@ -91,10 +92,11 @@ def unlabelled_var_shown(screen: str, names: set[str]) -> list[str]:
 
 
 def raw_ids_in_option(text: str, raw: set[str]) -> list[str]:
-    """The parts of an option's text that are raw ids (named otherwise in the catalog)."""
-    parts = re.split(r"\s*[,;()]\s*|\s+/\s+|:\s+", text)
-    found = [p for p in parts if p.strip() in raw]
-    return found + re.findall(r"\w+#\d+", text)  # a piece made in play, by its serial id
+    """The parts of an option's text that are raw ids: named otherwise in the catalog, or
+    identifiers no person writes (`army_named`, a piece made in play by its serial id)."""
+    parts = [p.strip() for p in re.split(r"\s*[,;()]\s*|\s+/\s+|:\s+", text)]
+    return [p for p in parts if p in raw or IDENTIFIER.fullmatch(p)] \
+        + re.findall(r"\w+#\d+", text)
 
 
 def battle_results(log: list[dict]) -> list[tuple[int, dict]]:
@@ -125,6 +127,7 @@ def test_a_person_follows_ante_portas_in_a_terminal(tmp_path):
     spec = board_spec(pack.meta.get("board"))
     labelled = set(spec.get("vars", [])) | ({spec["turn"]["var"]} if spec.get("turn") else set())
     unlabelled = set(pack.model.vars) - labelled
+    # ids named otherwise in the catalog (and, in raw_ids_in_option, any snake_case word)
     raw = {x for x in [*pack.model.records, *pack.sides,
                        *(v.name for e in pack.model.enums.values() for v in e.values)]
            if cat.value(x) != x}
