@@ -20,6 +20,9 @@ one is a mapping of sections, each optional:
         fields: [kind, owner, damage]  # fields of a place shown with it when set
         summary: owner               # a field of a place counted per group
       cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
+      show:                          # a record of these types, as an option or a card, is
+        unit: [strength, veteran]    # its name and these fields ("Spearmen (strength 3)");
+        card: [number, front.cost]   # `a.b`: field b of the record field a names
       log: sentences                 # the log shows the pack's `log` sentences and the result,
                                      # not every change of state (default: all)
 
@@ -29,7 +32,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-BOARD_KEYS = ("vars", "turn", "map", "cards", "log")
+from dsl.errors import did_you_mean
+
+BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
 MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary")
@@ -51,15 +56,18 @@ def _names(v: Any) -> list[Any]:
 
 class BoardCheck:
     """Checks `board:` (a YMap or YList from pack.yaml) against a pack model; `error(message,
-    node, key)` reports a problem at the key `key` of the mapping `node` (or, for a list, at
-    its item number `key`); with `at_key` true, at the key itself rather than its value."""
+    node, key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node`
+    (or, for a list, at its item number `key`); with `at_key` true, at the key itself rather
+    than its value; `suggestion` is a did-you-mean or None."""
 
-    def __init__(self, model: Any, error: Callable[[str, Any, Any, bool], None]):
+    def __init__(self, model: Any,
+                 error: Callable[[str, Any, Any, bool, str | None], None]):
         self.m = model
         self._error = error
 
-    def error(self, message: str, node: Any, key: Any, at_key: bool = False) -> None:
-        self._error(message, node, key, at_key)
+    def error(self, message: str, node: Any, key: Any, at_key: bool = False,
+              suggestion: str | None = None) -> None:
+        self._error(message, node, key, at_key, suggestion)
 
     def check(self, node: Any, key: Any, board: Any) -> None:
         if isinstance(board, list):
@@ -74,11 +82,14 @@ class BoardCheck:
         if "vars" in board:
             self._list(board, "vars", self._vars)
         if "cards" in board:
-            self._list(board, "cards", lambda v: self._each(v, self._zone_name, "a zone"))
+            self._list(board, "cards",
+                       lambda v: self._each(v, self._zone_name, "a zone", self.m.zones))
         if "turn" in board:
             self._turn(board, board["turn"])
         if "map" in board:
             self._map(board, board["map"])
+        if "show" in board:
+            self._show(board, board["show"])
         if "log" in board and board["log"] not in LOG_STYLES:
             self.error("board: 'log' is one of " + ", ".join(LOG_STYLES), board, "log")
 
@@ -88,7 +99,7 @@ class BoardCheck:
         for k in m:
             if k not in allowed:
                 self.error(f"{what}: unknown key '{k}' (keys: {', '.join(allowed)})", m, k,
-                           True)
+                           True, did_you_mean(str(k), allowed))
                 ok = False
         return ok
 
@@ -98,13 +109,17 @@ class BoardCheck:
         else:
             fn(m[key])
 
-    def _each(self, items: Any, ok: Callable[[Any], bool], what: str) -> None:
+    def _each(self, items: Any, ok: Callable[[Any], bool], what: str,
+              names: Any = ()) -> None:
+        """Each of `items` must be `ok`; else E340, with the closest of `names` suggested."""
         for i, name in enumerate(items):
             if not ok(name):
-                self.error(f"board: {name!r} is not {what} of the pack", items, i)
+                self.error(f"board: {name!r} is not {what} of the pack", items, i, False,
+                           did_you_mean(name, names) if isinstance(name, str) else None)
 
     def _vars(self, items: list[Any]) -> None:
-        self._each(items, lambda n: isinstance(n, str) and n in self.m.vars, "a var")
+        self._each(items, lambda n: isinstance(n, str) and n in self.m.vars, "a var",
+                   self.m.vars)
 
     def _zone_name(self, n: Any) -> bool:
         return isinstance(n, str) and n in self.m.zones
@@ -130,7 +145,7 @@ class BoardCheck:
             self.error(f"board: '{key}' is a list of fields of {tinfo.name}", m, key)
             return
         self._each(items, lambda n: isinstance(n, str) and n in tinfo.fields,
-                   f"a field of {tinfo.name}")
+                   f"a field of {tinfo.name}", tinfo.fields)
 
     def _zones_of(self, m: Any, key: str, tname: str) -> list[str]:
         """m[key]: zones keyed by a record of type `tname` (their first index)."""
@@ -205,6 +220,44 @@ class BoardCheck:
                     self._field(m, key, tinfo)
         if "pieces" in m:
             self._pieces(m, m["pieces"], places.name)
+
+    def _show(self, board: Any, show: Any) -> None:
+        if not isinstance(show, dict):
+            self.error("board: 'show' maps a record type to a list of its fields "
+                       "({TYPE: [FIELD, ...]})", board, "show")
+            return
+        types = [t for t in self.m.types if t != "table"]
+        for tname, paths in show.items():
+            tinfo = self._type(tname)
+            if tinfo is None:
+                self.error(f"board: unknown record type {tname!r}", show, tname, True,
+                           did_you_mean(str(tname), types))
+            elif not isinstance(paths, list):
+                self.error(f"board: 'show' of {tname} is a list of its fields", show, tname)
+            else:
+                for i, path in enumerate(paths):
+                    self._path(paths, i, tinfo)
+
+    def _path(self, items: Any, i: int, tinfo: Any) -> None:
+        """items[i]: a field of the type `tinfo`, or `a.b`: the field b of the record that
+        the field a names (and so on)."""
+        path = items[i]
+        if not isinstance(path, str):
+            self.error(f"board: {path!r} is not a field of {tinfo.name}", items, i)
+            return
+        steps = path.split(".")
+        for n, step in enumerate(steps):
+            f = tinfo.fields.get(step)
+            if f is None:
+                self.error(f"board: {tinfo.name} has no field {step!r}", items, i, False,
+                           did_you_mean(step, tinfo.fields))
+                return
+            if n < len(steps) - 1:
+                tinfo = self._type(f.type) if isinstance(f.type, str) else None
+                if tinfo is None:
+                    self.error(f"board: field '{step}' names no record: nothing after it in "
+                               f"'{path}'", items, i)
+                    return
 
     def _pieces(self, m: Any, pieces: Any, places: str) -> None:
         if not isinstance(pieces, dict):

@@ -476,7 +476,8 @@ class _Loader:
         """pack.yaml `board:` (dsl.boardspec): every name it gives is the pack's (E340)."""
         from dsl.boardspec import BoardCheck
 
-        def error(message: str, node: Any, key: Any, at_key: bool) -> None:
+        def error(message: str, node: Any, key: Any, at_key: bool,
+                  suggestion: str | None) -> None:
             if isinstance(node, YList):
                 loc = node.item_loc[key]
             elif at_key:
@@ -485,7 +486,8 @@ class _Loader:
                 loc = node.val_loc.get(key) or node.key_loc.get(key)
             text = key if at_key else node[key]
             self.error("E340", message, _site(loc, text if isinstance(text, str) else None)
-                       if loc is not None else Site(str(self.root / "pack.yaml"), 1, 1))
+                       if loc is not None else Site(str(self.root / "pack.yaml"), 1, 1),
+                       suggestion)
 
         if not model.poisoned:
             BoardCheck(model, error).check(meta, "board", meta["board"])

@@ -213,7 +213,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.errors import EngineFault, SaveError
     from engine.game import Game
     from engine.simulate import count_turns, make_seats, play_out
-    from engine.terminal import QuitGame, render_log, render_view
+    from engine.terminal import QuitGame, render_log, result_text
     from engine.translations import Catalog
 
     pack = _load_playable(args.pack)
@@ -268,31 +268,38 @@ def cmd_play(args: argparse.Namespace) -> int:
             out["error"] = fault.replay_info()
         _out(_dump(out))
         return EXIT_PROBLEMS if fault is not None else EXIT_OK
+    # the result is said once, on the last line: the log's end entry is left out above it
     if humans:
-        if game is not None and game.over:
-            for side in humans[:1]:  # the last screen; the summary line below has the result
-                view = {k: v for k, v in game.view(side).items() if k != "result"}
-                _out(render_view(view, cat, board=game.pack.meta.get("board")))
+        if game is not None and game.over:  # the last screen: what happened since the
+            side = humans[0]                 # person's last decision, the bots' last turn
+            view = {**game.view(side), "result": None}
+            view["log"] = [e for e in view["log"] if e.get("t") != "end"]
+            _out(seats[side].screen(game, side, view))
     else:
         from dsl.boardspec import log_sentences
         sentences = log_sentences(pack.meta.get("board"))
-        for line in render_log(log, cat, trace=args.trace, sentences=sentences):
+        shown = [e for e in log if e.get("t") != "end"]
+        for line in render_log(shown, cat, trace=args.trace, sentences=sentences):
             _out(line)
         _out()
     turns = count_turns(pack, log, decisions)
-    n_decisions = f"{decisions} decision{'s' * (decisions != 1)}"
-    facts = f"{n_decisions}, {turns} turn{'s' * (turns != 1)}, seed {seed}"
+    if decisions == 1:
+        n_decisions = "1 decision"
+    else:
+        n_decisions = "{} decisions".format(decisions)
+    n_turns = "1 turn" if turns == 1 else "{} turns".format(turns)
+    facts = "{}, {}, seed {}".format(n_decisions, n_turns, seed)
     if fault is not None:
         _err(f"engine play: game fault: {fault}")
         _err("replay with: " + _dump(fault.replay_info(), pretty=False))
         return EXIT_PROBLEMS
     if status == "quit":
-        _out(f"stopped ({facts})")
+        _out("stopped ({})".format(facts))
     elif status == "unfinished":
-        _out(f"stopped after {n_decisions} (--max-decisions), seed {seed}")
+        _out("stopped after {} (--max-decisions), seed {}".format(n_decisions, seed))
     else:
-        who = f"{cat.value(result.winner)} wins" if result.winner else "no winner"
-        _out(f"result: {who} ({result.reason}); {facts}")
+        said = result_text({"winner": result.winner, "reason": result.reason}, log, cat)
+        _out("result: {}; {}".format(said, facts))
     return EXIT_OK
 
 

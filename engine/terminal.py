@@ -1,8 +1,12 @@
 """Playing in a terminal: a side's view as text, and a seat that asks a person.
 
-The person sees only `game.view(side)`. At the prompt: a number picks an action, several
-numbers (`1 3`) pick options of a multi-choice or an order, `u` undoes, `s FILE` saves the
-game, `q` quits.
+The person sees only `game.view(side)`: the board (pack.yaml `board:`), then everything
+logged since this person's previous decision (the other seats' whole turn, in one block under
+"since your last decision:", after a few earlier lines for context), then the question and its
+options, each by its name in the pack's language (a record of a type in board `show:` with
+those fields). At the prompt: a number picks an action, several numbers (`1 3`) pick options
+of a multi-choice or an order, `u` undoes, `s FILE` saves the game, `l` pages the whole log,
+`?` or `help` lists these commands, `q` quits.
 """
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any, Callable
 
 from engine.bots import UNDONE
 
-RECENT = 12  # log lines shown above the prompt
+RECENT = 12  # log lines shown above the prompt at least (earlier ones for context)
 MAX_LISTED = 40  # more legal actions than this: pick options by number instead
 WIDTH = 100  # the board's lines are wrapped to this many columns
 
@@ -25,23 +29,105 @@ def _cat(game: Any, lang: str) -> Any:
     return Catalog(game.pack, lang)
 
 
+def _plural(n: int, one: str, many: str, **names: Any) -> str:
+    """`one` or `many` as `n` needs: whole sentences, whose {n} is the number and whose other
+    placeholders are `names`."""
+    return (one if n == 1 else many).format(n=n, **names)
+
+
+class Namer:
+    """Values as the board names them: a record of a type in board `show:` is its name and
+    those fields ("Spearmen (strength 3, veteran)"; a path `a.b` is said after the name of
+    the record `a` names: "Spearmen (Front: cost 2)"); anything else its name in the
+    catalog. `fields` are the record fields in play the side sees (the view's)."""
+
+    def __init__(self, cat: Any, show: dict[str, list[str]] | None = None,
+                 fields: dict[str, dict[str, Any]] | None = None):
+        self.cat = cat
+        self.show = show or {}
+        self.fields = fields or {}
+
+    def __call__(self, v: Any) -> str:
+        if isinstance(v, list) and v and self.show:
+            named = [self(x) for x in v]
+            if any(isinstance(x, str) and self.details(x) for x in v):
+                return "; ".join(named)  # the fields' commas are inside each
+            return self.cat.value(v)
+        if isinstance(v, str) and self.show:
+            details = self.details(v)
+            if details:
+                return f"{self.cat.value(v)} ({details})"
+        return self.cat.value(v)
+
+    def _rec(self, rid: str) -> dict[str, Any]:
+        pack = self.cat.pack
+        return {**pack.records.get(rid, {}), **self.fields.get(rid, {})}
+
+    def _type(self, rid: str) -> str | None:
+        rec = self.cat.pack.model.records.get(rid)
+        if rec is not None:
+            return rec.type
+        kind, hash_, _ = rid.partition("#")  # a record made in play
+        return kind if hash_ else None
+
+    def details(self, rid: str) -> str:
+        """The `show:` fields of the record `rid`, or "" (none shown, or not a record)."""
+        paths = self.show.get(self._type(rid) or "")
+        if not paths:
+            return ""
+        own: list[str] = []
+        through: dict[str, list[str]] = {}  # by the record a path goes through
+        for path in paths:
+            *heads, last = path.split(".")
+            rec = rid
+            for h in heads:
+                rec = self._rec(rec).get(h)
+                if not isinstance(rec, str):
+                    break
+            else:
+                text = self._field(last, self._rec(rec).get(last))
+                if text:
+                    (through.setdefault(rec, []) if heads else own).append(text)
+        parts = [", ".join(own)] if own else []
+        parts += [f"{self.cat.value(r)}: {', '.join(ts)}" for r, ts in through.items()]
+        return "; ".join(parts)
+
+    def _field(self, field: str, value: Any) -> str:
+        """A field as said after a name: a true bool by its term, a number or a name after
+        it; nothing for false and none."""
+        if value is None or value is False:
+            return ""
+        if value is True:
+            return self.cat.term(field)
+        return f"{self.cat.term(field)} {self.cat.value(value)}"
+
+
 def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
-                board: Any = None, width: int = WIDTH) -> str:
+                board: Any = None, width: int = WIDTH, since: int | None = None) -> str:
     """A side's view (`game.view(side)`) as lines of text.
 
     `board` is a pack's `board:` in pack.yaml (dsl.boardspec): a list of the vars that make
     up its board, in order, or a mapping of sections: `vars`, the `turn` track, the `map`
     (places by group, the pieces in them counted per side, pieces with those under them,
-    the places' fields) and the zones shown as `cards`. Without one every var is shown.
-    Indexed vars show only their entries that are set (not false, 0, empty or none); empty
-    zones are left out. Everything comes from the view (what the side may see) and the
-    pack's static records; names come from the catalog `cat`."""
+    the places' fields), the zones shown as `cards` and the fields `show`n with a record.
+    Without one every var is shown. Indexed vars show only their entries that are set (not
+    false, 0, empty or none); empty zones are left out. Everything comes from the view (what
+    the side may see) and the pack's static records; names come from the catalog `cat`.
+    The log: with `since` (the length of the view's log at this person's previous decision),
+    every line logged after it under "since your last decision:", after earlier lines up to
+    `recent` in all; else the last `recent` lines."""
     from dsl.boardspec import board_spec
     spec = board_spec(board)
+    name = Namer(cat, spec.get("show"), view.get("fields"))
     out = []
     side = view.get("side")
     who = cat.value(side) if side else "spectator"
-    out.append(f"== {view.get('pack')} - {who} - {view.get('decisions', 0)} decisions so far ==")
+    pack = cat.pack
+    title = pack.name if view.get("pack") == pack.id and getattr(pack, "name", None) \
+        else view.get("pack")
+    n = view.get("decisions", 0)
+    out.append(_plural(n, "== {title} - {who} - {n} decision so far ==",
+                       "== {title} - {who} - {n} decisions so far ==", title=title, who=who))
     vars_ = view.get("vars", {})
     names = [n for n in spec.get("vars", []) if n in vars_] if spec else list(vars_)
     turn = _turn_line(view, cat, spec["turn"]) if spec.get("turn") else None
@@ -49,16 +135,16 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
         out.append("board:" if spec else "vars:")
         if turn:
             out.append("  " + turn)
-        for name in names:
-            value = vars_[name]
+        for var in names:
+            value = vars_[var]
             if isinstance(value, dict):
                 shown = "; ".join(f"{', '.join(cat.value(x) for x in k.split('|'))}: "
                                   f"{cat.value(v)}" for k, v in value.items()
                                   if v not in (False, 0, "", None))
                 if shown:
-                    out.append(f"  {cat.term(name)}: {shown}")
+                    out.append(f"  {cat.term(var)}: {shown}")
             else:
-                out.append(f"  {cat.term(name)} = {cat.value(value)}")
+                out.append(f"  {cat.term(var)} = {cat.value(value)}")
     on_map: set[str] = set()
     if spec.get("map"):
         lines, on_map = _map_lines(view, cat, spec["map"], width)
@@ -76,21 +162,56 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
         for key, items in shown_zones:
             if isinstance(items, dict):
                 n = items.get("count", 0)
-                text = f"{n} card{'s' * (n != 1)} (hidden)"
+                text = _plural(n, "{n} card (hidden)", "{n} cards (hidden)")
                 if items.get("revealed"):
-                    text += f"; revealed to you: {cat.value(items['revealed'])}"
+                    text = "{}; revealed to you: {}".format(text, name(items["revealed"]))
+            elif any(isinstance(e, str) and name.details(e) for e in items):
+                out.append(f"  {cat.zone(key)}:")  # one card a line, with its fields
+                for e in items:
+                    out.extend(_wrap(f"    {name(e)}", width))
+                continue
             else:
                 text = cat.value(items)
             out.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
-    lines = [cat.render(e) for e in view.get("log", []) if _shown(e, spec.get("log"))]
-    if lines:
-        out.append("recent:")
-        out.extend("  " + line for line in lines[-recent:])
+    out.extend(_log_block(view, cat, spec, recent, since))
     if view.get("result"):
-        r = view["result"]
-        out.append("result: " + (f"{cat.value(r['winner'])} wins" if r.get("winner")
-                                 else "no winner") + f" ({r.get('reason')})")
+        out.append("result: {}".format(result_text(view["result"], view.get("log", []), cat)))
     return "\n".join(out)
+
+
+def _log_block(view: dict[str, Any], cat: Any, spec: dict[str, Any], recent: int,
+               since: int | None) -> list[str]:
+    """The log above the prompt: the lines logged from entry `since` on, under their own
+    head, after earlier lines up to `recent` in all; without `since`, the last `recent`."""
+    lines = log_lines(view.get("log", []), cat, sentences=spec.get("log") == "sentences")
+    start = len(lines) if since is None else \
+        next((i for i, (at, _) in enumerate(lines) if at >= since), len(lines))
+    new = [text for _, text in lines[start:]]
+    context = max(0, recent - len(new))
+    old = [text for _, text in lines[max(0, start - context):start]]
+    out = []
+    if old:
+        out.append("earlier:" if new else "recent:")
+        out.extend("  " + line for line in old)
+    if new:
+        out.append("since the game began:" if since == 0 else "since your last decision:")
+        out.extend("  " + line for line in new)
+    return out
+
+
+def result_text(result: dict[str, Any], log: list[dict[str, Any]], cat: Any) -> str:
+    """Who won and why, in the catalog's language: the reason of the log's end entry (the
+    rule's sentence, translated), else the result's own."""
+    end = next((e for e in reversed(log) if e.get("t") == "end"), None)
+    reason = result.get("reason")
+    if end is not None and "m" in end:
+        reason = cat.render({"t": "say", "m": end["m"], "a": end.get("a", [])})
+    elif end is not None or reason == "rule":
+        reason = None  # the rule gave no reason
+    winner = result.get("winner")
+    if winner:
+        return ("{} wins ({})" if reason else "{} wins").format(cat.value(winner), reason)
+    return "no winner ({})".format(reason) if reason else "no winner"
 
 
 def _wrap(line: str, width: int, indent: str = "      ") -> list[str]:
@@ -266,25 +387,28 @@ def _map_lines(view: dict[str, Any], cat: Any, m: dict[str, Any], width: int
     return out, on_map
 
 
-def action_label(action: Any, cat: Any, kind: str, each: bool = False) -> str:
+def action_label(action: Any, cat: Any, kind: str, each: bool = False,
+                 name: Callable[[Any], str] | None = None) -> str:
     """An action as a person reads it; `each`: it answers a pick of a one-at-a-time choice,
-    where none means "done"."""
+    where none means "done". `name` names a value (default: its name in `cat`; a `Namer`
+    adds a record's board `show:` fields)."""
     if kind == "ask":
         return "yes" if action else "no"
     if action is None:
         return "done (pick no more)" if each else "pass (choose nothing)"
-    if isinstance(action, list):
-        return cat.value(action) if action else "nothing"
-    return cat.value(action)
+    if isinstance(action, list) and not action:
+        return "nothing"
+    return (name or cat.value)(action)
 
 
 def describe_decision(decision: dict[str, Any], cat: Any) -> str:
-    """The question, its placeholders filled with names in the catalog's language."""
+    """The question, its placeholders filled with names in the catalog's language, after the
+    deciding side's name (unless the question starts with it already)."""
     kind = decision.get("kind")
     window = decision.get("window")
+    who = cat.value(decision.get("side"))
     if window and not decision.get("prompt"):
-        return f"{cat.value(decision.get('side'))}: respond ({cat.term(window)}): " \
-            "play a card or pass"
+        return "{}: respond ({}): play a card or pass".format(who, cat.term(window))
     each = decision.get("each")
     text = decision.get("prompt")
     args = decision.get("args")
@@ -294,13 +418,37 @@ def describe_decision(decision: dict[str, Any], cat: Any) -> str:
         except (IndexError, KeyError, ValueError):
             pass
     if not text and each:
-        text = f"choose {each['min']} to {each['max']}, one at a time"
+        text = "choose {} to {}, one at a time".format(each["min"], each["max"])
     text = text or {
         "one": "choose one", "ask": "yes or no?", "order": "put these in order",
-        "many": f"choose {decision.get('min')} to {decision.get('max')}"}.get(kind, kind)
+        "many": "choose {} to {}".format(decision.get("min"), decision.get("max"))
+    }.get(kind, kind)
     if each:
-        text += f" (picked so far: {cat.value(each['picked'])})"
-    return f"{cat.value(decision.get('side'))}: {text}"
+        text = "{} (picked so far: {})".format(text, cat.value(each["picked"]))
+    if text.casefold().startswith(f"{who}:".casefold()):
+        return text
+    return f"{who}: {text}"
+
+
+def since_last_decision(view: dict[str, Any]) -> int:
+    """Where the view's log goes on after its side's last decision (its last choice entry):
+    0 when the side has not decided yet."""
+    side = view.get("side")
+    log = view.get("log", [])
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e.get("t") == "choice" and e.get("side") == side:
+            return i + 1
+    return 0
+
+
+HELP = """commands:
+  N         pick option N (a question of several options: their numbers, e.g. 1 3)
+  u         undo your last decision
+  s FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
+  l         the whole log, page by page (Enter: next page, q: back to the question)
+  ? or help this list
+  q         quit"""
 
 
 class HumanPlayer:
@@ -311,40 +459,35 @@ class HumanPlayer:
     interactive = True
 
     def __init__(self, lang: str = "en", input: Callable[[str], str] | None = None,
-                 output: Callable[[str], None] | None = None, stream: Any = None):
+                 output: Callable[[str], None] | None = None, stream: Any = None,
+                 height: int | None = None):
         """`input`/`output` replace reading and printing; `stream` (default stdout) is
-        where the default output and the prompt go."""
+        where the default output and the prompt go; `height`, the lines of a page of the
+        log (default: the terminal's)."""
         self.lang = lang
         self._stream = stream
+        self._height = height
         self._input = input or (lambda prompt: _read_line(prompt, self._stream or sys.stdout))
         self._output = output or (lambda s: print(s, file=self._stream or sys.stdout,
                                                   flush=True))
+
+    def screen(self, game: Any, side: str, view: dict[str, Any] | None = None) -> str:
+        """The board and the log since `side`'s last decision, as this seat shows them."""
+        view = game.view(side) if view is None else view
+        return render_view(view, _cat(game, self.lang), board=game.pack.meta.get("board"),
+                           since=since_last_decision(view))
 
     def choose(self, game: Any, side: str) -> Any:
         cat = _cat(game, self.lang)
         view = game.view(side)
         decision = view["decision"]
         legal = view["legal_actions"]
-        self._output(render_view(view, cat, board=game.pack.meta.get("board")))
-        self._output(describe_decision(decision, cat))
+        self._output(self.screen(game, side, view))
+        from dsl.boardspec import board_spec
+        spec = board_spec(game.pack.meta.get("board"))
+        name = Namer(cat, spec.get("show"), view.get("fields"))
         listed = len(legal) <= MAX_LISTED
-        if listed:
-            each = decision.get("each") is not None
-            for i, a in enumerate(legal, 1):
-                self._output(f"  {i}) {action_label(a, cat, decision['kind'], each)}")
-        else:
-            opts = decision["options"]
-            for i, o in enumerate(opts, 1):
-                self._output(f"  {i}) {cat.value(o)}")
-            if decision["kind"] == "one":
-                self._output("enter an option's number" + (
-                    " (0: done)" if decision.get("each") else " (0: none)")
-                    * bool(decision.get("optional")))
-            else:
-                self._output("enter option numbers separated by spaces"
-                             + (" (all of them, in order)" if decision["kind"] == "order"
-                                else ""))
-        self._output("  (u = undo, s FILE = save, q = quit)")
+        self._question(decision, legal, cat, name, listed)
         while True:
             try:
                 line = self._input("> ").strip()
@@ -354,6 +497,14 @@ class HumanPlayer:
                 continue
             if line == "q":
                 raise QuitGame()
+            if line in ("?", "help"):
+                self._output(HELP)
+                continue
+            if line == "l":
+                self._page(log_lines(view["log"], cat,
+                                     sentences=spec.get("log") == "sentences"))
+                self._question(decision, legal, cat, name, listed)
+                continue
             if line == "u":
                 if game.can_undo(side):
                     game.undo(side)
@@ -371,20 +522,65 @@ class HumanPlayer:
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(game.save())
                 except OSError as err:
-                    self._output(f"cannot save: {err}")
+                    self._output("cannot save: {}".format(err))
                     continue
-                self._output(f"saved to {path}")
+                self._output("saved to {}".format(path))
                 continue
             action = self._parse(line, legal, decision, listed)
             if action is _BAD:
-                self._output(f"enter a number from 1 to {len(legal) if listed else len(decision['options'])}, "
-                             "or u, s FILE, q")
+                self._output("enter a number from 1 to {}, or u, s FILE, q".format(
+                    len(legal) if listed else len(decision["options"])))
                 continue
             from engine.errors import IllegalAction
             try:
                 return game.validate(action, side, decision["id"])
             except IllegalAction as err:
-                self._output(f"not allowed: {err}")
+                self._output("not allowed: {}".format(err))
+
+    def _question(self, decision: dict[str, Any], legal: list[Any], cat: Any,
+                  name: Namer, listed: bool) -> None:
+        """The question and its numbered options."""
+        self._output(describe_decision(decision, cat))
+        if listed:
+            each = decision.get("each") is not None
+            for i, a in enumerate(legal, 1):
+                self._output(f"  {i}) {action_label(a, cat, decision['kind'], each, name)}")
+        else:
+            opts = decision["options"]
+            for i, o in enumerate(opts, 1):
+                self._output(f"  {i}) {name(o)}")
+            if decision["kind"] == "one":
+                if not decision.get("optional"):
+                    self._output("enter an option's number")
+                elif decision.get("each"):
+                    self._output("enter an option's number (0: done)")
+                else:
+                    self._output("enter an option's number (0: none)")
+            elif decision["kind"] == "order":
+                self._output("enter option numbers separated by spaces (all of them, in order)")
+            else:
+                self._output("enter option numbers separated by spaces")
+        self._output("  (u = undo, s FILE = save, l = log, ? = help, q = quit)")
+
+    def _page(self, lines: list[tuple[int, str]]) -> None:
+        """The log, a terminal's height at a time: Enter shows the next page, q stops."""
+        import shutil
+        size = shutil.get_terminal_size()
+        rows = [row for _, line in lines for row in _wrap(line, max(20, size.columns - 1))]
+        if not rows:
+            self._output("the log is empty")
+            return
+        per = max(1, (self._height or size.lines) - 1)  # the last line: the pager's prompt
+        for start in range(0, len(rows), per):
+            self._output("\n".join(rows[start:start + per]))
+            if start + per >= len(rows):
+                break
+            try:
+                more = self._input("-- more: Enter = next page, q = back to the question -- ")
+            except EOFError:
+                raise QuitGame() from None
+            if more.strip() == "q":
+                break
 
     @staticmethod
     def _parse(line: str, legal: list[Any], decision: dict[str, Any], listed: bool) -> Any:
@@ -423,32 +619,32 @@ def _read_line(prompt: str, stream: Any) -> str:
 SENTENCES = ("say", "end")  # what a pack that narrates its play (board `log: sentences`) shows
 
 
-def _shown(entry: dict[str, Any], style: str | None) -> bool:
-    """Whether a log entry is shown above the prompt: a narrating pack's sentences and the
-    result, or every entry but rule bookkeeping."""
-    t = entry.get("t")
-    return t in SENTENCES if style == "sentences" else t not in ("trigger", "done")
-
-
-def render_log(log: list[dict[str, Any]], cat: Any, trace: bool = False,
-               sentences: bool = False) -> list[str]:
-    """The log as readable lines, indented by event nesting; rule traces only with `trace`.
-    With `sentences` (a pack whose board says `log: sentences`, unless tracing) only the
-    pack's own sentences and the result, as a player at the table would tell the game."""
+def log_lines(log: list[dict[str, Any]], cat: Any, trace: bool = False,
+              sentences: bool = False) -> list[tuple[int, str]]:
+    """The log as readable lines, each with the index of its entry: indented by event
+    nesting; rule traces only with `trace`. With `sentences` (a pack whose board says `log:
+    sentences`, unless tracing) only the pack's own sentences and the result, as a player at
+    the table would tell the game."""
     if sentences and not trace:
-        return [cat.render(e) for e in log if e.get("t") in SENTENCES]
+        return [(i, cat.render(e)) for i, e in enumerate(log) if e.get("t") in SENTENCES]
     out = []
     depth = 0
-    for e in log:
+    for i, e in enumerate(log):
         t = e.get("t")
         if t == "done":
             depth = max(0, depth - 1)
             if trace:
-                out.append("  " * depth + cat.render(e))
+                out.append((i, "  " * depth + cat.render(e)))
             continue
         if t == "trigger" and not trace:
             continue
-        out.append("  " * depth + cat.render(e))
+        out.append((i, "  " * depth + cat.render(e)))
         if t == "event":
             depth += 1
     return out
+
+
+def render_log(log: list[dict[str, Any]], cat: Any, trace: bool = False,
+               sentences: bool = False) -> list[str]:
+    """The log's lines (`log_lines`) without their entries' indexes."""
+    return [line for _, line in log_lines(log, cat, trace, sentences)]

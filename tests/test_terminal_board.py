@@ -93,7 +93,7 @@ def test_old_list_form_still_shows_its_vars():
 @pytest.mark.parametrize("board, line, col, message", [
     ("board: [active, nope]\n", 14, 17, "board: 'nope' is not a var of the pack"),
     ("board: {vars: [active], mapp: {}}\n", 14, 25,
-     "board: unknown key 'mapp' (keys: vars, turn, map, cards, log)"),
+     "board: unknown key 'mapp' (keys: vars, turn, map, cards, show, log)"),
     ("board: {vars: [active], log: everything}\n", 14, 30,
      "board: 'log' is one of all, sentences"),
     ("board:\n  map: {places: space, zones: [troops]}\n", 15, 32,
@@ -190,3 +190,93 @@ def test_hannibal_board_in_dutch():
     assert "Latium (PK-teken: Romein 4)" in text
     assert "Romein 8 CU" in text  # the rules' `cu` has no Dutch name of its own (GE is the
     # glossary's combat_unit: one word, one concept, tests/test_hannibal_glossary.py)
+
+
+# ---- show: a record's fields with its name ----------------------------------------------
+SHOW_RULES = """
+    type half:
+        cost: int
+        fast: bool = false
+
+    type card:
+        number: int
+        front: half
+        back: half?
+
+    zone hand[s: side] of card
+
+    on setup:
+        for c in card:
+            move c to hand[red]
+        let c = choose c from hand[red] by red prompt "Play a card"
+        end game
+"""
+SHOW_RECORDS = """
+    half:
+      - {id: ram, name: Ram, cost: 2, fast: true}
+      - {id: wall, name: Wall, cost: 3}
+      - {id: ox, name: Ox, cost: 1}
+    card:
+      - {id: c1, name: Ram / Wall, number: 1, front: ram, back: wall}
+      - {id: c2, name: Ox card, number: 2, front: ox}
+"""
+SHOW_BOARD = """
+board:
+  cards: [hand]
+  show: {card: [number, front.cost, front.fast, back.cost]}
+"""
+
+
+def show_pack(write_pack, tmp_path, board=SHOW_BOARD):
+    root = write_pack(SHOW_RULES, SHOW_RECORDS, name="showgame")
+    with open(root / "pack.yaml", "a", encoding="utf-8") as fh:
+        fh.write(board)
+    tdir = tmp_path / "translations"  # next to the pack: its translations
+    tdir.mkdir(exist_ok=True)
+    (tdir / "inline.en.yaml").write_text(
+        "pack: inline\nlang: en\nterms:\n  cost: {name: coins, source: test}\n",
+        encoding="utf-8")
+    return load_pack(root)
+
+
+def test_show_names_an_option_and_a_card_with_its_fields(write_pack, tmp_path):
+    """An option, and a card in a listed zone, that is a record of a type in `show:` is its
+    name and those fields, by their translated names; a path `a.b` after the name of the
+    record `a` names; a none reference and a false bool are left out."""
+    from engine.terminal import HumanPlayer
+    pack = show_pack(write_pack, tmp_path)
+    g = pack.new_game(1)
+    shown: list[str] = []
+    answers = iter(["2"])
+    action = HumanPlayer(input=lambda _p: next(answers), output=shown.append).choose(g, "red")
+    assert action == "c2"
+    text = "\n".join(shown)
+    c1 = "Ram / Wall (number 1; Ram: coins 2, fast; Wall: coins 3)"
+    c2 = "Ox card (number 2; Ox: coins 1)"
+    assert f"1) {c1}" in text and f"2) {c2}" in text
+    assert f"hand (red):\n    {c1}\n    {c2}" in text  # one card a line in the hand
+    assert "cost" not in text and not re.search(r"\b(c1|c2|ram|ox)\b", text)  # no raw ids
+
+
+def test_show_without_it_options_are_names_only(write_pack, tmp_path):
+    pack = show_pack(write_pack, tmp_path, "board:\n  cards: [hand]\n")
+    g = pack.new_game(1)
+    text = render(g, "red")
+    assert "hand (red): Ram / Wall, Ox card" in text
+
+
+@pytest.mark.parametrize("show, col, message, suggestion", [
+    ("{cardd: [number]}", 10, "board: unknown record type 'cardd'", "did you mean 'card'?"),
+    ("{card: [numbr]}", 17, "board: card has no field 'numbr'", "did you mean 'number'?"),
+    ("{card: [front.cots]}", 17, "board: half has no field 'cots'", "did you mean 'cost'?"),
+    ("{card: [number.cost]}", 17, "board: field 'number' names no record: nothing after it "
+     "in 'number.cost'", None),
+    ("{card: number}", 16, "board: 'show' of card is a list of its fields", None),
+    ("[card]", 9, "board: 'show' maps a record type to a list of its fields "
+     "({TYPE: [FIELD, ...]})", None),
+])
+def test_show_errors_are_located(write_pack, tmp_path, show, col, message, suggestion):
+    with pytest.raises(PackError) as err:
+        show_pack(write_pack, tmp_path, f"board:\n  show: {show}\n")
+    found = [(d.code, d.line, d.col, d.message, d.suggestion) for d in err.value.diagnostics]
+    assert ("E340", 6, col, message, suggestion) in found, found
