@@ -279,21 +279,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         for line in render_log(log, cat, trace=args.trace, sentences=sentences):
             _out(line)
         _out()
-    turns = count_turns(pack, log, decisions)
-    n_decisions = f"{decisions} decision{'s' * (decisions != 1)}"
-    facts = f"{n_decisions}, {turns} turn{'s' * (turns != 1)}, seed {seed}"
     if fault is not None:
         _err(f"engine play: game fault: {fault}")
         _err("replay with: " + _dump(fault.replay_info(), pretty=False))
         return EXIT_PROBLEMS
-    if status == "quit":
-        _out(f"stopped ({facts})")
-    elif status == "unfinished":
-        _out(f"stopped after {n_decisions} (--max-decisions), seed {seed}")
-    else:
-        who = f"{cat.value(result.winner)} wins" if result.winner else "no winner"
-        _out(f"result: {who} ({result.reason}); {facts}")
+    _out(_result_line(cat, status, result, log, decisions,
+                      count_turns(pack, log, decisions), seed))
     return EXIT_OK
+
+
+def _result_line(cat, status: str, result, log: list, decisions: int, turns: int,
+                 seed: int) -> str:
+    """The last line of `engine play`, in the catalog's language (engine.i18n)."""
+    from engine.i18n import ntr, tr
+    lang = cat.lang
+    n_decisions = ntr(lang, "{n} decision", "{n} decisions", decisions)
+    # i18n: "12 decisions, 3 turns, seed 7": the seed replays the game
+    facts = tr(lang, "{decisions}, {turns}, seed {seed}", decisions=n_decisions,
+               turns=ntr(lang, "{n} turn", "{n} turns", turns), seed=seed)
+    if status == "quit":
+        return tr(lang, "stopped ({facts})", facts=facts)
+    if status == "unfinished":
+        return tr(lang, "stopped after {decisions} (--max-decisions), seed {seed}",
+                  decisions=n_decisions, seed=seed)
+    outcome = cat.outcome(result.winner, cat.reason(result.reason, log))
+    # i18n: outcome: "Red wins (reason)" or "no winner (reason)"
+    return tr(lang, "result: {outcome}; {facts}", outcome=outcome, facts=facts)
 
 
 # ---- simulate ------------------------------------------------------------------------------------
