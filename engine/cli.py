@@ -213,7 +213,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from engine.errors import EngineFault, SaveError
     from engine.game import Game
     from engine.simulate import count_turns, make_seats, play_out
-    from engine.terminal import QuitGame, render_log, result_text
+    from engine.terminal import QuitGame, render_log
     from engine.translations import Catalog
 
     pack = _load_playable(args.pack)
@@ -282,25 +282,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         for line in render_log(shown, cat, trace=args.trace, sentences=sentences):
             _out(line)
         _out()
-    turns = count_turns(pack, log, decisions)
-    if decisions == 1:
-        n_decisions = "1 decision"
-    else:
-        n_decisions = "{} decisions".format(decisions)
-    n_turns = "1 turn" if turns == 1 else "{} turns".format(turns)
-    facts = "{}, {}, seed {}".format(n_decisions, n_turns, seed)
     if fault is not None:
         _err(f"engine play: game fault: {fault}")
         _err("replay with: " + _dump(fault.replay_info(), pretty=False))
         return EXIT_PROBLEMS
-    if status == "quit":
-        _out("stopped ({})".format(facts))
-    elif status == "unfinished":
-        _out("stopped after {} (--max-decisions), seed {}".format(n_decisions, seed))
-    else:
-        said = result_text({"winner": result.winner, "reason": result.reason}, log, cat)
-        _out("result: {}; {}".format(said, facts))
+    _out(_result_line(cat, status, result, log, decisions,
+                      count_turns(pack, log, decisions), seed))
     return EXIT_OK
+
+
+def _result_line(cat, status: str, result, log: list, decisions: int, turns: int,
+                 seed: int) -> str:
+    """The last line of `engine play`, in the catalog's language (engine.i18n)."""
+    from engine.i18n import ntr, tr
+    lang = cat.lang
+    n_decisions = ntr(lang, "{n} decision", "{n} decisions", decisions)
+    # i18n: "12 decisions, 3 turns, seed 7": the seed replays the game
+    facts = tr(lang, "{decisions}, {turns}, seed {seed}", decisions=n_decisions,
+               turns=ntr(lang, "{n} turn", "{n} turns", turns), seed=seed)
+    if status == "quit":
+        return tr(lang, "stopped ({facts})", facts=facts)
+    if status == "unfinished":
+        return tr(lang, "stopped after {decisions} (--max-decisions), seed {seed}",
+                  decisions=n_decisions, seed=seed)
+    outcome = cat.outcome(result.winner, cat.reason(result.reason, log))
+    # i18n: outcome: "Red wins (reason)" or "no winner (reason)"
+    return tr(lang, "result: {outcome}; {facts}", outcome=outcome, facts=facts)
 
 
 # ---- simulate ------------------------------------------------------------------------------------

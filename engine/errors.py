@@ -16,11 +16,18 @@ class EngineError(Exception):
 class IllegalAction(EngineError):
     """A front-end offered an action the current decision does not allow.
 
-    The game is left exactly as it was. `rule` names what forbids the action."""
+    The game is left exactly as it was. `rule` names what forbids the action. `str()` is the
+    message in English; `text(lang)` in a language of the engine's catalogue (engine.i18n)."""
 
-    def __init__(self, message: str, rule: str = "decision"):
-        super().__init__(message)
+    def __init__(self, message: Any, rule: str = "decision"):
+        super().__init__(str(message))
         self.rule = rule
+        self._message = message  # an engine.i18n.Message, or plain text
+
+    def text(self, lang: str = "en") -> str:
+        """The message in `lang` (English where the catalogue has none)."""
+        text = getattr(self._message, "text", None)
+        return text(lang) if callable(text) else str(self._message)
 
 
 class EngineFault(EngineError):

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
+from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
 from engine.runtime import Runtime, copy_state, enumerate_many
 
@@ -140,7 +141,8 @@ class Game:
         """A uniformly random legal action, cheaper than listing them all."""
         d = self.rt.s["decision"]
         if d is None:
-            raise IllegalAction("the game is not waiting for a decision", "no-decision")
+            raise IllegalAction(lazy_tr("the game is not waiting for a decision"),
+                                "no-decision")
         kind, opts = d["kind"], d["options"]
         if kind == "ask":
             return rnd.random() < 0.5
@@ -172,45 +174,54 @@ class Game:
         deciding); otherwise it gives their count, so a wrong guess shows no hidden hand."""
         d = self.rt.s["decision"]
         if d is None:
-            raise IllegalAction("the game is not waiting for a decision"
-                                + (" (it is over)" if self.over else ""), "no-decision")
+            raise IllegalAction(lazy_tr("the game is not waiting for a decision (it is over)")
+                                if self.over else
+                                lazy_tr("the game is not waiting for a decision"),
+                                "no-decision")
         self._check_addressee(d, side, decision)
         to_decider = side is not None
         kind, opts = d["kind"], d["options"]
         if kind == "ask":
             if not isinstance(action, bool):
-                raise IllegalAction(f"answer yes/no with true or false, not {_shown(action)}",
-                                    "ask")
+                # i18n: a front-end's answer to a yes/no question; action: what it sent
+                raise IllegalAction(lazy_tr("answer yes/no with true or false, not {action}",
+                                            action=_shown(action)), "ask")
             return action
         if kind == "one":
             if action is None and d["optional"]:
                 return None
             i = None if isinstance(action, (list, tuple)) else _find(opts, action)
             if i is None:
-                raise IllegalAction(f"{_shown(action)} is not one of "
-                                    f"{_options(opts, to_decider, 'window' not in d)}",
-                                    "choose")
+                # i18n: action: what was sent; options: "the options [...]" (messages below)
+                raise IllegalAction(lazy_tr("{action} is not one of {options}",
+                                            action=_shown(action),
+                                            options=_options(opts, to_decider,
+                                                             "window" not in d)), "choose")
             return opts[i]
         if not isinstance(action, (list, tuple)):
-            raise IllegalAction(f"this decision takes a list, not {_shown(action)}", kind)
+            raise IllegalAction(lazy_tr("this decision takes a list, not {action}",
+                                        action=_shown(action)), kind)
         remaining = list(opts)
         chosen = []
         for a in action:
             i = _find(remaining, a)
             if i is None:
-                raise IllegalAction(f"{_shown(a)} is not an option here (or is chosen twice)",
-                                    kind)
+                raise IllegalAction(lazy_tr("{action} is not an option here (or is chosen "
+                                            "twice)", action=_shown(a)), kind)
             chosen.append(remaining.pop(i))
         if kind == "order":
             if remaining:
-                raise IllegalAction(f"order all of {_options(opts, to_decider)}", "order")
+                raise IllegalAction(lazy_tr("order all of {options}",
+                                            options=_options(opts, to_decider)), "order")
             return chosen
         if not d["min"] <= len(chosen) <= d["max"]:
-            raise IllegalAction(f"choose between {d['min']} and {d['max']}, not {len(chosen)}",
+            # i18n: min, max: how many to choose; count: how many were chosen
+            raise IllegalAction(lazy_tr("choose between {min} and {max}, not {count}",
+                                        min=d["min"], max=d["max"], count=len(chosen)),
                                 "count")
         if not self.rt.check_require(d, chosen):
-            raise IllegalAction(f"{_shown(chosen)} does not meet the choice's condition",
-                                "require")
+            raise IllegalAction(lazy_tr("{action} does not meet the choice's condition",
+                                        action=_shown(chosen)), "require")
         return chosen
 
     def _check_addressee(self, d: dict[str, Any], side: Any, decision: Any) -> None:
@@ -218,18 +229,26 @@ class Game:
         is the id of the decision waiting."""
         if side is not None:
             if not isinstance(side, str) or side not in self.pack.side_set:
-                raise IllegalAction(f"{_shown(side)} is not a side of this game (sides: "
-                                    f"{', '.join(self.pack.sides)})", "side")
+                raise IllegalAction(lazy_tr("{side} is not a side of this game (sides: "
+                                            "{sides})", side=_shown(side),
+                                            sides=", ".join(self.pack.sides)), "side")
             if side != d["side"]:
-                raise IllegalAction(f"it is {d['side']}'s decision, not {side}'s", "side")
+                # i18n: side: who decides now; other: who answered
+                raise IllegalAction(lazy_tr("it is {side}'s decision, not {other}'s",
+                                            side=d["side"], other=side), "side")
         if decision is not None:
             if isinstance(decision, bool) or not isinstance(decision, int):
-                raise IllegalAction(f"decision is the id of a decision (a whole number), not "
-                                    f"{_shown(decision)}", "stale")
+                raise IllegalAction(lazy_tr("decision is the id of a decision (a whole "
+                                            "number), not {decision}",
+                                            decision=_shown(decision)), "stale")
+            if decision < d["id"]:
+                raise IllegalAction(lazy_tr("decision {decision} was answered already; the "
+                                            "game waits for decision {current}",
+                                            decision=decision, current=d["id"]), "stale")
             if decision != d["id"]:
-                when = "was answered already" if decision < d["id"] else "has not been asked"
-                raise IllegalAction(f"decision {decision} {when}; the game waits for decision "
-                                    f"{d['id']}", "stale")
+                raise IllegalAction(lazy_tr("decision {decision} has not been asked; the game "
+                                            "waits for decision {current}",
+                                            decision=decision, current=d["id"]), "stale")
 
     def apply(self, action: Any, side: str | None = None, decision: int | None = None) -> None:
         """Answer the current decision (see `validate` for `side` and `decision`). An
@@ -307,8 +326,9 @@ class Game:
         """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
         hidden cards, and another player's decision."""
         if not self.can_undo(side):
-            raise IllegalAction(f"{side} has nothing to undo (undo stops at dice, draws, "
-                                "reveals and the other side's decisions)", "undo")
+            raise IllegalAction(lazy_tr("{side} has nothing to undo (undo stops at dice, "
+                                        "draws, reveals and the other side's decisions)",
+                                        side=side), "undo")
         self._rewind(len(self._undo) - 1)
         del self.actions[self._undo.pop()[2]:]
 
@@ -418,15 +438,17 @@ def _shown(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[:width - 3] + "..."
 
 
-def _options(options: list[Any], to_decider: bool, counted: bool = True) -> str:
+def _options(options: list[Any], to_decider: bool, counted: bool = True) -> Message:
     """The options for a message: listed for the decider, counted for anyone else, since
     they may be cards in the decider's hidden hand; not even counted when the count is
     itself the secret (how many cards answer a response window)."""
     if to_decider:
-        return f"the options {options!r}"
-    if not counted:
-        return "the options (give side= to see them listed)"
-    return f"the {len(options)} options (give side= to see them listed)"
+        # i18n: options: the list of options, as Python writes it
+        return lazy_tr("the options {options}", options=repr(options))
+    if not counted:  # i18n: side= is the name of an argument: keep it
+        return lazy_tr("the options (give side= to see them listed)")
+    return lazy_ntr("the {n} option (give side= to see it listed)",
+                    "the {n} options (give side= to see them listed)", len(options))
 
 
 def _without_log(state: dict[str, Any]) -> dict[str, Any]:

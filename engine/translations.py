@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
 from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
+from engine.i18n import N_, tr, translator
 
 if TYPE_CHECKING:
     from dsl.yamlload import Loc, YMap
@@ -577,7 +578,8 @@ class Catalog:
         if v is None:
             return "?"
         if isinstance(v, bool):
-            return "yes" if v else "no"
+            # i18n: the value of a true/false var or field
+            return tr(self.lang, "yes") if v else tr(self.lang, "no")
         if isinstance(v, str):
             if v in self.pack.records:
                 return self.name(v)
@@ -588,7 +590,8 @@ class Catalog:
                 return self.term(kind)  # a piece made in play: its kind, not its serial id
             return v
         if isinstance(v, (list, tuple)):
-            return _counted([self.value(x) for x in v]) if v else "nothing"
+            # i18n: an empty list of cards or pieces
+            return _counted([self.value(x) for x in v]) if v else tr(self.lang, "nothing")
         return str(v)
 
     def _enum_values(self) -> frozenset[str]:
@@ -599,7 +602,7 @@ class Catalog:
 
     def zone(self, key: str | None) -> str:
         if key is None:
-            return "nowhere"
+            return tr(self.lang, "nowhere")
         name, *args = key.split("|")
         shown = self.term(name)
         return f"{shown} ({', '.join(self.value(a) for a in args)})" if args else shown
@@ -609,7 +612,10 @@ class Catalog:
         return f"{shown} ({', '.join(self.value(a) for a in key.split('|'))})" if key else shown
 
     def render(self, entry: dict[str, Any]) -> str:
+        """A log entry as a line of text: the pack's words from its translations, the
+        engine's own from its gettext catalogue (engine.i18n), both in this language."""
         t = entry.get("t")
+        lang = self.lang
         if t in ("event", "say"):
             key = entry["n"] if t == "event" else entry["m"]
             args = [self.value(a) for a in entry.get("a", [])]
@@ -628,51 +634,96 @@ class Catalog:
                 return f"{key}: {', '.join(args)}" if args else key
             return f"{self.term(key)}: {', '.join(args)}" if args else self.term(key)
         if t == "move":
-            what = "a hidden card" if entry.get("e") is None else self.value(entry["e"])
+            what = (tr(lang, "a hidden card") if entry.get("e") is None
+                    else self.value(entry["e"]))
             if entry.get("from") is None:
-                return f"{what} -> {self.zone(entry['to'])}"
-            return f"{what}: {self.zone(entry['from'])} -> {self.zone(entry['to'])}"
+                return tr(lang, "{what} -> {target}", what=what, target=self.zone(entry["to"]))
+            return tr(lang, "{what}: {source} -> {target}", what=what,
+                      source=self.zone(entry["from"]), target=self.zone(entry["to"]))
         if t == "choice":
             who = self.value(entry["side"])
             if "v" not in entry:
-                return f"{who} decided"
+                return tr(lang, "{side} decided", side=who)
             v = entry["v"]
             if v is None:
-                return f"{who} passed"
-            return f"{who} chose {self.value(v)}"
+                return tr(lang, "{side} passed", side=who)
+            # i18n: side: a side's name; choice: what it chose (names, or a number)
+            return tr(lang, "{side} chose {choice}", side=who, choice=self.value(v))
         if t == "set":
-            return f"{self.var(entry['n'], entry['k'])} = {self.value(entry['v'])}"
+            return tr(lang, "{var} = {value}", var=self.var(entry["n"], entry["k"]),
+                      value=self.value(entry["v"]))
         if t in ("create", "destroy"):  # a record made in play, or one leaving the game
-            what = "a hidden piece" if entry.get("e") is None else self.value(entry["e"])
+            what = (tr(lang, "a hidden piece") if entry.get("e") is None
+                    else self.value(entry["e"]))
             where = entry.get("to" if t == "create" else "from")
-            done = "made" if t == "create" else "destroyed"
-            return f"{what} {done}" + (f" ({self.zone(where)})" if where else "")
+            if where is None:  # i18n: a piece put into play, or taken out of the game
+                return (tr(lang, "{what} made", what=what) if t == "create"
+                        else tr(lang, "{what} destroyed", what=what))
+            zone = self.zone(where)
+            return (tr(lang, "{what} made ({zone})", what=what, zone=zone) if t == "create"
+                    else tr(lang, "{what} destroyed ({zone})", what=what, zone=zone))
         if t == "setf":
-            return f"{self.value(entry['e'])}.{entry['f']} = {self.value(entry['v'])}"
+            # i18n: a field of a card or piece changed: "strength (red army) = 3"
+            return tr(lang, "{field} ({record}) = {value}", field=self.term(entry["f"]),
+                      record=self.value(entry["e"]), value=self.value(entry["v"]))
         if t == "shuffle":
-            return f"{self.zone(entry['z'])} shuffled"
+            return tr(lang, "{zone} shuffled", zone=self.zone(entry["z"]))
         if t == "reveal":
-            what = "a card" if entry.get("e") is None else self.value(entry["e"])
+            what = tr(lang, "a card") if entry.get("e") is None else self.value(entry["e"])
             to = entry.get("to")
-            return f"{what} revealed" + (f" to {self.value(to)}" if to else "")
+            if to:
+                return tr(lang, "{what} revealed to {side}", what=what, side=self.value(to))
+            return tr(lang, "{what} revealed", what=what)
         if t == "roll":
             dice = entry.get("dice", [])
             if len(dice) == 1:
-                return f"rolled {dice[0]}"
-            return f"rolled {' + '.join(map(str, dice))} = {sum(dice)}"
+                return tr(lang, "rolled {die}", die=dice[0])
+            # i18n: dice: the dice rolled, as in "3 + 5"; total: their sum
+            return tr(lang, "rolled {dice} = {total}", dice=" + ".join(map(str, dice)),
+                      total=sum(dice))
         if t == "end":
             w = entry.get("winner")
-            over = f"game over: {self.value(w)} wins" if w else "game over: no winner"
+            over = (tr(lang, "game over: {side} wins", side=self.value(w)) if w
+                    else tr(lang, "game over: no winner"))
             if "m" in entry:  # the rule's reason, rendered like a log line
-                over += f" ({self.render({'t': 'say', 'm': entry['m'], 'a': entry['a']})})"
+                # i18n: a result and the reason the rules give for it
+                over = tr(lang, "{result} ({reason})", result=over, reason=self.render(
+                    {"t": "say", "m": entry["m"], "a": entry["a"]}))
             return over
         if t == "trigger":
-            return f"(rule {entry.get('f')} for {self.term(entry.get('n', ''))})"
+            # i18n: a rule's trace line: the rule's name, the event it answers
+            return tr(lang, "(rule {rule} for {event})", rule=entry.get("f"),
+                      event=self.term(entry.get("n", "")))
         if t == "done":
-            return f"(end of {self.term(entry.get('n', ''))})"
+            return tr(lang, "(end of {event})", event=self.term(entry.get("n", "")))
         import json
         return json.dumps(entry, sort_keys=True, default=str)
 
+
+    def reason(self, reason: str | None, log: Iterable[dict[str, Any]] = ()) -> str:
+        """Why the game ended, in this language: the reason the rules gave (kept as a
+        template in the log's end entry), else the engine's own (`Result.reason`)."""
+        end = next((e for e in reversed(list(log)) if e.get("t") == "end"), None)
+        if end is not None and "m" in end:
+            return self.render({"t": "say", "m": end["m"], "a": end.get("a", [])})
+        if reason in ENGINE_REASONS:  # marked below
+            return translator(self.lang).gettext(reason)
+        return reason or ""
+
+    def outcome(self, winner: str | None, reason: str) -> str:
+        """Who won and why ("Red wins (Blue has no cards left)"), in this language."""
+        if winner:
+            return tr(self.lang, "{side} wins ({reason})", side=self.value(winner),
+                      reason=reason)
+        return tr(self.lang, "no winner ({reason})", reason=reason)
+
+
+# the reasons engine.runtime gives a result when the rules give none
+ENGINE_REASONS = (
+    N_("no rule left to run"),
+    # i18n: the reason of a result when the rule that ended the game said no reason
+    N_("rule"),
+)
 
 _CATALOGS: dict[tuple[int, str], Catalog] = {}
 

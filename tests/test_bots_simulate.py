@@ -214,9 +214,9 @@ def test_render_log_entry_translated(tmp_path):
     pack = load_pack(pack_dir)
     assert render_log_entry({"t": "event", "n": "turn", "a": ["red"]}, pack, "hu") == "piros köre"
     assert render_log_entry({"t": "choice", "side": "red", "v": "one"}, pack, "hu") == \
-        "piros chose Egy"
-    # other languages fall back to English names
+        "piros választása: Egy"
+    # other languages fall back to English names (the engine's words are Dutch)
     assert render_log_entry({"t": "choice", "side": "red", "v": "one"}, pack, "nl") == \
-        "red chose one"
+        "red koos one"
     info = PackInfo.of(pack)
     assert info.events == {"turn": 1, "setup": 0} and "three" in info.records

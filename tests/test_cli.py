@@ -223,7 +223,7 @@ def test_play_lang(tmp_path, capsys):
     assert main(["play", str(pack), "--seed", "3", "--lang", "nl"]) == 0
     out = capsys.readouterr().out
     assert "Beurt van Rood" in out and "Drie" in out and "Hand (Rood)" in out
-    assert "result: Rood wins" in out
+    assert "uitslag: Rood wint" in out  # the engine's own words too (engine/locale)
 
 
 # ---- cards and terms -----------------------------------------------------------------------------

@@ -134,11 +134,11 @@ def test_event_log_in_other_languages_with_parts(parts):
     nl_log = [nl.render(e) for e in game.log]
     ru_log = [ru.render(e) for e in game.log]
     assert "Rood marcheert naar Zuid" in nl_log
-    assert "Blauw chose Oost" in nl_log and "Blauw neemt Oost" in nl_log
-    assert "game over: Rood wins" in nl_log
+    assert "Blauw koos Oost" in nl_log and "Blauw neemt Oost" in nl_log
+    assert "einde van het spel: Rood wint" in nl_log  # the engine's words: engine/locale
     assert "Красные идут на Юг" in ru_log
     assert "Синие берут east" in ru_log  # no Russian or English name: the id
-    assert "game over: Красные wins" in ru_log
+    assert "игра окончена: побеждает Красные" in ru_log
 
 
 def test_terms_command_reads_every_part(parts, capsys):
