@@ -91,6 +91,22 @@ def unlabelled_var_shown(screen: str, names: set[str]) -> list[str]:
     return [line for line in screen.splitlines() if pattern.search(line)]
 
 
+def option_texts(screen: str) -> list[str]:
+    """The text of each option `N) text` on the screen, with its wrapped lines."""
+    out: list[str] = []
+    indent = None
+    for line in screen.splitlines():
+        m = OPTION.match(line)
+        if m:
+            out.append(m[2])
+            indent = " " * (len(line) - len(m[2]))
+        elif indent and line.startswith(indent) and line.strip():
+            out[-1] += " " + line.strip()
+        else:
+            indent = None
+    return out
+
+
 def raw_ids_in_option(text: str, raw: set[str]) -> list[str]:
     """The parts of an option's text that are raw ids: named otherwise in the catalog, or
     identifiers no person writes (`army_named`, a piece made in play by its serial id)."""
@@ -143,7 +159,7 @@ def test_a_person_follows_ante_portas_in_a_terminal(tmp_path):
             problems = unlabelled_var_shown(screen, unlabelled)
             assert not problems, f"vars the board does not label, at decision {step}:\n" \
                 + "\n".join(problems) + f"\nthe screen:\n{screen}"
-            options = [m[2] for m in map(OPTION.match, screen.splitlines()) if m]
+            options = option_texts(screen)
             assert options, f"a question with numbered options:\n{screen}"
             for text in options:
                 assert not raw_ids_in_option(text, raw), \
