@@ -544,11 +544,11 @@ class HumanPlayer:
         if listed:
             each = decision.get("each") is not None
             for i, a in enumerate(legal, 1):
-                self._output(f"  {i}) {action_label(a, cat, decision['kind'], each, name)}")
+                self._option(i, action_label(a, cat, decision["kind"], each, name))
         else:
             opts = decision["options"]
             for i, o in enumerate(opts, 1):
-                self._output(f"  {i}) {name(o)}")
+                self._option(i, name(o))
             if decision["kind"] == "one":
                 if not decision.get("optional"):
                     self._output("enter an option's number")
@@ -561,6 +561,11 @@ class HumanPlayer:
             else:
                 self._output("enter option numbers separated by spaces")
         self._output("  (u = undo, s FILE = save, l = log, ? = help, q = quit)")
+
+    def _option(self, number: int, text: str) -> None:
+        """An option on its lines, wrapped under the start of its text."""
+        head = f"  {number}) "
+        self._output("\n".join(_wrap(head + text, WIDTH, " " * len(head))))
 
     def _page(self, lines: list[tuple[int, str]]) -> None:
         """The log, a terminal's height at a time: Enter shows the next page, q stops."""

@@ -10,7 +10,6 @@ reading the game from the screen.
 """
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -39,17 +38,18 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
 
 
 class Terminal:
-    """A tmux session of its own (a private server socket), running one command."""
+    """A tmux session of its own (a private server, its socket at `socket`), running one
+    command."""
 
-    def __init__(self, command: list[str], cwd: Path, env: dict[str, str]):
-        self.socket = f"engine-test-{os.getpid()}"
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str], socket: Path):
+        self.socket = str(socket)
         env_args = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
         self.tmux("new-session", "-d", "-s", "play", "-x", str(COLUMNS), "-y", str(ROWS),
                   "-c", str(cwd), *env_args, shlex.join(command))
         self.tmux("set-option", "-t", "play", "remain-on-exit", "on")
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, text=True,
+        return subprocess.run(["tmux", "-S", self.socket, *args], check=True, text=True,
                               capture_output=True, timeout=30).stdout
 
     def screen(self) -> str:
@@ -75,7 +75,7 @@ class Terminal:
             time.sleep(0.05)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+        subprocess.run(["tmux", "-S", self.socket, "kill-server"], capture_output=True,
                        timeout=30)
 
 
@@ -89,6 +89,22 @@ def unlabelled_var_shown(screen: str, names: set[str]) -> list[str]:
     pattern = re.compile(r"(?<![\w.'])(" + "|".join(map(re.escape, sorted(names)))
                          + r")(?: \([^)]*\))? ?[=:] ")
     return [line for line in screen.splitlines() if pattern.search(line)]
+
+
+def option_texts(screen: str) -> list[str]:
+    """The text of each option `N) text` on the screen, with its wrapped lines."""
+    out: list[str] = []
+    indent = None
+    for line in screen.splitlines():
+        m = OPTION.match(line)
+        if m:
+            out.append(m[2])
+            indent = " " * (len(line) - len(m[2]))
+        elif indent and line.startswith(indent) and line.strip():
+            out[-1] += " " + line.strip()
+        else:
+            indent = None
+    return out
 
 
 def raw_ids_in_option(text: str, raw: set[str]) -> list[str]:
@@ -134,7 +150,7 @@ def test_a_person_follows_ante_portas_in_a_terminal(tmp_path):
     env = {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(REPO), "TERM": "xterm"}
     command = [sys.executable, "-m", "engine", "play", "ante_portas", "--bots", "human,greedy",
                "--seed", "3"]
-    term = Terminal(command, REPO, env)
+    term = Terminal(command, REPO, env, tmp_path / "tmux.socket")
     try:
         screen = term.wait(at_prompt, "first prompt")
         seen_log = 0  # the length of the log at the previous prompt
@@ -143,7 +159,7 @@ def test_a_person_follows_ante_portas_in_a_terminal(tmp_path):
             problems = unlabelled_var_shown(screen, unlabelled)
             assert not problems, f"vars the board does not label, at decision {step}:\n" \
                 + "\n".join(problems) + f"\nthe screen:\n{screen}"
-            options = [m[2] for m in map(OPTION.match, screen.splitlines()) if m]
+            options = option_texts(screen)
             assert options, f"a question with numbered options:\n{screen}"
             for text in options:
                 assert not raw_ids_in_option(text, raw), \
