@@ -6,7 +6,8 @@ For each bots SPEC (one entry per side in the pack's side order, e.g. greedy,ran
 default plays greedy,random / random,greedy / greedy,greedy / random,random) it plays N
 games (game i with seed S + i, bots seeded as `engine simulate` seeds them, so one game
 replays with `engine play PACK --seed S+i --bots SPEC`) and prints, per side, the share of
-games won with its 95% Wilson score interval, then draws, unfinished games and faults, the
+games won with its 95% Wilson score interval (engine.simulate.wilson, as `engine simulate`
+reports it), then draws (with their interval), unfinished games and faults, the
 mean decisions and turns per game (`--turn-event`, else 'turn' or 'round' events, else
 decisions) and games per second on one core. The greedy bot plays fair (it decides on
 determinized copies of the game: engine.determinize).
@@ -14,7 +15,6 @@ determinized copies of the game: engine.determinize).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -23,17 +23,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_BOTS = ("greedy,random", "random,greedy", "greedy,greedy", "random,random")
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion of `wins` in `n` (0..1)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
 
 
 def play(pack, spec: str, games: int, seed: int, max_decisions: int,
@@ -69,14 +58,13 @@ def play(pack, spec: str, games: int, seed: int, max_decisions: int,
 
 
 def report(pack, r: dict) -> str:
+    from engine.simulate import format_share
     n = r["games"]
-    sides = []
-    for side, spec in zip(pack.sides, r["bots"].split(",")):
-        lo, hi = wilson(r["wins"][side], n)
-        sides.append(f"{side} ({spec}) {r['wins'][side]}/{n} = {r['wins'][side] / n:.0%} "
-                     f"[{lo:.0%}-{hi:.0%}]")
+    sides = [f"{side} ({spec}) {r['wins'][side]}/{n} = {format_share(r['wins'][side], n)}"
+             for side, spec in zip(pack.sides, r["bots"].split(","))]
     return (f"{r['bots']:<14} " + "; ".join(sides)
-            + f"; draws {r['draws']}, unfinished {r['unfinished']}, faults {r['faults']}"
+            + f"; draws {r['draws']}/{n} = {format_share(r['draws'], n)}"
+            + f", unfinished {r['unfinished']}, faults {r['faults']}"
             + f"; {r['decisions']:.0f} decisions, {r['turns']:.1f} turns per game"
             + f"; {r['gps']:.2f} games/s ({r['seconds']:.0f} s)")
 
@@ -95,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     from engine.loader import load_pack
     pack = load_pack(args.pack)
     print(f"{pack.id}: {args.games} games per pairing from seed {args.seed}; "
-          f"win share [95% Wilson interval]")
+          f"win share (95% Wilson interval)")
     for spec in args.bots:
         r = play(pack, spec, args.games, args.seed, args.max_decisions, args.turn_event)
         print(report(pack, r), flush=True)

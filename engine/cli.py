@@ -313,21 +313,59 @@ def _result_line(cat, status: str, result, log: list, decisions: int, turns: int
 # ---- simulate ------------------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.errors import PackError
-    from engine.simulate import simulate
+    from engine.simulate import Progress, simulate
+    from engine.translations import Catalog
     pack = _load_playable(args.pack)  # report a broken pack once, here, not in every worker
     where = _read_from(pack)
+    cat = Catalog(pack, getattr(args, "lang", "en"))
+    labels = {side: cat.value(side) for side in pack.sides}  # as the pack's language names them
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    progress = Progress(args.games, labels) if show and args.games else None
     try:
         out = simulate(pack, args.games, args.seed, args.bots, args.workers,
-                       max_decisions=args.max_decisions, invariants=args.invariants)
+                       max_decisions=args.max_decisions, invariants=args.invariants,
+                       on_game=progress)
     except ValueError as err:
         raise UsageError(str(err)) from None
     except PackError as err:  # pragma: no cover - loaded above
         from dsl.errors import render_text
         _err(render_text(err.diagnostics))
         return EXIT_PROBLEMS
+    finally:
+        if progress is not None:
+            progress.close()
     out["pack_dir"] = where
-    _out(_dump(out, pretty=not args.json))
+    _out(_dump(out, pretty=False) if args.json else _simulate_summary(out, labels))
     return EXIT_PROBLEMS if out["errors"] else EXIT_OK
+
+
+def _simulate_summary(out: dict, labels: dict[str, str]) -> str:
+    """`engine simulate` for people: each side's win share with its 95% interval, then draws,
+    games that did not finish or failed, and speed."""
+    from engine.simulate import format_share
+    n = out["games"]
+    seeds = (f" (seeds {out['seed']} to {out['seed'] + n - 1})" if n > 1 else
+             f" (seed {out['seed']})" if n else "")
+    lines = [f"{n} game{'s' * (n != 1)} of {out['pack']}{seeds}, bots {out['bots']}; "
+             "wins with their 95% interval:"]
+    width = max(len(label) for label in [*labels.values(), "draws"])
+    counted = [*((labels.get(side, side), k) for side, k in out["wins"].items()),
+               *([("draws", out["draws"])] if out["draws"] else [])]
+    shares = [format_share(k, n) for _, k in counted]
+    across = max(map(len, shares))
+    for (label, k), text in zip(counted, shares):
+        lines.append(f"  {label:<{width}}  {text:<{across}}  {k} of {n}")
+    if out["unfinished"]:
+        lines.append(f"  {out['unfinished']} stopped unfinished after {out['max_decisions']} "
+                     "decisions (--max-decisions)")
+    if out["errors"]:
+        first = out["errors"][0]
+        lines.append(f"  {len(out['errors'])} failed, the first with seed {first['seed']}: "
+                     f"{first['message']} (--json lists each with the actions that replay it)")
+    lines.append(f"{out['mean_decisions']:g} decisions per game; {out['seconds']:g} s, "
+                 f"{out['games_per_second']:g} games/s on {out['workers']} "
+                 f"worker{'s' * (out['workers'] != 1)}")
+    return "\n".join(lines)
 
 
 # ---- cards and terms ------------------------------------------------------------------------------
@@ -541,9 +579,11 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--load", metavar="FILE", help="continue a game saved with `s FILE`")
     pl.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("simulate", help="play many bot games and print statistics (JSON)",
-                       description="Play N games (game i with seed S+i) and print one JSON "
-                       "object: wins, draws, errors (replayable), speed.",
+    s = sub.add_parser("simulate", help="play many bot games and print statistics",
+                       description="Play N games (game i with seed S+i, the same results "
+                       "on any number of workers) and print each side's win share with its "
+                       "95%% (Wilson) interval, draws, errors (replayable with --json) and "
+                       "speed. A progress bar shows on stderr when it is a terminal.",
                        lists_packs=True)
     s.add_argument("pack", metavar="PACK")
     s.add_argument("--games", type=_count, default=100, metavar="N")
@@ -553,7 +593,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-decisions", type=_positive, default=100_000, metavar="N")
     s.add_argument("--invariants", action="store_true",
                    help="check the pack's invariants after every decision")
-    s.add_argument("--json", action="store_true", help="compact JSON on one line")
+    s.add_argument("--json", action="store_true",
+                   help="one JSON object on one line: counts, shares with lower/upper bounds, "
+                   "errors with what replays them")
+    s.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar on stderr (default: when stderr is a terminal)")
     s.set_defaults(func=cmd_simulate)
 
     c = sub.add_parser("cards", help="list a pack's records with their names",

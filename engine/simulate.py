@@ -2,16 +2,25 @@
 
 `simulate(pack_ref, games, seed, bots)` plays `games` independent games: game i uses seed
 `seed + i` and its bots are seeded from that (see `engine.bots.bot_seed`), so any single
-game can be played again with `engine play PACK --seed <seed+i> --bots <same>`.
+game can be played again with `engine play PACK --seed <seed+i> --bots <same>`, and the
+results are the same whatever the number of workers. Win and draw shares come with their
+95% Wilson score interval (`wilson`); `Progress` draws a progress bar for long runs.
 """
 from __future__ import annotations
 
+import math
+import os
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 DEFAULT_MAX_DECISIONS = 100_000
 TURN_EVENTS = ("turn", "round")
+# A worker is handed about this much play at a time (measured as games finish): long enough
+# that sending the work and its results costs little, short enough that the bar moves.
+CHUNK_SECONDS = 0.2
+MAX_CHUNK = 50
 
 
 def make_seats(pack: Any, specs: list[str], seed: int, **human_options: Any) -> dict[str, Any]:
@@ -110,28 +119,185 @@ def run_one(pack: Any, seed: int, specs: list[str], max_decisions: int = DEFAULT
             "decisions": len(game.actions)}
 
 
-def _batch(pack_path: str, seeds: list[int], specs: list[str], max_decisions: int,
-           invariants: bool) -> list[dict[str, Any]]:
-    """Worker entry point: loads the pack by path (spawn-safe) and plays a batch."""
-    from engine.loader import load_pack
-    pack = load_pack(pack_path)
-    return [run_one(pack, s, specs, max_decisions, invariants) for s in seeds]
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95% for z = 1.96) of a proportion of `k` in `n`, as
+    (lower, upper) in 0..1; it stays inside 0..1 and is sound for small `n` and for shares
+    near 0 or 1, where the normal approximation is not. (0, 1) when `n` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def _chunks(seeds: list[int], workers: int) -> list[list[int]]:
-    size = max(1, min(500, len(seeds) // (workers * 4) or 1))
-    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+def share(k: int, n: int) -> dict[str, float]:
+    """`k` of `n` as JSON: the share and its 95% Wilson interval, 4 decimals."""
+    lower, upper = wilson(k, n)
+    return {"rate": round(k / n, 4) if n else 0.0, "lower": round(lower, 4),
+            "upper": round(upper, 4)}
+
+
+def format_share(k: int, n: int) -> str:
+    """'61.3% (58.2–64.3%)': a share and its 95% Wilson interval, for people."""
+    lower, upper = wilson(k, n)
+    return f"{(k / n if n else 0.0):.1%} ({lower:.1%}–{upper:.1%})".replace("%–", "–", 1)
+
+
+class Progress:
+    """A progress bar on stderr for `simulate`: games done of the total, games/s, elapsed and
+    remaining time, and the running win shares of each side (`labels`: side -> its name for
+    people). Call it with each game's result; close it (or use `with`) at the end."""
+
+    def __init__(self, total: int, labels: dict[str, str], file: Any = None):
+        from tqdm import tqdm  # here, not at the top: `engine --help` stays fast
+
+        class Bar(tqdm):
+            # no monitor thread: simulate's workers may be forked after the bar starts
+            monitor_interval = 0
+
+        self.labels = labels
+        self.wins = dict.fromkeys(labels, 0)
+        self.draws = self.other = self.done = 0
+        file = file or sys.stderr
+        try:  # a terminal that tells no size (a fresh pty: 0 x 0) would show no bar at all
+            sized = os.get_terminal_size(file.fileno()).columns > 0
+        except (AttributeError, OSError, ValueError):
+            sized = False
+        size = {"dynamic_ncols": True} if sized else {"nrows": 24}
+        self.bar = Bar(total=total, unit="game", file=file, miniters=1, **size)
+
+    def __call__(self, result: dict[str, Any]) -> None:
+        self.done += 1
+        if result["status"] != "over":
+            self.other += 1
+        elif result["winner"] is None:
+            self.draws += 1
+        else:
+            self.wins[result["winner"]] = self.wins.get(result["winner"], 0) + 1
+        parts = [f"{self.labels.get(side, side)} {k / self.done:.0%}"
+                 for side, k in self.wins.items()]
+        if self.draws:
+            parts.append(f"draws {self.draws / self.done:.0%}")
+        if self.other:
+            parts.append(f"unfinished or failed {self.other}")
+        self.bar.set_postfix_str(", ".join(parts), refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+# ---- workers -----------------------------------------------------------------------------------
+# Each worker process loads the pack once, in `_start_worker`, and keeps it here with what every
+# game of the run shares; `_play_chunk` then plays any number of chunks with it.
+_WORKER: dict[str, Any] = {}
+# The packs the parent has loaded, by path: a forked worker finds its pack here, parsed and
+# compiled already; a spawned one starts empty and loads the pack from its path.
+_PARENT_PACKS: dict[str, Any] = {}
+
+
+def _start_worker(pack_path: str, specs: list[str], max_decisions: int,
+                  invariants: bool) -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
+    pack = _PARENT_PACKS.get(pack_path)
+    if pack is None:
+        from engine.loader import load_pack
+        pack = load_pack(pack_path)
+    _WORKER.update(pack=pack, specs=specs, max_decisions=max_decisions, invariants=invariants)
+
+
+def _play_chunk(seeds: list[int]) -> tuple[list[dict[str, Any]], float]:
+    """Worker entry point: the games with these seeds, and the seconds they took."""
+    w = _WORKER
+    start = time.perf_counter()
+    results = [run_one(w["pack"], s, w["specs"], w["max_decisions"], w["invariants"])
+               for s in seeds]
+    return results, time.perf_counter() - start
+
+
+def _mp_context() -> Any:
+    """fork where it is safe (not macOS, whose system libraries break under it): a forked
+    worker starts in milliseconds with the parent's modules and loaded pack, where a spawned
+    one imports everything and loads the pack, about a second; elsewhere spawn."""
+    import multiprocessing
+    fork = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
+    return multiprocessing.get_context("fork" if fork else "spawn")
+
+
+def _stop_workers(ex: Any) -> None:
+    """End a pool's workers at once (a greedy game in hand may take seconds)."""
+    stop = getattr(ex, "terminate_workers", None)  # Python 3.14
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        proc.terminate()
+
+
+def _play_parallel(pack: Any, pack_path: str, seeds: list[int], specs: list[str],
+                   max_decisions: int, invariants: bool, workers: int,
+                   on_game: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
+    """Play the games on `workers` processes. Chunks start at one game and then grow to about
+    CHUNK_SECONDS of play (a share of what is left, near the end), going out as workers free
+    up; two per worker are kept in flight so that none waits for the parent."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    todo = list(reversed(seeds))
+    results: list[dict[str, Any]] = []
+    played = seconds = 0.0
+    _PARENT_PACKS[pack_path] = pack
+    try:
+        with ProcessPoolExecutor(workers, mp_context=_mp_context(), initializer=_start_worker,
+                                 initargs=(pack_path, specs, max_decisions, invariants)) as ex:
+            pending = set()
+            try:
+                while todo or pending:
+                    while todo and len(pending) < 2 * workers:
+                        # near the end, smaller chunks, so that the workers finish together
+                        size = (1 if not seconds else
+                                min(int(CHUNK_SECONDS * played / seconds), MAX_CHUNK,
+                                    -(-len(todo) // (2 * workers))))
+                        chunk = [todo.pop() for _ in range(min(max(1, size), len(todo)))]
+                        pending.add(ex.submit(_play_chunk, chunk))
+                    # a timeout, so that Ctrl-C is seen at once, not when a chunk ends
+                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for f in done:
+                        chunk_results, chunk_seconds = f.result()
+                        played += len(chunk_results)
+                        seconds += chunk_seconds
+                        results.extend(chunk_results)
+                        if on_game is not None:
+                            for r in chunk_results:
+                                on_game(r)
+            except BaseException:  # Ctrl-C or a failure: stop now, not after the games in hand
+                _stop_workers(ex)
+                ex.shutdown(wait=False, cancel_futures=True)
+                raise
+    finally:
+        _PARENT_PACKS.pop(pack_path, None)
+    results.sort(key=lambda r: r["seed"])
+    return results
 
 
 def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "random",
              workers: int = 1, *, max_decisions: int = DEFAULT_MAX_DECISIONS,
-             invariants: bool = False) -> dict[str, Any]:
+             invariants: bool = False,
+             on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Play `games` games (game i with seed `seed + i`) and summarise them.
 
     `pack_ref` is a loaded pack, a shipped pack's name or a pack directory. `bots` is a
     spec like "random,greedy" (one entry per side) or a list of entries; 'human' is not
-    allowed. Raises ValueError for a bad spec, PackError for a broken pack, NotPlayable for
-    a data pack."""
+    allowed. `on_game` is called with each game's result as it finishes (in the order games
+    finish: with workers, not the order of seeds), e.g. a `Progress`. Raises ValueError for a
+    bad spec, PackError for a broken pack, NotPlayable for a data pack."""
     from engine.bots import BOT_KINDS, parse_seats
     from engine.loader import load_pack, resolve_pack
 
@@ -153,17 +319,14 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     workers = max(1, int(workers))
     start = time.perf_counter()
     if workers == 1 or games <= 1:
-        results = [run_one(pack, s, specs, max_decisions, invariants) for s in seeds]
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        ctx = multiprocessing.get_context("spawn")
         results = []
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as ex:
-            futures = [ex.submit(_batch, pack_path, chunk, specs, max_decisions, invariants)
-                       for chunk in _chunks(seeds, workers)]
-            for f in futures:
-                results.extend(f.result())
+        for s in seeds:
+            results.append(run_one(pack, s, specs, max_decisions, invariants))
+            if on_game is not None:
+                on_game(results[-1])
+    else:
+        results = _play_parallel(pack, pack_path, seeds, specs, max_decisions, invariants,
+                                 workers, on_game)
     seconds = time.perf_counter() - start
     wins = {side: 0 for side in pack.sides}
     draws = unfinished = 0
@@ -183,6 +346,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
         "pack": pack.id, "pack_hash": pack.hash, "games": games, "seed": seed,
         "bots": ",".join(specs), "workers": workers, "max_decisions": max_decisions,
         "wins": wins, "draws": draws, "unfinished": unfinished, "errors": errors,
+        "win_rates": {side: share(k, games) for side, k in wins.items()},
+        "draw_rate": share(draws, games),
         "mean_decisions": round(total_decisions / games, 3) if games else 0.0,
         "seconds": round(seconds, 4),
         "games_per_second": round(games / seconds, 2) if seconds > 0 else 0.0,

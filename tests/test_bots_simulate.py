@@ -169,7 +169,7 @@ def test_simulate_cli(capsys):
 
 def test_simulate_cli_errors_exit_1(tmp_path, capsys):
     pack = write_pack(tmp_path / "asks", ASKS.replace("{limit}", "100"))
-    assert main(["simulate", str(pack), "--games", "4", "--workers", "2"]) == 1
+    assert main(["simulate", str(pack), "--games", "4", "--workers", "2", "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert len(out["errors"]) >= 1
 

@@ -1,0 +1,72 @@
+"""`simulate` on 1 and on W workers, side by side: prints figures, asserts nothing.
+
+Run: python bench/simulate_workers.py [PACK] [--games N] [--bots SPEC] [--workers W] [--repeat R]
+
+Loads the pack once, then plays the same N games (seeds 0..N-1) R times on 1 worker and R
+times on W workers, interleaved so that other load on the machine falls on both alike, and
+prints games/s (best and median of the R runs, from the start of the pool to the last
+result) and the ratio W workers / 1 worker. It also checks that both give the same results.
+The machine's load average is printed before and after: on a busy machine the wall-clock
+figures vary, so it also prints the CPU seconds each run used (this process and its workers):
+what W workers cost beyond 1 is the price of the pool (starting it, sending work and results).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SAME = ("wins", "draws", "unfinished", "errors", "mean_decisions")
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pack", nargs="?", default="ante_portas")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--bots", default="random,random")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    from engine.loader import load_pack
+    from engine.simulate import simulate
+    pack = load_pack(args.pack)
+    load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())  # noqa: E731
+    print(f"{pack.id}: {args.games} games, bots {args.bots}, {os.cpu_count()} CPUs, "
+          f"load average {load()}")
+    rates: dict[int, list[float]] = {1: [], args.workers: []}
+    cpu: dict[int, list[float]] = {1: [], args.workers: []}
+    firsts: dict[int, dict] = {}
+    for _ in range(args.repeat):
+        for w in rates:
+            before = cpu_seconds()
+            out = simulate(pack, args.games, 0, args.bots, w)
+            cpu[w].append(cpu_seconds() - before)
+            rates[w].append(out["games_per_second"])
+            firsts.setdefault(w, out)
+    for w, r in rates.items():
+        print(f"  {w} worker{'s' * (w != 1)}: best {max(r):.0f} games/s, "
+              f"median {statistics.median(r):.0f} ({', '.join(f'{x:.0f}' for x in r)}); "
+              f"CPU {statistics.median(cpu[w]):.3f} s (median)")
+    one, many = rates[1], rates[args.workers]
+    same = all(firsts[1][k] == firsts[args.workers][k] for k in SAME)
+    print(f"  ratio {args.workers} / 1: best {max(many) / max(one):.2f}x, median "
+          f"{statistics.median(many) / statistics.median(one):.2f}x; same results: "
+          f"{'yes' if same else 'NO'}; load average {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
