@@ -702,28 +702,35 @@ class Catalog:
 
     def reason(self, reason: str | None, log: Iterable[dict[str, Any]] = ()) -> str:
         """Why the game ended, in this language: the reason the rules gave (kept as a
-        template in the log's end entry), else the engine's own (`Result.reason`)."""
+        template in the log's end entry), else the engine's own (`Result.reason`); "" when
+        the rule that ended the game gave none."""
         end = next((e for e in reversed(list(log)) if e.get("t") == "end"), None)
         if end is not None and "m" in end:
             return self.render({"t": "say", "m": end["m"], "a": end.get("a", [])})
+        if end is not None or reason == NO_REASON:
+            return ""
         if reason in ENGINE_REASONS:  # marked below
             return translator(self.lang).gettext(reason)
         return reason or ""
 
-    def outcome(self, winner: str | None, reason: str) -> str:
-        """Who won and why ("Red wins (Blue has no cards left)"), in this language."""
+    def outcome(self, winner: str | None, reason: str = "") -> str:
+        """Who won and why ("Red wins (Blue has no cards left)", "Red wins" without a
+        reason, "no winner"), in this language."""
+        lang = self.lang
         if winner:
-            return tr(self.lang, "{side} wins ({reason})", side=self.value(winner),
-                      reason=reason)
-        return tr(self.lang, "no winner ({reason})", reason=reason)
+            if not reason:
+                return tr(lang, "{side} wins", side=self.value(winner))
+            return tr(lang, "{side} wins ({reason})", side=self.value(winner), reason=reason)
+        if not reason:
+            return tr(lang, "no winner")
+        return tr(lang, "no winner ({reason})", reason=reason)
 
 
 # the reasons engine.runtime gives a result when the rules give none
 ENGINE_REASONS = (
     N_("no rule left to run"),
-    # i18n: the reason of a result when the rule that ended the game said no reason
-    N_("rule"),
 )
+NO_REASON = "rule"  # a result's reason when the rule that ended the game gave none: not shown
 
 _CATALOGS: dict[tuple[int, str], Catalog] = {}
 

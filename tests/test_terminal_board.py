@@ -186,7 +186,7 @@ def test_hannibal_siege_garrison_and_column():
 def test_hannibal_board_in_dutch():
     g = hp.new_game(1)
     text = render(g, "rome", "nl")
-    assert "Ronde 1 (218 v. Chr.) - 1 of 9" in text
+    assert "Ronde 1 (218 v. Chr.) - 1 van 9" in text
     assert "Latium (PK-teken: Romein 4)" in text
     assert "Romein 8 CU" in text  # the rules' `cu` has no Dutch name of its own (GE is the
     # glossary's combat_unit: one word, one concept, tests/test_hannibal_glossary.py)
