@@ -414,6 +414,8 @@ def describe_decision(decision: dict[str, Any], cat: Any) -> str:
                   window=cat.term(window))
     each = decision.get("each")
     text = decision.get("prompt")
+    if text:  # the rules' prompt, in the pack's language where it has a translation
+        text = cat.message(text) or text
     args = decision.get("args")
     if text and args is not None:
         try:

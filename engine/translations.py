@@ -12,11 +12,15 @@ parts of a language are read together, as if they were one file.
     terms:            # rules term id (type, field, var, zone, event, value, side ... name,
                       # or a glossary record's id) -> name
       combat_unit: {name: "GE", source: "seed 002 §3"}
-    messages:         # event name or `log` text -> template with {0} {1} placeholders
+    messages:         # event name, or a sentence of the rules (a `log` text, a win
+                      # reason, a prompt) as written there -> its template
       battle: {text: "Veldslag in {0}", source: "..."}
+      "{l} marches to {dest}": {text: "{l} marcheert naar {dest}", source: "..."}
 
 An entry may also be a plain string (`spearmen: "Speerdragers"`); every entry
-should say where the translation comes from (`source`), or validation warns.
+should say where the translation comes from (`source`), or validation warns. A template fills
+numbered placeholders ({0}: the event's first argument, or the first value after a `log`
+text); one for a sentence written with named placeholders may use those names.
 
 A record's name in a language: its `names:` entry, else its `terms:` entry (glossary
 records), else (English only) its `name:` field; else, for a type in pack.yaml `names_from`,
@@ -28,7 +32,7 @@ Codes reported by `check_translations` (used by `engine validate`):
   E501  a name is given for a record id the pack does not have
   W502  an entry without `source`
   E503  the file's shape: not a mapping, missing/mismatched `pack`/`lang`, bad entries
-  E505  a message for an event or log text the pack does not have
+  E505  a message for an event or sentence (log text, win reason, prompt) the pack lacks
   E506  a message template whose placeholders do not fit the event's arguments
   W507  a language the pack's pack.yaml does not list
   E508  a term that is neither a name in the pack's rules nor a record id
@@ -274,10 +278,14 @@ class PackInfo:
         self.languages = [x for x in (meta.get("languages") or []) if isinstance(x, str)]
         self.events = {name: len(e.params) for name, e in model.events.items()}
         self.events.setdefault("setup", 0)
-        self.logs: dict[str, int] = {}
+        # what the rules say in words: `log` texts, win reasons and prompts, each by the key
+        # it has at play time (`message_key`) -> the number of its placeholders, and as
+        # written in the rules (sentences alike but for their placeholders share a key)
+        self.sentences: dict[str, int] = {}
+        self.written: dict[str, list[str]] = {}
         bodies = [t.decl.body for t in model.triggers] + [p.body for p in model.procs.values()]
-        bodies += [e.body for e in model.effects]
-        _collect_logs(bodies, self.logs)
+        bodies += [e.body for e in model.effects] + [w.body for w in model.windows.values()]
+        _collect_sentences(bodies, self.sentences, self.written)
         self.terms = set(model.global_names()) - set(model.records)
         self.terms |= set(self.events) | set(model.sides) | set(model.windows)
         self.terms |= {f for t in model.types.values() for f in t.fields}
@@ -292,21 +300,104 @@ class PackInfo:
         return cls(pack.model, pack.meta, pack.root)
 
 
-def _collect_logs(node: Any, out: dict[str, int]) -> None:
+def _collect_sentences(node: Any, out: dict[str, int], written: dict[str, list[str]]
+                       ) -> None:
     import attrs
 
     from dsl import ast as A
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, A.Log):
-            out.setdefault(n.message, len(n.args))
+        text, args, inline = None, (), True
+        if isinstance(n, A.Log):  # values after the text: the text is kept as it is
+            text, args, inline = n.message, n.args, n.inline
+        elif isinstance(n, (A.Win, A.EndGame)):
+            text, args = n.reason, n.args
+        elif isinstance(n, (A.Choose, A.Ask)):
+            text, args = n.prompt, n.prompt_args
+        if text is not None:
+            key = compiled_template(text) if inline else text
+            out.setdefault(key, len(args))
+            if text not in written.setdefault(key, []):
+                written[key].append(text)
         if isinstance(n, (tuple, list)):
             stack.extend(n)
         elif attrs.has(type(n)):
             for f in attrs.fields(type(n)):
                 if f.name != "at":
                     stack.append(getattr(n, f.name))
+
+
+# ---- sentences and their keys -----------------------------------------------------------------
+def compiled_template(text: str) -> str:
+    """A sentence of the rules (a `log` text that holds its own `{placeholders}`, a win
+    reason, a prompt) as the game keeps it: its placeholders numbered in order, as
+    dsl.compiler writes it ("{l} marches to {dest}" -> "{0} marches to {1}")."""
+    from dsl.parser import split_template
+    if "{" not in text and "}" not in text:
+        return text
+    try:
+        parts = split_template(text)
+    except ValueError:
+        return text
+    if not any(kind == "arg" for kind, _t, _i in parts):
+        return "".join(t for _kind, t, _i in parts)
+    out, n = [], 0
+    for kind, t, _i in parts:
+        if kind == "arg":
+            out.append(f"{{{n}}}")
+            n += 1
+        else:
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def _fields(text: str) -> list[str] | None:
+    """The placeholders of a template, in order ("{l} to {0}" -> ["l", "0"]); None when its
+    braces do not pair."""
+    from dsl.parser import split_template
+    try:
+        return [t.strip() for kind, t, _i in split_template(text) if kind == "arg"]
+    except ValueError:
+        return None
+
+
+def message_key(key: str) -> str:
+    """The key a `messages:` entry is looked up by at play time: a sentence written with
+    named placeholders, as the rules write it ("{l} marches to {dest}"), by its numbered
+    form ("{0} marches to {1}"); an event name or a template with numbered placeholders
+    ("{0} takes {1}") as it is."""
+    fields = _fields(key)
+    if not fields or all(f.isdigit() for f in fields):
+        return key
+    return compiled_template(key)
+
+
+def numbered_text(text: str, key: str) -> str:
+    """A translation's template with numbered placeholders: one that names the placeholders
+    of its sentence's key ("{dest} bereikt door {l}" for "{l} marches to {dest}") gets
+    their numbers ("{1} bereikt door {0}"). ValueError for a name the key does not have."""
+    names = _fields(key) or []
+    if not any(f and not f.isdigit() for f in names) or "{" not in text:
+        return text
+    from dsl.parser import split_template
+    try:
+        parts = split_template(text)
+    except ValueError as err:
+        raise ValueError(err.args[0]) from None
+    out = []
+    for kind, t, _i in parts:
+        if kind == "text":
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+        elif t.strip().isdigit():
+            out.append(f"{{{t.strip()}}}")
+        elif t.strip() in names:
+            out.append(f"{{{names.index(t.strip())}}}")
+        else:
+            raise ValueError(f"{{{t}}} is not a placeholder of the sentence: use "
+                             + (", ".join(f"{{{x}}}" for x in dict.fromkeys(names))
+                                or "none"))
+    return "".join(out)
 
 
 # ---- checking ---------------------------------------------------------------------------------
@@ -349,17 +440,22 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                         "record id", e.key_loc, did_you_mean(key, [*info.terms, *info.records]),
                         _key_end(e))
         for key, e in tf.messages.items():
-            arity = info.events.get(key, info.logs.get(key))
+            arity = info.events.get(key, info.sentences.get(message_key(key)))
+            if message_key(key) != key and key not in info.written.get(message_key(key), ()):
+                arity = None  # its placeholders are named: by the names the rules use
             if arity is None:
-                tf.diag("E505", f"pack '{info.id}' has no event or log message '{key}'",
-                        e.key_loc, did_you_mean(key, [*info.events, *info.logs]),
+                tf.diag("E505", f"pack '{info.id}' has no event, log text, win reason or "
+                        f"prompt '{key}'", e.key_loc,
+                        did_you_mean(key, [*info.events, *(t for ts in info.written.values()
+                                                           for t in ts)]),
                         e.key_loc.col + len(key) if e.key_loc.style is None else None)
                 continue
             try:
-                fields = _placeholders(e.text)
+                fields = _placeholders(numbered_text(e.text, key))
                 for f in fields:
                     if f == "" or not f.isdigit():
-                        raise ValueError(f"use numbered placeholders like {{0}}, not {{{f}}}")
+                        raise ValueError(f"use numbered placeholders like {{0}} (or the "
+                                         f"sentence's own names), not {{{f}}}")
                     if int(f) >= arity:
                         raise ValueError(f"placeholder {{{f}}} but '{key}' has {arity} "
                                          f"argument(s)")
@@ -472,7 +568,14 @@ class Catalog:
                 tf = read_translation(p)
                 for section in SECTIONS:
                     for key, e in tf.sections[section].items():
-                        table[section].setdefault(key, e.text)
+                        text = e.text
+                        if section == "messages":  # by the key the game logs it with
+                            key = message_key(key)
+                            try:
+                                text = numbered_text(text, e.key)
+                            except ValueError:
+                                pass  # engine validate reports it (E506)
+                        table[section].setdefault(key, text)
             self._tables[lang] = table
         return table
 
