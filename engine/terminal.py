@@ -80,21 +80,22 @@ class Namer:
                 if not isinstance(rec, str):
                     break
             else:
-                text = self._field(last, self._rec(rec).get(last))
+                text = self._field(self._type(rec), last, self._rec(rec).get(last))
                 if text:
                     (through.setdefault(rec, []) if heads else own).append(text)
         parts = [", ".join(own)] if own else []
         parts += [f"{self.cat.value(r)}: {', '.join(ts)}" for r, ts in through.items()]
         return "; ".join(parts)
 
-    def _field(self, field: str, value: Any) -> str:
-        """A field as said after a name: a true bool by its term, a number or a name after
-        it; nothing for false and none."""
+    def _field(self, rtype: str | None, field: str, value: Any) -> str:
+        """A field of a record of type `rtype` as said after a name: a true bool by its
+        term, a number or a name after it; nothing for false and none."""
         if value is None or value is False:
             return ""
+        term = self.cat.field_term(rtype, field)
         if value is True:
-            return self.cat.term(field)
-        return f"{self.cat.term(field)} {self.cat.value(value)}"
+            return term
+        return f"{term} {self.cat.value(value)}"
 
 
 def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,

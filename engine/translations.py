@@ -289,7 +289,13 @@ class PackInfo:
         self.terms = set(model.global_names()) - set(model.records)
         self.terms |= set(self.events) | set(model.sides) | set(model.windows)
         self.terms |= {f for t in model.types.values() for f in t.fields}
+        # a field named apart on the records of one type (`card.ops`: "Ops" beside a card,
+        # where the term `ops` is the glossary's "Operations (Ops)")
+        self.terms |= {f"{name}.{f}" for name, t in model.types.items() for f in t.fields}
         self.terms |= {v.name for e in model.enums.values() for v in e.values}
+        # an enum's value named apart from a rules name it shares (`mode.march`, the option,
+        # beside the var `march`)
+        self.terms |= {f"{name}.{v.name}" for name, e in model.enums.items() for v in e.values}
         self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
         self.english: set[str] = {rid for rid, (_t, data) in self.records.items()
                                   if data.get("name")}
@@ -558,7 +564,7 @@ class Catalog:
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
         self._deriving: set[str] = set()  # records whose derived name is being made
         self._named: set[str] | None = None  # records named in this language (is_named)
-        self._enums: frozenset[str] | None = None  # the values of the pack's enums
+        self._enums: dict[str, list[str]] | None = None  # enum value -> its `enum.value` ids
 
     def _table(self, lang: str) -> dict[str, dict[str, str]]:
         table = self._tables.get(lang)
@@ -660,6 +666,23 @@ class Catalog:
             return self.name(tid)
         return tid
 
+    def field_term(self, rtype: str | None, field: str) -> str:
+        """A field of a record of type `rtype` in this language: the term `rtype.field` (a
+        field named apart on that type's records), else the field's own term; then the same
+        in English."""
+        ids = (field,) if rtype is None else (f"{rtype}.{field}", field)
+        return self._first_term(ids) or self.term(field)
+
+    def _first_term(self, ids: Iterable[str]) -> str | None:
+        """The term of the first of `ids` this language names, else the same in English."""
+        for lang in self._chain():
+            terms = self._table(lang)["terms"]
+            for tid in ids:
+                got = terms.get(tid)
+                if got is not None:
+                    return got
+        return None
+
     def message(self, key: str) -> str | None:
         for lang in self._chain():
             got = self._table(lang)["messages"].get(key)
@@ -686,8 +709,10 @@ class Catalog:
         if isinstance(v, str):
             if v in self.pack.records:
                 return self.name(v)
-            if v in self.pack.side_set or v in self._enum_values():
-                return self.term(v)  # an enum's value may have a term in the language
+            if v in self.pack.side_set:  # a side first: values are plain text
+                return self.term(v)
+            if v in self._enum_values():  # its term, or the term of `enum.value` (below)
+                return self._enum_term(v)
             kind, hash_, serial = v.partition("#")
             if hash_ and serial.isdigit() and kind in getattr(self.pack, "created", ()):
                 return self.term(kind)  # a piece made in play: its kind, not its serial id
@@ -697,11 +722,19 @@ class Catalog:
             return _counted([self.value(x) for x in v]) if v else tr(self.lang, "nothing")
         return str(v)
 
-    def _enum_values(self) -> frozenset[str]:
+    def _enum_values(self) -> dict[str, list[str]]:
         if self._enums is None:
             enums = getattr(getattr(self.pack, "model", None), "enums", {})
-            self._enums = frozenset(v.name for e in enums.values() for v in e.values)
+            self._enums = {}
+            for name, e in enums.items():
+                for v in e.values:
+                    self._enums.setdefault(v.name, []).append(f"{name}.{v.name}")
         return self._enums
+
+    def _enum_term(self, v: str) -> str:
+        """An enum's value in this language: the term `enum.value` (a value named apart from
+        a var or field of the same name), else its own term; then the same in English."""
+        return self._first_term((*self._enum_values()[v], v)) or self.term(v)
 
     def zone(self, key: str | None) -> str:
         if key is None:

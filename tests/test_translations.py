@@ -519,3 +519,35 @@ def test_a_translation_may_name_only_its_sentences_placeholders(saying, capsys):
             "use {blue}, {c}, {steps}") in out
     assert ("error[E505]: pack 'saying' has no event, log text, win reason or prompt "
             "'Where does {blue} go?'") in out and "did you mean 'Where does {red} go?'" in out
+
+
+def test_an_enum_value_is_named_apart_from_a_var_of_its_name(tmp_path, capsys):
+    """`mode.march` names the value `march` of the enum `mode` (an option) apart from the var
+    `march`; without it, the value takes the term `march` as before; a side keeps its own."""
+    from engine.terminal import action_label
+    from engine.translations import Catalog
+    root = write_pack_files(tmp_path / "content" / "modes", """
+        enum mode: march, rest, red
+        var march: int = 0
+        on setup:
+            let m = choose m from [mode.march, mode.rest] by red prompt "How?"
+            if m == "march":
+                march += 3
+            end game
+    """, pack_id="modes")
+    tr(root, "modes.nl.yaml", """
+        pack: modes
+        lang: nl
+        terms:
+          march: {name: "marstijd", source: "t"}
+          mode.march: {name: "marcheren", source: "t"}
+          mode.red: {name: "rood (stand)", source: "t"}
+          red: {name: "Rood", source: "t"}
+    """)
+    assert main(["validate", str(root)]) == 0, capsys.readouterr().out
+    pack = load(root)
+    nl = Catalog(pack, "nl")
+    d = pack.new_game(1).view("red")["decision"]
+    assert [action_label(o, nl, d["kind"]) for o in d["options"]] == ["marcheren", "rest"]
+    assert nl.term("march") == "marstijd" and nl.value("red") == "Rood"
+    assert Catalog(pack, "en").value("march") == "march"
