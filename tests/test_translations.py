@@ -551,3 +551,29 @@ def test_an_enum_value_is_named_apart_from_a_var_of_its_name(tmp_path, capsys):
     assert [action_label(o, nl, d["kind"]) for o in d["options"]] == ["marcheren", "rest"]
     assert nl.term("march") == "marstijd" and nl.value("red") == "Rood"
     assert Catalog(pack, "en").value("march") == "march"
+
+
+@pytest.mark.parametrize("lang, said, asked", [
+    ("nl", ["Spelronde 1", "plaatst een PK in ", " speelt "], "speel een strategiekaart"),
+    ("ru", ["Ход 1", "ставит ПК в область ", " играет карту «"], "сыграйте карту стратегии"),
+])
+def test_hannibal_sentences_show_in_dutch_and_russian(lang, said, asked):
+    """Hannibal's rules write their sentences with named placeholders ('{s} places a PC in
+    {x}'): the translations keyed so (content/translations/hannibal.sentences.*.yaml) are
+    the ones a game shows, in its log and its questions."""
+    import random
+
+    from engine.terminal import describe_decision
+    from engine.translations import Catalog
+    pack = load(Path(__file__).resolve().parents[1] / "content" / "hannibal")
+    cat = Catalog(pack, lang)
+    game = pack.new_game(1)
+    rnd = random.Random(1)
+    questions = set()
+    while not game.over and len(game.actions) < 150:
+        questions.add(describe_decision(game.view(game.decision.side)["decision"], cat))
+        game.apply(game.random_action(rnd))
+    text = "\n".join(cat.render(e) for e in game.log if e["t"] == "say")
+    for phrase in said:
+        assert phrase in text, phrase
+    assert any(asked in q for q in questions), sorted(questions)[:5]
