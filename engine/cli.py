@@ -244,7 +244,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             game = pack.new_game(seed, log=True, undo=bool(humans))
         seats = make_seats(pack, specs, seed, **seats_lang)
         if humans and any(getattr(s, "sees_hidden", False) for s in seats.values()):
-            _err("note: a bot in this game looks at hidden information")
+            from engine.i18n import tr
+            _err(tr(args.lang, "note: a bot in this game looks at hidden information"))
         if not play_out(game, seats, args.max_decisions):
             status = "unfinished"
     except QuitGame:

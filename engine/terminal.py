@@ -14,6 +14,7 @@ import sys
 from typing import Any, Callable
 
 from engine.bots import UNDONE
+from engine.i18n import ntr, tr
 
 RECENT = 12  # log lines shown above the prompt at least (earlier ones for context)
 MAX_LISTED = 40  # more legal actions than this: pick options by number instead
@@ -27,12 +28,6 @@ class QuitGame(Exception):
 def _cat(game: Any, lang: str) -> Any:
     from engine.translations import Catalog
     return Catalog(game.pack, lang)
-
-
-def _plural(n: int, one: str, many: str, **names: Any) -> str:
-    """`one` or `many` as `n` needs: whole sentences, whose {n} is the number and whose other
-    placeholders are `names`."""
-    return (one if n == 1 else many).format(n=n, **names)
 
 
 class Namer:
@@ -85,21 +80,22 @@ class Namer:
                 if not isinstance(rec, str):
                     break
             else:
-                text = self._field(last, self._rec(rec).get(last))
+                text = self._field(self._type(rec), last, self._rec(rec).get(last))
                 if text:
                     (through.setdefault(rec, []) if heads else own).append(text)
         parts = [", ".join(own)] if own else []
         parts += [f"{self.cat.value(r)}: {', '.join(ts)}" for r, ts in through.items()]
         return "; ".join(parts)
 
-    def _field(self, field: str, value: Any) -> str:
-        """A field as said after a name: a true bool by its term, a number or a name after
-        it; nothing for false and none."""
+    def _field(self, rtype: str | None, field: str, value: Any) -> str:
+        """A field of a record of type `rtype` as said after a name: a true bool by its
+        term, a number or a name after it; nothing for false and none."""
         if value is None or value is False:
             return ""
+        term = self.cat.field_term(rtype, field)
         if value is True:
-            return self.cat.term(field)
-        return f"{self.cat.term(field)} {self.cat.value(value)}"
+            return term
+        return f"{term} {self.cat.value(value)}"
 
 
 def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
@@ -120,19 +116,23 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
     spec = board_spec(board)
     name = Namer(cat, spec.get("show"), view.get("fields"))
     out = []
+    lang = cat.lang
     side = view.get("side")
-    who = cat.value(side) if side else "spectator"
+    # i18n: who watches a game without playing a side
+    who = cat.value(side) if side else tr(lang, "spectator")
     pack = cat.pack
     title = pack.name if view.get("pack") == pack.id and getattr(pack, "name", None) \
         else view.get("pack")
     n = view.get("decisions", 0)
-    out.append(_plural(n, "== {title} - {who} - {n} decision so far ==",
-                       "== {title} - {who} - {n} decisions so far ==", title=title, who=who))
+    # i18n: the head of a screen: the game's title, the side playing, decisions made
+    out.append(ntr(lang, "== {title} - {who} - {n} decision so far ==",
+                   "== {title} - {who} - {n} decisions so far ==", n, title=title, who=who))
     vars_ = view.get("vars", {})
     names = [n for n in spec.get("vars", []) if n in vars_] if spec else list(vars_)
     turn = _turn_line(view, cat, spec["turn"]) if spec.get("turn") else None
     if names or turn:
-        out.append("board:" if spec else "vars:")
+        # i18n: the heads of a screen's parts, each followed by its lines
+        out.append(tr(lang, "board:") if spec else tr(lang, "vars:"))
         if turn:
             out.append("  " + turn)
         for var in names:
@@ -149,7 +149,7 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
     if spec.get("map"):
         lines, on_map = _map_lines(view, cat, spec["map"], width)
         if lines:
-            out.append("map:")
+            out.append(tr(lang, "map:"))
             out.extend(lines)
     zones = view.get("zones", {})
     listed = spec.get("cards")
@@ -158,13 +158,16 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                    and (k.partition("|")[0] in listed if listed is not None
                         else k.partition("|")[0] not in on_map)]
     if shown_zones:
-        out.append("cards:")
+        out.append(tr(lang, "cards:"))
         for key, items in shown_zones:
             if isinstance(items, dict):
                 n = items.get("count", 0)
-                text = _plural(n, "{n} card (hidden)", "{n} cards (hidden)")
+                # i18n: the cards of a zone the player may not see, counted
+                text = ntr(lang, "{n} card (hidden)", "{n} cards (hidden)", n)
                 if items.get("revealed"):
-                    text = "{}; revealed to you: {}".format(text, name(items["revealed"]))
+                    # i18n: hidden: "3 cards (hidden)"; cards: those shown to this player
+                    text = tr(lang, "{hidden}; revealed to you: {cards}", hidden=text,
+                              cards=name(items["revealed"]))
             elif any(isinstance(e, str) and name.details(e) for e in items):
                 out.append(f"  {cat.zone(key)}:")  # one card a line, with its fields
                 for e in items:
@@ -175,7 +178,10 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
             out.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
     out.extend(_log_block(view, cat, spec, recent, since))
     if view.get("result"):
-        out.append("result: {}".format(result_text(view["result"], view.get("log", []), cat)))
+        r = view["result"]
+        # i18n: outcome: "Rome wins (the reason)", "Rome wins" or "no winner"
+        out.append(tr(lang, "result: {outcome}", outcome=cat.outcome(
+            r.get("winner"), cat.reason(r.get("reason"), view.get("log", [])))))
     return "\n".join(out)
 
 
@@ -190,28 +196,16 @@ def _log_block(view: dict[str, Any], cat: Any, spec: dict[str, Any], recent: int
     context = max(0, recent - len(new))
     old = [text for _, text in lines[max(0, start - context):start]]
     out = []
+    lang = cat.lang
     if old:
-        out.append("earlier:" if new else "recent:")
+        # i18n: the log lines before those new to the player; "recent:" when none is new
+        out.append(tr(lang, "earlier:") if new else tr(lang, "recent:"))
         out.extend("  " + line for line in old)
     if new:
-        out.append("since the game began:" if since == 0 else "since your last decision:")
+        out.append(tr(lang, "since the game began:") if since == 0
+                   else tr(lang, "since your last decision:"))
         out.extend("  " + line for line in new)
     return out
-
-
-def result_text(result: dict[str, Any], log: list[dict[str, Any]], cat: Any) -> str:
-    """Who won and why, in the catalog's language: the reason of the log's end entry (the
-    rule's sentence, translated), else the result's own."""
-    end = next((e for e in reversed(log) if e.get("t") == "end"), None)
-    reason = result.get("reason")
-    if end is not None and "m" in end:
-        reason = cat.render({"t": "say", "m": end["m"], "a": end.get("a", [])})
-    elif end is not None or reason == "rule":
-        reason = None  # the rule gave no reason
-    winner = result.get("winner")
-    if winner:
-        return ("{} wins ({})" if reason else "{} wins").format(cat.value(winner), reason)
-    return "no winner ({})".format(reason) if reason else "no winner"
 
 
 def _wrap(line: str, width: int, indent: str = "      ") -> list[str]:
@@ -232,7 +226,8 @@ def _turn_line(view: dict[str, Any], cat: Any, turn: dict[str, Any]) -> str | No
     pack = cat.pack
     rids = pack.model.by_type.get(turn["of"], [])
     here = next((r for r in rids if pack.records[r].get(turn["by"]) == value), None)
-    count = f"{cat.value(value)} of {len(rids)}"
+    # i18n: the turn track: "2 of 6" (turn 2 of the game's 6)
+    count = tr(cat.lang, "{n} of {total}", n=cat.value(value), total=len(rids))
     return f"{cat.name(here)} - {count}" if here else f"{cat.term(turn['var'])} {count}"
 
 
@@ -258,7 +253,8 @@ def _pieces_text(items: Any, cat: Any, fields: dict[str, Any], records: dict[str
                  count_by: str | None, flags: list[str]) -> str:
     """The pieces of one zone, counted per value of `count_by`: "red 8 unit (veteran 2)"."""
     if isinstance(items, dict):  # a zone the side may not see: its count only
-        return f"{items.get('count', 0)} hidden"
+        # i18n: pieces on the map the player may not see, counted
+        return ntr(cat.lang, "{n} hidden", "{n} hidden", items.get("count", 0))
     groups: dict[Any, list[str]] = {}
     for e in items:
         rec = {**records.get(e, {}), **fields.get(e, {})}
@@ -332,8 +328,9 @@ def _map_lines(view: dict[str, Any], cat: Any, m: dict[str, Any], width: int
         notes = [_field_text(cat, f, r.get(f)) for f in ps.get("show") or []
                  if not _unset(tinfo, f, r.get(f))]
         subs = under.get(rid, [])
-        if subs:
-            notes.append("with " + ", ".join(piece_text(s, tname) for s in subs))
+        if subs:  # i18n: the pieces under a piece on the map (a leader's units)
+            notes.append(tr(cat.lang, "with {pieces}",
+                            pieces=", ".join(piece_text(s, tname) for s in subs)))
         for z in ps.get("zones") or []:
             u = units(z, rid, True)
             if u:
@@ -352,7 +349,9 @@ def _map_lines(view: dict[str, Any], cat: Any, m: dict[str, Any], width: int
                 v = rec(pid).get(summary)
                 counts[v] = counts.get(v, 0) + 1
         ordered = sorted(counts.items(), key=lambda kv: (kv[0] is None, -kv[1]))
-        summed = ", ".join(f"{'none' if v is None else cat.value(v)} {n}" for v, n in ordered)
+        # i18n: a place's field that is not set, in a group's count ("control: none 3")
+        summed = ", ".join(f"{tr(cat.lang, 'none') if v is None else cat.value(v)} {n}"
+                           for v, n in ordered)
         head = cat.name(gid) if gid is not None else cat.term(ptype)
         if summed:
             head += f" ({cat.term(summary)}: {summed})"
@@ -392,12 +391,14 @@ def action_label(action: Any, cat: Any, kind: str, each: bool = False,
     """An action as a person reads it; `each`: it answers a pick of a one-at-a-time choice,
     where none means "done". `name` names a value (default: its name in `cat`; a `Namer`
     adds a record's board `show:` fields)."""
+    lang = cat.lang
     if kind == "ask":
-        return "yes" if action else "no"
+        return tr(lang, "yes") if action else tr(lang, "no")
     if action is None:
-        return "done (pick no more)" if each else "pass (choose nothing)"
+        # i18n: the option that ends a one-at-a-time pick, or declines an optional choice
+        return tr(lang, "done (pick no more)") if each else tr(lang, "pass (choose nothing)")
     if isinstance(action, list) and not action:
-        return "nothing"
+        return tr(lang, "nothing")
     return (name or cat.value)(action)
 
 
@@ -406,11 +407,16 @@ def describe_decision(decision: dict[str, Any], cat: Any) -> str:
     deciding side's name (unless the question starts with it already)."""
     kind = decision.get("kind")
     window = decision.get("window")
+    lang = cat.lang
     who = cat.value(decision.get("side"))
     if window and not decision.get("prompt"):
-        return "{}: respond ({}): play a card or pass".format(who, cat.term(window))
+        # i18n: side: who may respond; window: what it may respond to
+        return tr(lang, "{side}: respond ({window}): play a card or pass", side=who,
+                  window=cat.term(window))
     each = decision.get("each")
     text = decision.get("prompt")
+    if text:  # the rules' prompt, in the pack's language where it has a translation
+        text = cat.message(text) or text
     args = decision.get("args")
     if text and args is not None:
         try:
@@ -418,13 +424,17 @@ def describe_decision(decision: dict[str, Any], cat: Any) -> str:
         except (IndexError, KeyError, ValueError):
             pass
     if not text and each:
-        text = "choose {} to {}, one at a time".format(each["min"], each["max"])
-    text = text or {
-        "one": "choose one", "ask": "yes or no?", "order": "put these in order",
-        "many": "choose {} to {}".format(decision.get("min"), decision.get("max"))
-    }.get(kind, kind)
+        text = tr(lang, "choose {min} to {max}, one at a time", min=each["min"],
+                  max=each["max"])
+    if not text:  # i18n: a question the rules ask without a prompt of their own
+        text = {"one": tr(lang, "choose one"), "ask": tr(lang, "yes or no?"),
+                "order": tr(lang, "put these in order"),
+                "many": tr(lang, "choose {min} to {max}", min=decision.get("min"),
+                           max=decision.get("max"))}.get(kind, kind)
     if each:
-        text = "{} (picked so far: {})".format(text, cat.value(each["picked"]))
+        # i18n: question: the question asked; picked: the items picked so far
+        text = tr(lang, "{question} (picked so far: {picked})", question=text,
+                  picked=cat.value(each["picked"]))
     if text.casefold().startswith(f"{who}:".casefold()):
         return text
     return f"{who}: {text}"
@@ -442,13 +452,20 @@ def since_last_decision(view: dict[str, Any]) -> int:
     return 0
 
 
-HELP = """commands:
+def help_text(lang: str) -> str:
+    """The commands at the prompt, in `lang` (`?` or `help` shows them)."""
+    # the commands (N, u, s, l, ?, help, q) are typed as they are in any language
+    # i18n: keep the command letters and "help" as they are, and the columns lined up
+    return tr(lang, """commands:
   N         pick option N (a question of several options: their numbers, e.g. 1 3)
   u         undo your last decision
   s FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
   l         the whole log, page by page (Enter: next page, q: back to the question)
   ? or help this list
-  q         quit"""
+  q         quit""")
+
+
+HELP = help_text("en")
 
 
 class HumanPlayer:
@@ -498,48 +515,54 @@ class HumanPlayer:
             if line == "q":
                 raise QuitGame()
             if line in ("?", "help"):
-                self._output(HELP)
+                self._output(help_text(self.lang))
                 continue
             if line == "l":
                 self._page(log_lines(view["log"], cat,
                                      sentences=spec.get("log") == "sentences"))
                 self._question(decision, legal, cat, name, listed)
                 continue
+            lang = self.lang
             if line == "u":
                 if game.can_undo(side):
                     game.undo(side)
-                    self._output("undone")
+                    self._output(tr(lang, "undone"))
                     return UNDONE
-                self._output("nothing to undo (undo stops at dice, draws, reveals and the "
-                             "other side's decisions)")
+                self._output(tr(lang, "nothing to undo (undo stops at dice, draws, reveals and "
+                                "the other side's decisions)"))
                 continue
             if line == "s" or line.startswith("s "):
                 path = line[1:].strip()
                 if not path:
-                    self._output("save where? s FILE")
+                    # i18n: the command is typed as it is: s and a file name
+                    self._output(tr(lang, "save where? s FILE"))
                     continue
                 try:
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(game.save())
                 except OSError as err:
-                    self._output("cannot save: {}".format(err))
+                    # i18n: error: what the system said (in its own language)
+                    self._output(tr(lang, "cannot save: {error}", error=err))
                     continue
-                self._output("saved to {}".format(path))
+                self._output(tr(lang, "saved to {path}", path=path))
                 continue
             action = self._parse(line, legal, decision, listed)
             if action is _BAD:
-                self._output("enter a number from 1 to {}, or u, s FILE, q".format(
-                    len(legal) if listed else len(decision["options"])))
+                # i18n: the letters are the commands, typed as they are
+                self._output(tr(lang, "enter a number from 1 to {n}, or u, s FILE, l, ?, q",
+                                n=len(legal) if listed else len(decision["options"])))
                 continue
             from engine.errors import IllegalAction
             try:
                 return game.validate(action, side, decision["id"])
             except IllegalAction as err:
-                self._output("not allowed: {}".format(err))
+                # i18n: reason: why the rules refuse the choice
+                self._output(tr(lang, "not allowed: {reason}", reason=err.text(lang)))
 
     def _question(self, decision: dict[str, Any], legal: list[Any], cat: Any,
                   name: Namer, listed: bool) -> None:
         """The question and its numbered options."""
+        lang = cat.lang
         self._output(describe_decision(decision, cat))
         if listed:
             each = decision.get("each") is not None
@@ -551,16 +574,18 @@ class HumanPlayer:
                 self._option(i, name(o))
             if decision["kind"] == "one":
                 if not decision.get("optional"):
-                    self._output("enter an option's number")
+                    self._output(tr(lang, "enter an option's number"))
                 elif decision.get("each"):
-                    self._output("enter an option's number (0: done)")
+                    self._output(tr(lang, "enter an option's number (0: done)"))
                 else:
-                    self._output("enter an option's number (0: none)")
+                    self._output(tr(lang, "enter an option's number (0: none)"))
             elif decision["kind"] == "order":
-                self._output("enter option numbers separated by spaces (all of them, in order)")
+                self._output(tr(lang, "enter option numbers separated by spaces (all of them, "
+                                "in order)"))
             else:
-                self._output("enter option numbers separated by spaces")
-        self._output("  (u = undo, s FILE = save, l = log, ? = help, q = quit)")
+                self._output(tr(lang, "enter option numbers separated by spaces"))
+        # i18n: the command letters are typed as they are: keep them
+        self._output(tr(lang, "  (u = undo, s FILE = save, l = log, ? = help, q = quit)"))
 
     def _option(self, number: int, text: str) -> None:
         """An option on its lines, wrapped under the start of its text."""
@@ -573,7 +598,7 @@ class HumanPlayer:
         size = shutil.get_terminal_size()
         rows = [row for _, line in lines for row in _wrap(line, max(20, size.columns - 1))]
         if not rows:
-            self._output("the log is empty")
+            self._output(tr(self.lang, "the log is empty"))
             return
         per = max(1, (self._height or size.lines) - 1)  # the last line: the pager's prompt
         for start in range(0, len(rows), per):
@@ -581,7 +606,9 @@ class HumanPlayer:
             if start + per >= len(rows):
                 break
             try:
-                more = self._input("-- more: Enter = next page, q = back to the question -- ")
+                # i18n: the pager's prompt; Enter is the key, q is typed as it is
+                more = self._input(tr(self.lang, "-- more: Enter = next page, q = back to the "
+                                      "question -- "))
             except EOFError:
                 raise QuitGame() from None
             if more.strip() == "q":

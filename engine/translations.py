@@ -12,11 +12,15 @@ parts of a language are read together, as if they were one file.
     terms:            # rules term id (type, field, var, zone, event, value, side ... name,
                       # or a glossary record's id) -> name
       combat_unit: {name: "GE", source: "seed 002 §3"}
-    messages:         # event name or `log` text -> template with {0} {1} placeholders
+    messages:         # event name, or a sentence of the rules (a `log` text, a win
+                      # reason, a prompt) as written there -> its template
       battle: {text: "Veldslag in {0}", source: "..."}
+      "{l} marches to {dest}": {text: "{l} marcheert naar {dest}", source: "..."}
 
 An entry may also be a plain string (`spearmen: "Speerdragers"`); every entry
-should say where the translation comes from (`source`), or validation warns.
+should say where the translation comes from (`source`), or validation warns. A template fills
+numbered placeholders ({0}: the event's first argument, or the first value after a `log`
+text); one for a sentence written with named placeholders may use those names.
 
 A record's name in a language: its `names:` entry, else its `terms:` entry (glossary
 records), else (English only) its `name:` field; else, for a type in pack.yaml `names_from`,
@@ -28,7 +32,7 @@ Codes reported by `check_translations` (used by `engine validate`):
   E501  a name is given for a record id the pack does not have
   W502  an entry without `source`
   E503  the file's shape: not a mapping, missing/mismatched `pack`/`lang`, bad entries
-  E505  a message for an event or log text the pack does not have
+  E505  a message for an event or sentence (log text, win reason, prompt) the pack lacks
   E506  a message template whose placeholders do not fit the event's arguments
   W507  a language the pack's pack.yaml does not list
   E508  a term that is neither a name in the pack's rules nor a record id
@@ -274,14 +278,24 @@ class PackInfo:
         self.languages = [x for x in (meta.get("languages") or []) if isinstance(x, str)]
         self.events = {name: len(e.params) for name, e in model.events.items()}
         self.events.setdefault("setup", 0)
-        self.logs: dict[str, int] = {}
+        # what the rules say in words: `log` texts, win reasons and prompts, each by the key
+        # it has at play time (`message_key`) -> the number of its placeholders, and as
+        # written in the rules (sentences alike but for their placeholders share a key)
+        self.sentences: dict[str, int] = {}
+        self.written: dict[str, list[str]] = {}
         bodies = [t.decl.body for t in model.triggers] + [p.body for p in model.procs.values()]
-        bodies += [e.body for e in model.effects]
-        _collect_logs(bodies, self.logs)
+        bodies += [e.body for e in model.effects] + [w.body for w in model.windows.values()]
+        _collect_sentences(bodies, self.sentences, self.written)
         self.terms = set(model.global_names()) - set(model.records)
         self.terms |= set(self.events) | set(model.sides) | set(model.windows)
         self.terms |= {f for t in model.types.values() for f in t.fields}
+        # a field named apart on the records of one type (`card.ops`: "Ops" beside a card,
+        # where the term `ops` is the glossary's "Operations (Ops)")
+        self.terms |= {f"{name}.{f}" for name, t in model.types.items() for f in t.fields}
         self.terms |= {v.name for e in model.enums.values() for v in e.values}
+        # an enum's value named apart from a rules name it shares (`mode.march`, the option,
+        # beside the var `march`)
+        self.terms |= {f"{name}.{v.name}" for name, e in model.enums.items() for v in e.values}
         self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
         self.english: set[str] = {rid for rid, (_t, data) in self.records.items()
                                   if data.get("name")}
@@ -292,21 +306,104 @@ class PackInfo:
         return cls(pack.model, pack.meta, pack.root)
 
 
-def _collect_logs(node: Any, out: dict[str, int]) -> None:
+def _collect_sentences(node: Any, out: dict[str, int], written: dict[str, list[str]]
+                       ) -> None:
     import attrs
 
     from dsl import ast as A
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, A.Log):
-            out.setdefault(n.message, len(n.args))
+        text, args, inline = None, (), True
+        if isinstance(n, A.Log):  # values after the text: the text is kept as it is
+            text, args, inline = n.message, n.args, n.inline
+        elif isinstance(n, (A.Win, A.EndGame)):
+            text, args = n.reason, n.args
+        elif isinstance(n, (A.Choose, A.Ask)):
+            text, args = n.prompt, n.prompt_args
+        if text is not None:
+            key = compiled_template(text) if inline else text
+            out.setdefault(key, len(args))
+            if text not in written.setdefault(key, []):
+                written[key].append(text)
         if isinstance(n, (tuple, list)):
             stack.extend(n)
         elif attrs.has(type(n)):
             for f in attrs.fields(type(n)):
                 if f.name != "at":
                     stack.append(getattr(n, f.name))
+
+
+# ---- sentences and their keys -----------------------------------------------------------------
+def compiled_template(text: str) -> str:
+    """A sentence of the rules (a `log` text that holds its own `{placeholders}`, a win
+    reason, a prompt) as the game keeps it: its placeholders numbered in order, as
+    dsl.compiler writes it ("{l} marches to {dest}" -> "{0} marches to {1}")."""
+    from dsl.parser import split_template
+    if "{" not in text and "}" not in text:
+        return text
+    try:
+        parts = split_template(text)
+    except ValueError:
+        return text
+    if not any(kind == "arg" for kind, _t, _i in parts):
+        return "".join(t for _kind, t, _i in parts)
+    out, n = [], 0
+    for kind, t, _i in parts:
+        if kind == "arg":
+            out.append(f"{{{n}}}")
+            n += 1
+        else:
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def _fields(text: str) -> list[str] | None:
+    """The placeholders of a template, in order ("{l} to {0}" -> ["l", "0"]); None when its
+    braces do not pair."""
+    from dsl.parser import split_template
+    try:
+        return [t.strip() for kind, t, _i in split_template(text) if kind == "arg"]
+    except ValueError:
+        return None
+
+
+def message_key(key: str) -> str:
+    """The key a `messages:` entry is looked up by at play time: a sentence written with
+    named placeholders, as the rules write it ("{l} marches to {dest}"), by its numbered
+    form ("{0} marches to {1}"); an event name or a template with numbered placeholders
+    ("{0} takes {1}") as it is."""
+    fields = _fields(key)
+    if not fields or all(f.isdigit() for f in fields):
+        return key
+    return compiled_template(key)
+
+
+def numbered_text(text: str, key: str) -> str:
+    """A translation's template with numbered placeholders: one that names the placeholders
+    of its sentence's key ("{dest} bereikt door {l}" for "{l} marches to {dest}") gets
+    their numbers ("{1} bereikt door {0}"). ValueError for a name the key does not have."""
+    names = _fields(key) or []
+    if not any(f and not f.isdigit() for f in names) or "{" not in text:
+        return text
+    from dsl.parser import split_template
+    try:
+        parts = split_template(text)
+    except ValueError as err:
+        raise ValueError(err.args[0]) from None
+    out = []
+    for kind, t, _i in parts:
+        if kind == "text":
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+        elif t.strip().isdigit():
+            out.append(f"{{{t.strip()}}}")
+        elif t.strip() in names:
+            out.append(f"{{{names.index(t.strip())}}}")
+        else:
+            raise ValueError(f"{{{t}}} is not a placeholder of the sentence: use "
+                             + (", ".join(f"{{{x}}}" for x in dict.fromkeys(names))
+                                or "none"))
+    return "".join(out)
 
 
 # ---- checking ---------------------------------------------------------------------------------
@@ -349,17 +446,22 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                         "record id", e.key_loc, did_you_mean(key, [*info.terms, *info.records]),
                         _key_end(e))
         for key, e in tf.messages.items():
-            arity = info.events.get(key, info.logs.get(key))
+            arity = info.events.get(key, info.sentences.get(message_key(key)))
+            if message_key(key) != key and key not in info.written.get(message_key(key), ()):
+                arity = None  # its placeholders are named: by the names the rules use
             if arity is None:
-                tf.diag("E505", f"pack '{info.id}' has no event or log message '{key}'",
-                        e.key_loc, did_you_mean(key, [*info.events, *info.logs]),
+                tf.diag("E505", f"pack '{info.id}' has no event, log text, win reason or "
+                        f"prompt '{key}'", e.key_loc,
+                        did_you_mean(key, [*info.events, *(t for ts in info.written.values()
+                                                           for t in ts)]),
                         e.key_loc.col + len(key) if e.key_loc.style is None else None)
                 continue
             try:
-                fields = _placeholders(e.text)
+                fields = _placeholders(numbered_text(e.text, key))
                 for f in fields:
                     if f == "" or not f.isdigit():
-                        raise ValueError(f"use numbered placeholders like {{0}}, not {{{f}}}")
+                        raise ValueError(f"use numbered placeholders like {{0}} (or the "
+                                         f"sentence's own names), not {{{f}}}")
                     if int(f) >= arity:
                         raise ValueError(f"placeholder {{{f}}} but '{key}' has {arity} "
                                          f"argument(s)")
@@ -462,7 +564,7 @@ class Catalog:
         self._tables: dict[str, dict[str, dict[str, str]]] = {}
         self._deriving: set[str] = set()  # records whose derived name is being made
         self._named: set[str] | None = None  # records named in this language (is_named)
-        self._enums: frozenset[str] | None = None  # the values of the pack's enums
+        self._enums: dict[str, list[str]] | None = None  # enum value -> its `enum.value` ids
 
     def _table(self, lang: str) -> dict[str, dict[str, str]]:
         table = self._tables.get(lang)
@@ -472,7 +574,14 @@ class Catalog:
                 tf = read_translation(p)
                 for section in SECTIONS:
                     for key, e in tf.sections[section].items():
-                        table[section].setdefault(key, e.text)
+                        text = e.text
+                        if section == "messages":  # by the key the game logs it with
+                            key = message_key(key)
+                            try:
+                                text = numbered_text(text, e.key)
+                            except ValueError:
+                                pass  # engine validate reports it (E506)
+                        table[section].setdefault(key, text)
             self._tables[lang] = table
         return table
 
@@ -557,6 +666,23 @@ class Catalog:
             return self.name(tid)
         return tid
 
+    def field_term(self, rtype: str | None, field: str) -> str:
+        """A field of a record of type `rtype` in this language: the term `rtype.field` (a
+        field named apart on that type's records), else the field's own term; then the same
+        in English."""
+        ids = (field,) if rtype is None else (f"{rtype}.{field}", field)
+        return self._first_term(ids) or self.term(field)
+
+    def _first_term(self, ids: Iterable[str]) -> str | None:
+        """The term of the first of `ids` this language names, else the same in English."""
+        for lang in self._chain():
+            terms = self._table(lang)["terms"]
+            for tid in ids:
+                got = terms.get(tid)
+                if got is not None:
+                    return got
+        return None
+
     def message(self, key: str) -> str | None:
         for lang in self._chain():
             got = self._table(lang)["messages"].get(key)
@@ -583,8 +709,10 @@ class Catalog:
         if isinstance(v, str):
             if v in self.pack.records:
                 return self.name(v)
-            if v in self.pack.side_set or v in self._enum_values():
-                return self.term(v)  # an enum's value may have a term in the language
+            if v in self.pack.side_set:  # a side first: values are plain text
+                return self.term(v)
+            if v in self._enum_values():  # its term, or the term of `enum.value` (below)
+                return self._enum_term(v)
             kind, hash_, serial = v.partition("#")
             if hash_ and serial.isdigit() and kind in getattr(self.pack, "created", ()):
                 return self.term(kind)  # a piece made in play: its kind, not its serial id
@@ -594,11 +722,19 @@ class Catalog:
             return _counted([self.value(x) for x in v]) if v else tr(self.lang, "nothing")
         return str(v)
 
-    def _enum_values(self) -> frozenset[str]:
+    def _enum_values(self) -> dict[str, list[str]]:
         if self._enums is None:
             enums = getattr(getattr(self.pack, "model", None), "enums", {})
-            self._enums = frozenset(v.name for e in enums.values() for v in e.values)
+            self._enums = {}
+            for name, e in enums.items():
+                for v in e.values:
+                    self._enums.setdefault(v.name, []).append(f"{name}.{v.name}")
         return self._enums
+
+    def _enum_term(self, v: str) -> str:
+        """An enum's value in this language: the term `enum.value` (a value named apart from
+        a var or field of the same name), else its own term; then the same in English."""
+        return self._first_term((*self._enum_values()[v], v)) or self.term(v)
 
     def zone(self, key: str | None) -> str:
         if key is None:
@@ -702,28 +838,35 @@ class Catalog:
 
     def reason(self, reason: str | None, log: Iterable[dict[str, Any]] = ()) -> str:
         """Why the game ended, in this language: the reason the rules gave (kept as a
-        template in the log's end entry), else the engine's own (`Result.reason`)."""
+        template in the log's end entry), else the engine's own (`Result.reason`); "" when
+        the rule that ended the game gave none."""
         end = next((e for e in reversed(list(log)) if e.get("t") == "end"), None)
         if end is not None and "m" in end:
             return self.render({"t": "say", "m": end["m"], "a": end.get("a", [])})
+        if end is not None or reason == NO_REASON:
+            return ""
         if reason in ENGINE_REASONS:  # marked below
             return translator(self.lang).gettext(reason)
         return reason or ""
 
-    def outcome(self, winner: str | None, reason: str) -> str:
-        """Who won and why ("Red wins (Blue has no cards left)"), in this language."""
+    def outcome(self, winner: str | None, reason: str = "") -> str:
+        """Who won and why ("Red wins (Blue has no cards left)", "Red wins" without a
+        reason, "no winner"), in this language."""
+        lang = self.lang
         if winner:
-            return tr(self.lang, "{side} wins ({reason})", side=self.value(winner),
-                      reason=reason)
-        return tr(self.lang, "no winner ({reason})", reason=reason)
+            if not reason:
+                return tr(lang, "{side} wins", side=self.value(winner))
+            return tr(lang, "{side} wins ({reason})", side=self.value(winner), reason=reason)
+        if not reason:
+            return tr(lang, "no winner")
+        return tr(lang, "no winner ({reason})", reason=reason)
 
 
 # the reasons engine.runtime gives a result when the rules give none
 ENGINE_REASONS = (
     N_("no rule left to run"),
-    # i18n: the reason of a result when the rule that ended the game said no reason
-    N_("rule"),
 )
+NO_REASON = "rule"  # a result's reason when the rule that ended the game gave none: not shown
 
 _CATALOGS: dict[tuple[int, str], Catalog] = {}
 

@@ -5,6 +5,13 @@ to it. Choices are shown to the side that made them only; a move out of and into
 side cannot see shows that side no card. Rule traces (which trigger ran) are not shown to
 players at all.
 
+A log line shows a card as the side saw it when the line was written, as a player at the
+table remembers it: a card revealed to the side then (face up on the table) stays named in
+that line after it moves back into a hidden zone; a card revealed only later, after it
+moved, is not named in the older lines. A card revealed to the side now names it in the
+lines written since its last move (a reveal that left no log entry, such as a card shown
+to a decider with its options, counts from then on only).
+
 Records made in play (`type T created`) and var fields follow the same rule: a side sees a
 record's fields, and the zone and var keys that name it, when it sees the record (in a zone
 it may see, revealed to it, or in no zone).
@@ -19,6 +26,7 @@ _conv = cattrs.Converter()
 
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
+    """Does `side` see `ent` lying in `zone` now?"""
     if zone is None or not isinstance(ent, str):
         return True
     if game.pack.can_see_zone(side, zone):
@@ -26,15 +34,54 @@ def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
     return side is not None and side in game.rt.revealed.get(ent, ())
 
 
-def _shown(game: Any, side: str | None, value: Any, where: Any) -> Any:
-    """A logged value as `side` may see it: hidden cards become None, also inside lists."""
+class _Then:
+    """What a side saw of the cards when each log line was written (see the module's
+    docstring): the log's reveals, each in force until its card next moves, replayed line by
+    line (`step`), and the reveals in force now for the lines since a card's last move."""
+
+    STEPS = frozenset(("reveal", "move", "destroy"))  # the lines `step` reads
+
+    def __init__(self, game: Any, side: str | None, log: list[dict[str, Any]]):
+        self.game, self.side, self.log = game, side, log
+        self.at = -1  # the index of the line being read
+        self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
+        self._last_move: dict[str, int] | None = None  # made when first needed
+
+    def step(self, e: dict[str, Any]) -> None:
+        """Read the current line (after its own visibility was worked out)."""
+        if e["t"] == "reveal":
+            if e["to"] in (None, self.side) and self.side is not None:
+                self.revealed.add(e["e"])
+        else:  # moved (or gone): hidden again unless its zone shows it
+            self.revealed.discard(e["e"])
+
+    def saw(self, ent: Any) -> bool:
+        """Had the side `ent` revealed to it when the current line was written?"""
+        if ent in self.revealed:
+            return True
+        if self.side is None or self.side not in self.game.rt.revealed.get(ent, ()):
+            return False
+        if self._last_move is None:
+            self._last_move = {e["e"]: i for i, e in enumerate(self.log)
+                               if e["t"] in ("move", "destroy")}
+        return self._last_move.get(ent, -1) < self.at
+
+    def sees(self, ent: Any, zone: str | None) -> bool:
+        if zone is None or not isinstance(ent, str):
+            return True
+        return self.game.pack.can_see_zone(self.side, zone) or self.saw(ent)
+
+
+def _shown(then: _Then, value: Any, where: Any) -> Any:
+    """A logged value as the side saw it: hidden cards become None, also inside lists."""
     if isinstance(value, list) and isinstance(where, list):
-        return [_shown(game, side, v, w) for v, w in zip(value, where)]
-    return value if _sees(game, side, value, where) else None
+        return [_shown(then, v, w) for v, w in zip(value, where)]
+    return value if then.sees(value, where) else None
 
 
-def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
-    shown = _entry(game, side, e)
+def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
+               ) -> dict[str, Any] | None:
+    shown = _entry(game, side, e, then)
     if shown is not None and game.pack.created:  # zone keys naming records made in play
         for k in ("from", "to", "z"):
             key = shown.get(k)
@@ -43,12 +90,14 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any]
     return shown
 
 
-def _entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | None:
+def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
+           ) -> dict[str, Any] | None:
     t = e["t"]
     pack = game.pack
-    if t == "move":
+    if t == "move":  # a card face up before it moved was seen going
         visible = (pack.can_see_zone(side, e["to"]) or
-                   (e["from"] is not None and pack.can_see_zone(side, e["from"])))
+                   (e["from"] is not None and pack.can_see_zone(side, e["from"])) or
+                   then.saw(e["e"]))
         return e if visible else {**e, "e": None}
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
@@ -57,19 +106,19 @@ def _entry(game: Any, side: str | None, e: dict[str, Any]) -> dict[str, Any] | N
             return None
         if "at" in e:  # a key naming records made in play: shown if the side saw them
             parts = e["k"].split("|")
-            if not all(_sees(game, side, p, z) for p, z in zip(parts, e["at"]) if "#" in p):
+            if not all(then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p):
                 return None
             return {k: v for k, v in e.items() if k != "at"}
         return e
     if t == "create":
         return e if e["to"] is None or pack.can_see_zone(side, e["to"]) else {**e, "e": None}
     if t == "destroy":
-        return e if _sees(game, side, e["e"], e["from"]) else {**e, "e": None}
+        return e if then.sees(e["e"], e["from"]) else {**e, "e": None}
     if t == "setf":  # a field of a record the side cannot see: nothing shown
-        return {k: v for k, v in e.items() if k != "at"} if _sees(game, side, e["e"], e["at"]) \
+        return {k: v for k, v in e.items() if k != "at"} if then.sees(e["e"], e["at"]) \
             else None
     if t in ("event", "say"):
-        args = [_shown(game, side, a, z) for a, z in zip(e["a"], e["at"])]
+        args = [_shown(then, a, z) for a, z in zip(e["a"], e["at"])]
         out = {k: v for k, v in e.items() if k != "at"}
         out["a"] = args
         return out
@@ -118,8 +167,13 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
         fields = {rid: dict(rec) for rid, rec in rt.s["f"].items()
                   if _sees(game, side, rid, rt.loc.get(rid))}
     log = []
-    for e in rt.s["log"]:
-        shown_e = _log_entry(game, side, e)
+    then = _Then(game, side, rt.s["log"])
+    steps = _Then.STEPS
+    for i, e in enumerate(rt.s["log"]):
+        then.at = i
+        shown_e = _log_entry(game, side, e, then)
+        if e["t"] in steps:
+            then.step(e)
         if shown_e is not None:
             log.append(shown_e)
     result = game.result

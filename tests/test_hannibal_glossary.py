@@ -112,6 +112,7 @@ def test_every_key_is_a_term_record_or_a_type(lang):
     board_map = pack.meta["board"].get("map", {})
     shown |= {*board_map.get("fields", []), board_map.get("summary"), *board_map.get("flags", [])}
     shown |= {f for p in board_map.get("pieces", {}).values() for f in p.get("show", [])}
+    shown |= {f"{t}.{f}" for t, fs in pack.meta["board"].get("show", {}).items() for f in fs}
     assert set(TERMS[lang]) - TERM_IDS - TYPE_NAMES - {"carthage", "rome"} - shown == set()
 
 

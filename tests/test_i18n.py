@@ -240,3 +240,88 @@ def test_a_game_log_has_no_english_engine_word(pack_name, lang, seed, decisions,
         assert phrase in text, phrase
     english = _Recording(pack, "en")
     assert _english_left(render_log(game.log, english, trace=True), english, lang)  # the check bites
+
+
+# ---- a whole game at the terminal --------------------------------------------------------------
+def _at_the_terminal(pack_name: str, lang: str, seed: int, decisions: int, every: int,
+                     monkeypatch) -> tuple[list[str], _Recording]:
+    """What a person playing in `lang` reads at the terminal in a seeded random game: every
+    `every` decisions, the decider's screen, question and options, and the answers to a
+    wrong number, `u` (nothing to undo), `s` without a file, `?` and `l` (paged, with its
+    prompt); at the end, each side's last screen and its whole log."""
+    from engine import terminal
+    from engine.terminal import HumanPlayer, QuitGame, render_log, render_view
+    pack = load_pack(pack_name)
+    cat = _Recording(pack, lang)
+    cat._noted(pack.name)
+    monkeypatch.setattr(terminal, "_cat", lambda _game, _lang: cat)
+    game = pack.new_game(seed, undo=False)
+    rnd = random.Random(seed)
+    shown: list[str] = []
+    board = pack.meta.get("board")
+    sentences = (board or {}).get("log") == "sentences"
+
+    def answer(prompt: str) -> str:
+        shown.append(prompt)
+        return next(answers)
+
+    while not game.over and len(game.actions) < decisions:
+        if len(game.actions) % every == 0:
+            d = game.decision
+            if d.prompt:  # the rules' question: the pack's words (translated or not)
+                text = cat.message(d.prompt) or d.prompt
+                cat._noted(text.format(*[cat.value(a) for a in d.args]) if d.args else text)
+            answers = iter(["x", "u", "s", "?", "l", "", "q", "q"])
+            seat = HumanPlayer(lang, input=answer, output=shown.append, height=5)
+            with pytest.raises(QuitGame):
+                seat.choose(game, d.side)
+        game.apply(game.random_action(rnd))
+    for side in pack.sides:
+        view = game.view(side)
+        shown.append(render_view(view, cat, board=board))
+        shown.extend(render_log(view["log"], cat, sentences=sentences))
+    # each text on one line: a name wrapped over two lines is still found as the pack's
+    return [" ".join(text.split()) for text in shown], cat
+
+
+@pytest.mark.parametrize("pack_name, lang, seed, decisions, every, said", [
+    ("ante_portas", "hu", 3, 100_000, 5, ["legutóbbi döntésed óta:", "parancsok:", "lap (rejtve)",
+                                        "nincs mit visszavonni", "-- tovább: ", "eredmény: "]),
+    ("hannibal", "nl", 1, 300, 25, ["sinds je laatste beslissing:", "landkaart:", "commando's:",
+                                    "geef een getal van 1 tot en met"]),
+    ("hannibal", "ru", 2, 300, 25, ["после вашего последнего решения:", "на карте:",
+                                    "команды:", "введите число от 1 до"]),
+])
+def test_the_terminal_has_no_english_engine_word(pack_name, lang, seed, decisions, every, said,
+                                                 monkeypatch):
+    """engine.terminal in a pack's language: the screens (board, map, cards, the log since
+    the last decision), the questions and options, the prompt's hints and answers, the help,
+    the pager and the result hold no word of the engine's source English."""
+    lines, cat = _at_the_terminal(pack_name, lang, seed, decisions, every, monkeypatch)
+    assert _english_left(lines, cat, lang) == []
+    text = "\n".join(lines)
+    for phrase in said:
+        assert phrase in text, phrase
+    if pack_name == "ante_portas":  # the whole game, to its end
+        assert "eredmény: " in text and "győzött" in text
+        english, en_cat = _at_the_terminal(pack_name, "en", seed, decisions, every, monkeypatch)
+        assert len(_english_left(english, en_cat, lang)) > 20  # the check bites
+
+
+def test_a_result_without_a_reason_says_who_won_and_no_more():
+    """A rule that ends the game without a reason (`win red`): "red wins", never "(rule)";
+    the terminal's result line and the command line's say it alike (Catalog.outcome)."""
+    from engine.terminal import render_view
+    pack = load_pack(TINY)
+    side = pack.sides[0]
+    view = {"pack": pack.id, "side": None, "log": [{"t": "end", "winner": side}],
+            "result": {"winner": side, "reason": "rule"}}
+    for lang, head in (("en", "result: "), ("hu", "eredmény: "), ("ru", "итог: ")):
+        cat = Catalog(pack, lang)
+        assert cat.reason("rule", view["log"]) == ""
+        line = render_view(view, cat).splitlines()[-1]
+        assert line == head + tr(lang, "{side} wins", side=cat.value(side)), line
+    cat = Catalog(pack, "nl")
+    assert cat.outcome(None, cat.reason("no rule left to run")) == \
+        "geen winnaar (geen regel meer om uit te voeren)"
+    assert cat.outcome(None, "") == "geen winnaar"

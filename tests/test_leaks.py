@@ -575,3 +575,40 @@ def test_no_rule_trace_reaches_a_player(inline_pack) -> None:
         for viewer in ("red", "blue", None):
             assert not [e for e in g.view(viewer)["log"] if e["t"] == "trigger"]
     assert 0 < fired < 8  # the trace exists in the host's log, only sometimes
+
+
+def test_a_log_line_shows_a_card_as_the_side_saw_it_then(inline_pack) -> None:
+    """A card turned face up and then put back into a hidden zone stays named in the lines
+    written while it lay face up (both players saw it: a player at the table remembers it),
+    but not in the lines written before it was turned up; a card shown to one side only is
+    named to that side only. engine.views, module docstring."""
+    pack = inline_pack("""
+        type card
+        zone hand[s: side] of card private
+        zone deck of card hidden
+        on setup:
+            move c1 to hand[red]
+            move c2 to hand[red]
+            log "red holds {c1}"
+            reveal c1
+            log "red shows {c1}"
+            reveal c2 to blue
+            log "blue sees {c2}"
+            move c1 to deck
+            move c2 to deck
+            log "red hides {c1}"
+            let y = ask red "Go on?"
+            end game
+    """, "card:\n  - {id: c1}\n  - {id: c2}\n")
+    g = pack.new_game(1)
+    said = {v: [(e["m"], e["a"]) for e in g.view(v)["log"] if e["t"] == "say"]
+            for v in ("red", "blue", None)}
+    assert said["red"] == [("red holds {0}", ["c1"]), ("red shows {0}", ["c1"]),
+                           ("blue sees {0}", ["c2"]), ("red hides {0}", [None])]
+    assert said["blue"] == [("red holds {0}", [None]), ("red shows {0}", ["c1"]),
+                            ("blue sees {0}", ["c2"]), ("red hides {0}", [None])]
+    assert [a for _m, a in said[None]] == [[None]] * 4  # a spectator saw no reveal to it
+    moves = [e for e in g.view("blue")["log"] if e["t"] == "move" and e["to"] == "deck"]
+    assert [e["e"] for e in moves] == ["c1", "c2"]  # blue saw both go, face up, to the deck
+    assert g.view("blue")["zones"]["deck"] == {"count": 2, "revealed": []}  # hidden now
+    assert [e["e"] for e in g.view(None)["log"] if e["t"] == "move"] == [None] * 4

@@ -186,7 +186,7 @@ def test_hannibal_siege_garrison_and_column():
 def test_hannibal_board_in_dutch():
     g = hp.new_game(1)
     text = render(g, "rome", "nl")
-    assert "Ronde 1 (218 v. Chr.) - 1 of 9" in text
+    assert "Ronde 1 (218 v. Chr.) - 1 van 9" in text
     assert "Latium (PK-teken: Romein 4)" in text
     assert "Romein 8 CU" in text  # the rules' `cu` has no Dutch name of its own (GE is the
     # glossary's combat_unit: one word, one concept, tests/test_hannibal_glossary.py)
@@ -280,3 +280,33 @@ def test_show_errors_are_located(write_pack, tmp_path, show, col, message, sugge
         show_pack(write_pack, tmp_path, f"board:\n  show: {show}\n")
     found = [(d.code, d.line, d.col, d.message, d.suggestion) for d in err.value.diagnostics]
     assert ("E340", 6, col, message, suggestion) in found, found
+
+
+# ---- names a player reads on the packs' boards --------------------------------------------------
+def test_ante_portas_card_use_is_named_apart_from_the_march_track():
+    """seed 000 "Egy kör menete" step 3: Carthage plays a card as march time, an attached or an
+    immediate event. The option `march` (enum carthage_mode) has its own name (the term
+    `carthage_mode.march`), not the name of the var `march` (the march time played)."""
+    pack = load_pack("ante_portas")
+    for lang, option, track in (("en", "march time (face down)", "march time"),
+                                ("hu", "menetidő (lefordítva)", "menetidő")):
+        cat = Catalog(pack, lang)
+        assert cat.value("march") == option and cat.term("march") == track
+
+
+@pytest.mark.parametrize("lang, cards", [
+    ("en", ["Bad Weather (Ops 1, playable as a response)",
+            "Philip V of Macedon Allies with Carthage (Ops 3, removed once played as an event)"]),
+    ("nl", ["Zeestorm (OK-waarde 1, te spelen als tegengebeurtenis)",
+            "Philip v. Macedonia (OK-waarde 3, na de gebeurtenis uit het spel)"]),
+    ("ru", ["Bad Weather (ОЧ 1, играется в ход противника)",
+            "Philip V of Macedon Allies with Carthage (ОЧ 3, после события уходит из игры)"]),
+])
+def test_hannibal_strategy_cards_show_their_ops(lang, cards):
+    """seed 002 §7.3, §7.4.1, §7.4.2: a strategy card in a hand or an option shows the ops it
+    is played for and whether it is a response or leaves the game after its event (board
+    `show:`, the terms `strategy_card.ops` ... named apart from the glossary's)."""
+    from engine.terminal import Namer
+    pack = hp.pack()
+    name = Namer(Catalog(pack, lang), pack.meta["board"]["show"])
+    assert [name(c) for c in ("bad_weather", "philip_v_of_macedon")] == cards

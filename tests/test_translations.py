@@ -429,3 +429,151 @@ def test_disagree_value_compares_as_data():
     assert _same({1: [0, 1], "2-4": [True]}, {"2-4": [True], 1: [0, 1]})
     assert not _same(1, True) and not _same(2, "2") and not _same([1], [1, 1])
     assert not _same({1: 0}, {"1": 0}) and _same(None, None) and not _same(None, 0)
+
+
+# ---- sentences: named placeholders, win reasons, prompts ------------------------------------------
+SAYING = """
+type city
+var steps: int = 0
+
+on setup:
+    let c = choose c from city by blue prompt "Where does {red} go?"
+    steps += 2
+    log "{blue} marches to {c} in {steps} steps"
+    log "{0} holds {1}", red, c
+    win red, "{c} falls after {steps} steps"
+"""
+SAYING_NL = """
+    pack: saying
+    lang: nl
+    names:
+      east: {name: "Oost", source: "t"}
+    terms:
+      red: {name: "Rood", source: "t"}
+      blue: {name: "Blauw", source: "t"}
+    messages:
+      "Where does {red} go?": {text: "Waar gaat {red} heen?", source: "t"}
+      "{blue} marches to {c} in {steps} steps": {text: "In {steps} stappen trekt {blue} naar {c}", source: "t"}
+      "{0} holds {1}": {text: "{0} houdt {1}", source: "t"}
+      "{c} falls after {steps} steps": {text: "{c} valt na {1} stappen", source: "t"}
+"""
+
+
+@pytest.fixture
+def saying(tmp_path):
+    """A pack whose sentences, win reason and prompt are written with named placeholders, and
+    their Dutch translations (the names reordered, or numbered)."""
+    root = write_pack_files(tmp_path / "content" / "saying", SAYING,
+                            "city:\n  - {id: east, name: East}\n  - {id: west, name: West}\n",
+                            pack_id="saying")
+    tr(root, "saying.nl.yaml", SAYING_NL)
+    return root
+
+
+def test_named_sentences_are_translated_at_play_time(saying, capsys):
+    """A `log` text with its own {names}, a win reason and a prompt: validate and the game
+    key their translations alike (the numbered text the game logs), so each one validated is
+    also the one shown."""
+    from engine.terminal import describe_decision
+    from engine.translations import Catalog
+    assert main(["validate", str(saying)]) == 0
+    assert "error" not in capsys.readouterr().out
+    pack = load(saying)
+    game = pack.new_game(1)
+    nl = Catalog(pack, "nl")
+    assert describe_decision(game.view("blue")["decision"], nl) == "Blauw: Waar gaat Rood heen?"
+    game.apply("east")
+    lines = [nl.render(e) for e in game.log if e["t"] in ("say", "end")]
+    assert lines == ["In 2 stappen trekt Blauw naar Oost", "Rood houdt Oost",
+                     "einde van het spel: Rood wint (Oost valt na 2 stappen)"]
+    assert nl.outcome("red", nl.reason(game.result.reason, game.log)) == \
+        "Rood wint (Oost valt na 2 stappen)"
+    assert game.result.reason == "East falls after 2 steps"  # the pack's own language
+
+
+def test_a_sentence_translated_by_its_numbered_key_is_found_too(saying, capsys):
+    path = saying.parent / "translations" / "saying.nl.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"{blue} marches to {c} in {steps} steps"',
+                                 '"{0} marches to {1} in {2} steps"').replace(
+        "In {steps} stappen trekt {blue} naar {c}", "In {2} stappen trekt {0} naar {1}"),
+        encoding="utf-8")
+    assert main(["validate", str(saying)]) == 0, capsys.readouterr().out
+    from engine.translations import Catalog
+    pack = load(saying)
+    game = pack.new_game(1)
+    game.apply("east")
+    assert "In 2 stappen trekt Blauw naar Oost" in [Catalog(pack, "nl").render(e)
+                                                   for e in game.log]
+
+
+def test_a_translation_may_name_only_its_sentences_placeholders(saying, capsys):
+    path = saying.parent / "translations" / "saying.nl.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("In {steps} stappen trekt {blue} naar {c}",
+                                 "{blue} trekt naar {dest}").replace(
+        '"Where does {red} go?"', '"Where does {blue} go?"'), encoding="utf-8")
+    assert main(["validate", str(saying)]) == 1
+    out = capsys.readouterr().out
+    assert ("error[E506]: bad message template: {dest} is not a placeholder of the sentence: "
+            "use {blue}, {c}, {steps}") in out
+    assert ("error[E505]: pack 'saying' has no event, log text, win reason or prompt "
+            "'Where does {blue} go?'") in out and "did you mean 'Where does {red} go?'" in out
+
+
+def test_an_enum_value_is_named_apart_from_a_var_of_its_name(tmp_path, capsys):
+    """`mode.march` names the value `march` of the enum `mode` (an option) apart from the var
+    `march`; without it, the value takes the term `march` as before; a side keeps its own."""
+    from engine.terminal import action_label
+    from engine.translations import Catalog
+    root = write_pack_files(tmp_path / "content" / "modes", """
+        enum mode: march, rest, red
+        var march: int = 0
+        on setup:
+            let m = choose m from [mode.march, mode.rest] by red prompt "How?"
+            if m == "march":
+                march += 3
+            end game
+    """, pack_id="modes")
+    tr(root, "modes.nl.yaml", """
+        pack: modes
+        lang: nl
+        terms:
+          march: {name: "marstijd", source: "t"}
+          mode.march: {name: "marcheren", source: "t"}
+          mode.red: {name: "rood (stand)", source: "t"}
+          red: {name: "Rood", source: "t"}
+    """)
+    assert main(["validate", str(root)]) == 0, capsys.readouterr().out
+    pack = load(root)
+    nl = Catalog(pack, "nl")
+    d = pack.new_game(1).view("red")["decision"]
+    assert [action_label(o, nl, d["kind"]) for o in d["options"]] == ["marcheren", "rest"]
+    assert nl.term("march") == "marstijd" and nl.value("red") == "Rood"
+    assert Catalog(pack, "en").value("march") == "march"
+
+
+@pytest.mark.parametrize("lang, said, asked", [
+    ("nl", ["Spelronde 1", "plaatst een PK in ", " speelt "], "speel een strategiekaart"),
+    ("ru", ["Ход 1", "ставит ПК в область ", " играет карту «"], "сыграйте карту стратегии"),
+])
+def test_hannibal_sentences_show_in_dutch_and_russian(lang, said, asked):
+    """Hannibal's rules write their sentences with named placeholders ('{s} places a PC in
+    {x}'): the translations keyed so (content/translations/hannibal.sentences.*.yaml) are
+    the ones a game shows, in its log and its questions."""
+    import random
+
+    from engine.terminal import describe_decision
+    from engine.translations import Catalog
+    pack = load(Path(__file__).resolve().parents[1] / "content" / "hannibal")
+    cat = Catalog(pack, lang)
+    game = pack.new_game(1)
+    rnd = random.Random(1)
+    questions = set()
+    while not game.over and len(game.actions) < 150:
+        questions.add(describe_decision(game.view(game.decision.side)["decision"], cat))
+        game.apply(game.random_action(rnd))
+    text = "\n".join(cat.render(e) for e in game.log if e["t"] == "say")
+    for phrase in said:
+        assert phrase in text, phrase
+    assert any(asked in q for q in questions), sorted(questions)[:5]
