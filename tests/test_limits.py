@@ -235,12 +235,20 @@ def test_at_the_limits(write_pack, case):
 
 
 # ---- did-you-mean on a broken pack ---------------------------------------------------------
-def test_validate_of_a_badly_broken_hannibal_is_fast(tmp_path, capsys):
+def test_validate_of_a_badly_broken_hannibal_is_fast(tmp_path, capsys, monkeypatch):
     """Hole 11: each unknown name compared itself with every known name through difflib, so a
     broken Hannibal (every record id renamed: ~580 unknown names, all with a suggestion)
-    took 5-15 s to validate. The same suggestions now take a fraction of a second."""
+    took 5-15 s to validate. The same suggestions now take a fraction of a second: the broken
+    pack validates in about the time of the sound one, whatever the machine's load (CPU time
+    of this process, no build cache)."""
     import dsl.errors
     from engine.validate import validate
+    monkeypatch.setenv("ENGINE_DSL_CACHE", "off")
+    sound = tmp_path / "sound" / "hannibal"
+    shutil.copytree(REPO / "content" / "hannibal", sound)
+    start = time.process_time()
+    validate([sound])
+    base = time.process_time() - start
     broken = tmp_path / "hannibal"
     shutil.copytree(REPO / "content" / "hannibal", broken)
     for f in broken.glob("*.yaml"):
@@ -249,14 +257,15 @@ def test_validate_of_a_badly_broken_hannibal_is_fast(tmp_path, capsys):
                          encoding="utf-8")
     dsl.errors._closest.cache_clear()  # a cold start, as in a fresh `engine validate`
     dsl.errors._pool.cache_clear()
-    start = time.perf_counter()
+    # CPU time of this process: what the suggestions cost, not how busy the machine is
+    start = time.process_time()
     report = validate([broken])
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     with capsys.disabled():
         print(f"\nengine validate of a broken Hannibal: {len(report.diagnostics)} "
-              f"diagnostics in {took:.2f} s")
+              f"diagnostics in {took:.2f} s of CPU (the sound pack: {base:.2f} s)")
     unknown = [d for d in report.diagnostics if "unknown" in d.message]
     assert len(unknown) > 400
     hints = {d.suggestion for d in unknown}
     assert "did you mean 'capua_x'?" in hints  # still the closest name
-    assert took < 3.0
+    assert took < base + 1.5
