@@ -54,3 +54,23 @@ def inline_pack(write_pack: Callable[..., Path]) -> Callable[..., Any]:
 def testgame() -> Any:
     from engine.loader import load_pack
     return load_pack(REPO / "tests" / "packs" / "testgame")
+
+
+# The tests that take longest (over ~15 s each on 2 cores, `pytest --durations=40`): marked
+# slow here in one place, so `pytest -m "not slow"` is the quick run (README, "Tests").
+SLOW = (
+    "test_properties.py::test_random_play_keeps_invariants[hannibal",
+    "test_properties.py::test_undo_shows_nothing_new[hannibal",
+    "test_properties.py::test_views_do_not_leak[hannibal",
+    "test_properties.py::test_save_load_in_fresh_process_continues_identically[hannibal",
+    "test_leaks.py::test_views_and_rendered_logs_do_not_leak[hannibal",
+    "test_fuzz.py::test_fuzzed_packs_neither_crash_nor_hang",
+    "test_lang_fmt.py::test_comments_in_wrapped_code_survive_and_stay_put",
+    "test_formatter.py::test_comments_survive_and_formatting_is_idempotent",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.partition("/")[2].startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
