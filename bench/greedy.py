@@ -4,10 +4,10 @@ a clone and of a save and load. Prints figures, asserts nothing.
 Run: python bench/greedy.py [--games 400] [--seed 1] [--workers 1] [--self-games 10]
                             [--pack ante_portas] [--new KEY=VALUE ...] [--old KEY=VALUE ...]
 
-1. Copies of a mid-game Hannibal state (and of the pack played): `Game.clone()`, the old
-   clone (the whole state pickled), and a save and load (`Game.save`, `Game.load` with
-   verify="digest", the load a host that trusts its storage does; verify="replay" replays
-   every action).
+1. Copies of a mid-game Hannibal state (and of the pack played), with the log on (as
+   `pack.new_game` makes games) and off: `Game.clone()`, the old clone (the whole state
+   pickled), and a save and load (`Game.save`, `Game.load` with verify="digest", the load
+   a host that trusts its storage does; verify="replay" replays every action).
 2. Speed on one core (process time): the new bot against itself and the old one against
    itself, `--self-games` games each, with `engine simulate`'s defaults (log and undo off)
    and with the log on (as `engine play` runs bots: undo is on only for a person).
@@ -200,14 +200,14 @@ def _best_ms(fn: Any, runs: int) -> float:
     return best * 1000
 
 
-def mid_game(pack: Any, seed: int = 1) -> Any:
-    """A game with log and undo on, played by random moves to half the length of the same
-    game played out."""
+def mid_game(pack: Any, seed: int = 1, log: bool = True) -> Any:
+    """A game with undo on (and the log, unless `log` is False), played by random moves to
+    half the length of the same game played out."""
     rnd = random.Random(seed)
     whole = pack.new_game(seed, log=False, undo=False)
     while not whole.over:
         whole.apply(whole.random_action(rnd))
-    game = pack.new_game(seed)
+    game = pack.new_game(seed, log=log)
     rnd = random.Random(seed)
     for _ in range(len(whole.actions) // 2):
         game.apply(game.random_action(rnd))
@@ -219,14 +219,17 @@ def snapshot_figures(names: list[str]) -> None:
     from engine.loader import load_pack
     for name in names:
         pack = load_pack(name)
-        game = mid_game(pack)
-        text = game.save()
-        load = lambda: Game.load(pack, text, verify="digest")  # noqa: E731
-        print(f"{pack.id} mid-game ({len(game.actions)} actions, {len(game.log)} log entries,"
-              f" save {len(text) / 1000:.0f} kB): clone {_best_ms(game.clone, 200):.3f} ms"
-              f" (old pickled clone {_best_ms(lambda: _clone_a51783c(game), 200):.3f} ms);"
-              f" save {_best_ms(game.save, 20):.2f} ms + load {_best_ms(load, 20):.2f} ms",
-              flush=True)
+        for log in (True, False):
+            game = mid_game(pack, log=log)
+            text = game.save()
+            load = lambda: Game.load(pack, text, log=log, verify="digest")  # noqa: E731
+            old = lambda: _clone_a51783c(game)  # noqa: E731
+            print(f"{pack.id} mid-game ({len(game.actions)} actions, log "
+                  + (f"on: {len(game.log)} entries" if log else "off")
+                  + f", save {len(text) / 1000:.0f} kB): clone {_best_ms(game.clone, 200):.3f} ms"
+                  f" (old pickled clone {_best_ms(old, 200):.3f} ms); save "
+                  f"{_best_ms(game.save, 20):.2f} ms + load {_best_ms(load, 20):.2f} ms",
+                  flush=True)
 
 
 class Timed:

@@ -383,12 +383,12 @@ class Game:
         game once more, to have (or drop) the whole log."""
         saves.check_verify_mode(verify)
         require_playable(pack)
-        save = saves.read_save(pack, text)
+        save = saves.read_save(pack, text) if verify == "replay" else \
+            saves.read_digested(pack, text)
         seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
         if verify == "replay":
             game = saves.replayed(pack, save, limits)
         else:
-            saves.check_digest(save)
             game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
         if log != saved_log:
             game = saves.replay_actions(pack, seed, actions, log=log, limits=limits)
