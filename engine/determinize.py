@@ -28,17 +28,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.runtime import copy_state
-
 
 def determinized(game: Any, side: str, rng: random.Random) -> Any:
     """A copy of `game` with what `side` cannot see drawn again from `rng` (module doc)."""
-    from engine.game import Game
+    from engine.game import Game, copy_state
     pack = game.pack
     if side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
     src = game.rt.s
-    state = copy_state({k: v for k, v in src.items() if k != "log"})
+    state = copy_state(src, pack, log=False)
     state["log"] = []
     state.pop("dice", None)
     state["rng"] = rng.getrandbits(64)
@@ -85,8 +83,14 @@ def _redeal(world: Any, side: str, rng: random.Random) -> None:
     if rt.f is not None:  # fields of records (var fields, records made in play)
         fields = {relabel[r]: rt.f[r] for r in relabel if r in rt.f}
         rt.f.update(fields)
+    model_vars = pack.model.vars
     for name, table in rt.v.items():
-        hidden = [k for k in table if not pack.var_visible(side, name, k)]
+        vis = model_vars[name].visibility
+        if vis == "public":
+            continue  # every key of it is seen
+        # a private var's keys of `side` are seen (Pack.var_visible)
+        hidden = [k for k in table if k.partition("|")[0] != side] if vis == "private" \
+            else list(table)
         if not hidden:
             continue
         new_table: dict[str, Any] = {}

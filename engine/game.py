@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import marshal
 import random
 from typing import Any
 
@@ -10,7 +11,7 @@ import attrs
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
-from engine.runtime import Runtime, copy_state, enumerate_many
+from engine.runtime import Runtime, enumerate_many
 
 from engine import saves  # the save format, its checks and verification
 
@@ -262,7 +263,7 @@ class Game:
             if self._undo and self._undo[-1][1] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
             # a run's first decision keeps a snapshot; the others are rebuilt from it
-            before = None if self._undo else _without_log(self.rt.s)
+            before = None if self._undo else copy_state(self.rt.s, self.pack, log=False)
             self._undo.append((before, decider, len(self.actions), log_length))
             self.rt.watch(decider)
         else:
@@ -306,7 +307,7 @@ class Game:
         first, _side, n0, log0 = self._undo[0]
         n_k = self._undo[k][2]
         assert first is not None
-        self._restore(copy_state(first), log0)
+        self._restore(copy_state(first, self.pack), log0)
         for a in self.actions[n0:n_k]:
             self.rt.answer(a)
 
@@ -346,6 +347,26 @@ class Game:
         from engine.views import player_view
         return player_view(self, side)
 
+    def position(self, side: str) -> bytes:
+        """What `side` sees now, without the log, the counters and the decision's id, as
+        bytes: equal for two positions that look the same to `side` (bots remember
+        positions with it; much cheaper than `view`)."""
+        from engine.views import position_key
+        return position_key(self, side)
+
+    @property
+    def decider(self) -> str | None:
+        """The side the game waits for, None when it is over (`decision.side`, cheaper)."""
+        d = self.rt.s["decision"]
+        return None if d is None else d["side"]
+
+    def heuristic(self, side: str) -> float | None:
+        """How well `side` stands now by the pack's `value heuristic(s: side): int` (its
+        designer's idea of a good position), or None when the pack declares none. It reads
+        the whole state: bots call it on determinized copies (`determinized`) only."""
+        fn = self.pack.ns["VALUES"].get("heuristic")
+        return None if fn is None else self.rt.call_rule(fn, side)
+
     # ---- save / load / replay / clone -------------------------------------------------------
     def load_dice(self, values: list[int]) -> None:
         """The next dice rolled show these values, in order (then the seeded dice go on): to
@@ -382,12 +403,12 @@ class Game:
         game once more, to have (or drop) the whole log."""
         saves.check_verify_mode(verify)
         require_playable(pack)
-        save = saves.read_save(pack, text)
+        save = saves.read_save(pack, text) if verify == "replay" else \
+            saves.read_digested(pack, text)
         seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
         if verify == "replay":
             game = saves.replayed(pack, save, limits)
         else:
-            saves.check_digest(save)
             game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
         if log != saved_log:
             game = saves.replay_actions(pack, seed, actions, log=log, limits=limits)
@@ -395,8 +416,14 @@ class Game:
         return game
 
     def clone(self) -> "Game":
-        g = Game(self.pack, copy_state(self.rt.s), self.seed, list(self.actions),
-                 log=self.rt.logging, undo=False, limits=self.limits)
+        """An independent copy: the same state, actions, log setting and undo run; changing
+        either game leaves the other as it was. The log's entries are shared, not copied
+        (an entry never changes once written; each game's log is its own list)."""
+        state = copy_state(self.rt.s, self.pack, log=False)
+        state["log"] = list(self.rt.s["log"])
+        g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
+                 undo=self.undo_enabled, limits=self.limits)
+        g._undo = list(self._undo)  # the snapshots in it are never changed: shared
         return g
 
     def determinized(self, side: str, rng: random.Random) -> "Game":
@@ -451,8 +478,77 @@ def _options(options: list[Any], to_decider: bool, counted: bool = True) -> Mess
                     "the {n} options (give side= to see them listed)", len(options))
 
 
-def _without_log(state: dict[str, Any]) -> dict[str, Any]:
-    return copy_state({k: v for k, v in state.items() if k != "log"})
+# ---- copies of the state ----------------------------------------------------------------------
+# The state is plain data (engine.runtime), copied for every clone, undo run and determinized
+# world: a bot's look-ahead copies it thousands of times a game, and pickling the whole
+# state was most of the greedy bot's time. Most of it has a known shape: zones hold record
+# ids, locations name zones, vars and var fields hold plain values (a list only when
+# declared so), so most of the copy is a dict or list copy at C speed; the frames (and the
+# log, when it is copied) go through marshal. Aliases inside the state are not kept:
+# the state never relies on them (a save written as JSON and loaded has none either).
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+
+
+def _deep(x: Any) -> Any:
+    t = type(x)
+    if t is dict:
+        return {k: v if type(v) in _ATOMS else _deep(v) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in _ATOMS else _deep(v) for v in x]
+    if t is tuple:
+        return tuple(v if type(v) in _ATOMS else _deep(v) for v in x)
+    return x
+
+
+_SHAPES: dict[int, tuple[Any, frozenset[str], frozenset[str]]] = {}
+
+
+def _shape(pack: Any) -> tuple[frozenset[str], frozenset[str]]:
+    """The vars and the fields in play of `pack` whose values may be lists (declared a list
+    or `any`): only those need more than a copy of their table. Kept per pack."""
+    got = _SHAPES.get(id(pack))
+    if got is None or got[0] is not pack:
+        from dsl import ast as A
+        model = pack.model
+        listy = frozenset(name for name, decl in model.vars.items()
+                          if isinstance(decl.type, A.TList) or decl.type.name == "any")
+        # in the state: var fields, and every field of a record made in play
+        fields = frozenset(f.name for t in model.types.values() for f in t.fields.values()
+                           if (f.var or t.created)
+                           and (isinstance(f.type, tuple) or f.type == "any"))
+        got = _SHAPES[id(pack)] = (pack, listy, fields)
+    return got[1], got[2]
+
+
+def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[str, Any]:
+    """A deep copy of a state of a game of `pack` (without its "log" when `log` is
+    False)."""
+    listy, list_fields = _shape(pack)
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if key == "z" or key == "revealed" or key == "made":  # key -> list of ids or sides
+            out[key] = {k: v[:] for k, v in value.items()}
+        elif key == "loc" or key == "serial":  # id -> zone key, type -> count
+            out[key] = value.copy()
+        elif key == "v":
+            v = out[key] = {k: table.copy() for k, table in value.items()}
+            for name in listy:
+                if name in v:
+                    v[name] = _deep(v[name])
+        elif key == "f":
+            f = out[key] = {k: rec.copy() for k, rec in value.items()}
+            if list_fields:
+                for rec in f.values():
+                    for name in list_fields.intersection(rec):
+                        rec[name] = _deep(rec[name])
+        elif type(value) in _ATOMS:
+            out[key] = value
+        elif key == "stack" or key == "log":  # deep and long: at C speed
+            if log or key != "log":
+                out[key] = marshal.loads(marshal.dumps(value))
+        else:
+            out[key] = _deep(value)
+    return out
 
 
 def require_playable(pack: Any) -> None:

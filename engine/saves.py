@@ -224,6 +224,42 @@ def read_save(pack: Any, text: Any) -> Save:
     return Save(file, data)
 
 
+def read_digested(pack: Any, text: Any) -> Save:
+    """`read_save` and `check_digest` in one. A save laid out exactly as `save_text` writes
+    it has its digest checked on the text itself, without writing the state out again
+    (most of the time a load took)."""
+    save = read_save(pack, text)
+    if not (isinstance(text, str) and _digest_holds(pack, text)):
+        check_digest(save)  # not as save_text writes it, or damaged: says what is wrong
+    return save
+
+
+def _digest_holds(pack: Any, text: str) -> bool:
+    """Is `text` laid out exactly as `save_text` writes a save of `pack`, with the digest
+    of what it claims? (Then it is, byte for byte, a text `save_text` wrote.)"""
+    head = '{"actions":'
+    cut = text.find(',"digest":"', len(head))
+    if not text.startswith(head) or cut < 0 or not text.endswith("}"):
+        return False
+    actions, digest = text[len(head):cut], text[cut + 11:cut + 75]
+    rest = text[cut + 75:]
+    middle = f'","format":{canonical(SAVE_FORMAT)},"log":'
+    if not rest.startswith(middle):
+        return False
+    rest = rest[len(middle):]
+    log = "true" if rest.startswith("true,") else "false" if rest.startswith("false,") else ""
+    pack_part = f',"pack":{canonical(pack.id)},"pack_hash":{canonical(pack.hash)},"seed":'
+    rest = rest[len(log):]
+    if not log or not rest.startswith(pack_part):
+        return False
+    rest = rest[len(pack_part):]
+    seed, sep, state = rest.partition(',"state":')
+    if not sep or not re.fullmatch(r"-?[0-9]+", seed):
+        return False
+    claimed = f'{{"actions":{actions},"log":{log},"seed":{seed},"state":{state[:-1]}}}'
+    return _sha256(claimed) == digest
+
+
 def parse_json(text: Any) -> tuple[Any, bool]:
     """The JSON value in `text`, and whether it holds fractional numbers (NaN and Infinity
     included): JSON gives only JSON data otherwise, so game data needs no scan."""

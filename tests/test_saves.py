@@ -388,3 +388,22 @@ def test_the_digest_is_over_what_the_save_claims(saves):
             Game.load(pack, edited(original, edit), verify="digest")
     # replay proves the state itself: a damaged digest alone does not make a different game
     assert Game.load(pack, edited(original, edits[-1])).save() == original
+
+
+def test_the_digest_is_checked_on_the_text_or_on_the_json(saves):
+    """A save as `Game.save` writes it has its digest checked on the text itself (no second
+    writing of the state); laid out otherwise (indented, keys in another order) it is
+    checked on its JSON; either way a changed byte of what it claims is refused."""
+    from engine import saves as saves_module
+    pack, original = saves["ante_portas"]
+    assert saves_module._digest_holds(pack, original)
+    game = Game.load(pack, original, verify="digest")
+    assert game.save() == original
+    pretty = json.dumps(json.loads(original), indent=1)
+    assert not saves_module._digest_holds(pack, pretty)
+    assert Game.load(pack, pretty, verify="digest").save() == original
+    i = original.index(",", original.index('"rng":')) - 1  # the random state's last digit
+    damaged = original[:i] + str((int(original[i]) + 5) % 10) + original[i + 1:]
+    for text in (damaged, json.dumps(json.loads(damaged), indent=1)):
+        with pytest.raises(SaveError, match="digest"):
+            Game.load(pack, text, verify="digest")
