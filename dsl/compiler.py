@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast as pyast
 import os
+import re
 from typing import Any, Iterable
 
 from dsl import ast as A
@@ -50,6 +51,7 @@ class Compiler:
         self.c = check
         self.out: list[str] = []
         self.uid = 0
+        self.temps = 0  # temporaries of `lowered` (their own count: `uid` names saved data)
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
         # Where each generated function's rule was written: SITES maps the function to an
         # index into FILES (paths relative to the pack, as repr literals), and statements
@@ -61,6 +63,7 @@ class Compiler:
         self.check_items: list[tuple[int, str, str | None]] = []  # (check, function, field)
         self.field_bound_fns: set[str] = set()  # `fbounds_...` functions made so far
         self.static_values: set[str] = set()  # values worked out once per arguments
+        self.run_memo_values: set[str] = set()  # values kept while the state is unchanged
         self.memos: list[str] = []  # their caches: module globals M_<value>
         # Records whose fields live in the game state (`G.f`): var fields, created types.
         # A pack without them compiles exactly as before.
@@ -77,6 +80,10 @@ class Compiler:
         if rel not in self.files:
             self.files.append(rel)
         self.sites.append((fn, self.files.index(rel), line))
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
 
     def fresh(self, stem: str) -> str:
         self.uid += 1
@@ -95,6 +102,9 @@ class Compiler:
         for name, v in m.values.items():
             bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
         self.static_values = static_values(bodies, self.c.modified)
+        self.run_memo_values = run_memo_values(bodies, self.static_values) - {
+            name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
+                                                        for p in v.params)}
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
             self._value(name, v, bodies[name])
@@ -253,6 +263,9 @@ class Compiler:
         key = self._key([f"str(l_{p})" for p in params])
         self.site(f"v_{name}", v.at.line)
         self.out.append(f"def v_{name}(G{''.join(', l_' + p for p in params)}):")
+        # the formula, its walks written as loops (`lowered`): the same reads and steps
+        lines: list[str] = []
+        body = self.lowered(v.expr, _Ctx(False, params), lines, "    ")
         if name in self.static_values and not any(isinstance(p.type, A.TList)
                                                   for p in v.params):
             # A static value (see `static_values`): worked out once per arguments and kept
@@ -267,30 +280,48 @@ class Compiler:
             self.memos.append(memo)
             self.out += [
                 f"    got = {memo}.get({mkey})",
-                "    if got is not None:",
-                "        G.charge(got[1])",
-                "        return got[0]",
-                "    V, Z, R = G.v, G.z, G.R",
+                "    if got is not None: return G.kept(got)",
+                *_prelude(lines, body),
                 "    left = G.left",
-                "    G.tick()",
+                *_TICK,
+                *lines,
                 f"    got = {body}  # @L{v.at.line}",
                 f"    {memo}[{mkey}] = (got, left - G.left)",
                 "    return got",
                 "",
             ]
             return
-        self.out += ["    V, Z, R = G.v, G.z, G.R", "    G.tick()"]
+        memo = name in self.run_memo_values
+        if memo:
+            # A value kept while the game state is unchanged (see `run_memo_values`): the
+            # runtime empties G.memo at every change of the state and keeps it only while
+            # rules run (None otherwise). A hit charges the steps the working out took, so
+            # the game's step count does not depend on what was kept.
+            mkey = "(" + ", ".join([repr(name)] + [f"l_{p}" for p in params]) + \
+                ("," if not params else "") + ")"
+            self.out += [
+                "    memo = G.memo",
+                "    if memo is not None:",
+                f"        got = memo.get({mkey})",
+                "        if got is not None: return G.kept(got)",
+                "        left = G.left",
+            ]
+        self.out += [*_prelude(lines, body), *_TICK, *lines]
         if name not in self.c.modified:  # no rule modifies it: nothing to look up
-            self.out += [f"    return {body}  # @L{v.at.line}", ""]
+            result = body
+        else:
+            # an int adds, clamps and overrides; any other type can only be overridden (`to`)
+            is_int = isinstance(v.type, A.TName) and v.type.name == "int"
+            self.out.append(f"    base = {body}  # @L{v.at.line}")
+            result = (f"G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
+                      "if G.mods else base")
+        if not memo:
+            self.out += [f"    return {result}  # @L{v.at.line}", ""]
             return
-        # an int adds, clamps and overrides; any other type can only be overridden (`to`)
-        is_int = isinstance(v.type, A.TName) and v.type.name == "int"
-        self.out += [
-            f"    base = {body}  # @L{v.at.line}",
-            f"    return G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
-            "if G.mods else base",
-            "",
-        ]
+        self.out += [f"    got = {result}  # @L{v.at.line}",
+                     "    if memo is not None:",
+                     f"        memo[{mkey}] = (got, left - G.left)",
+                     "    return got", ""]
 
     def _graph_filter(self, name: str, lam: A.Lambda) -> None:
         """`gf_<graph>(G, edge)`: does the filtered graph keep this edge? (run at load)"""
@@ -426,12 +457,9 @@ class Compiler:
             ctx = _Ctx(False, params)
             self.site(fn, body[0].at.line if body else 0)
             self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
-            self.out.append("    V, Z, R = G.v, G.z, G.R")
-            self.out.append("    G.tick()")  # a call is a step: recursion cannot run unbounded
             lines: list[str] = []
             self.stmts(body, ctx, lines, 1, loops=0)
-            self.out.extend(lines or ["    pass"])
-            self.out.append("")
+            self.out += [*_prelude(lines, ""), *_TICK, *lines, ""]
 
     # ---- structured statements (no suspension inside) ---------------------------------------
     def stmts(self, body: Iterable[A.Stmt], ctx: _Ctx, lines: list[str], ind: int,
@@ -770,13 +798,7 @@ class Compiler:
                 return f"R[{obj}].get('name') or {obj}"
             return f"R[{obj}][{e.name!r}]"
         if isinstance(e, A.BinOp):
-            left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
-            if e.op == "*":  # the one operator that can grow a number past any bound fast
-                return f"imul({left}, {right})"
-            if e.op == "+" and self.c.types.get(id(e)) != "int":
-                return f"G.cat({left}, {right})"  # lists and text: capped in size
-            op = "//" if e.op == "/" else e.op
-            return f"({left} {op} {right})"
+            return self._binop(e, self.expr(e.left, ctx), self.expr(e.right, ctx))
         if isinstance(e, A.Compare):
             return f"({self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)})"
         if isinstance(e, A.BoolOp):
@@ -795,6 +817,123 @@ class Compiler:
         if isinstance(e, A.Call):
             return self._call(e, ctx)
         raise AssertionError(e)  # pragma: no cover
+
+    def _binop(self, e: A.BinOp, left: str, right: str) -> str:
+        if e.op == "*":  # the one operator that can grow a number past any bound fast
+            return f"imul({left}, {right})"
+        if e.op == "+" and self.c.types.get(id(e)) != "int":
+            return f"G.cat({left}, {right})"  # lists and text: capped in size
+        op = "//" if e.op == "/" else e.op
+        return f"({left} {op} {right})"
+
+    # ---- expressions as statements: walks written as loops ------------------------------
+    # In Python 3.11 a comprehension or generator is a function of its own, created and
+    # called each time: for the short lists rules walk, that costs more than the walk. So a
+    # value's formula is written as statements where it walks a list (`count`, `exists`,
+    # `every`, `sum` of a comprehension, and list comprehensions): plain loops in the
+    # value's function, into temporaries, with `and`, `or` and `if ... else` around them
+    # written as `if` statements so that what is read, and the steps charged (G.walk, the
+    # same calls in the same order), are exactly those of the expression.
+    def lowered(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """Code for `e` that may need `lines` (at indent `pad`) to run first."""
+        if pad.count("    ") > _MAX_LOWERED_DEPTH or not _walks(e):
+            return self.expr(e, ctx)
+        if isinstance(e, A.Comprehension):
+            if e.var in ctx.pylocals:  # its loop would overwrite the outer name
+                return self.expr(e, ctx)
+            return self._lowered_walk(e, "list", ctx, lines, pad)
+        if isinstance(e, A.Call) and e.func in _LOWERED_AGGREGATES \
+                and self.c.res.get(id(e), ("",))[0] == "builtin":
+            args = self.args_of(e)
+            if len(args) == 1 and isinstance(args[0], A.Comprehension) \
+                    and args[0].var not in ctx.pylocals:
+                mode = e.func
+                if mode == "count" and args[0].cond is None:
+                    return self.expr(e, ctx)  # len() of the whole list
+                if mode == "sum" and self.c.types.get(id(e)) != "int":
+                    return self.expr(e, ctx)
+                return self._lowered_walk(args[0], mode, ctx, lines, pad)
+            return self.expr(e, ctx)
+        if isinstance(e, A.BoolOp):
+            return self._lowered_boolop(e, ctx, lines, pad)
+        if isinstance(e, A.IfExp):
+            t = self.temp()
+            lines.append(f"{pad}if ({self.lowered(e.cond, ctx, lines, pad)}):")
+            inner = pad + "    "
+            lines.append(f"{inner}{t} = {self.lowered(e.then, ctx, lines, inner)}")
+            lines.append(f"{pad}else:")
+            lines.append(f"{inner}{t} = {self.lowered(e.orelse, ctx, lines, inner)}")
+            return t
+        if isinstance(e, A.Not):
+            return f"(not {self.lowered(e.expr, ctx, lines, pad)})"
+        if isinstance(e, (A.Compare, A.BinOp)):
+            left = self.lowered(e.left, ctx, lines, pad)
+            if _walks(e.right) and not _is_plain(left):
+                t = self.temp()  # read before the right side, as the expression does
+                lines.append(f"{pad}{t} = {left}")
+                left = t
+            right = self.lowered(e.right, ctx, lines, pad)
+            if isinstance(e, A.Compare):
+                return f"({left} {e.op} {right})"
+            return self._binop(e, left, right)
+        return self.expr(e, ctx)
+
+    def _lowered_boolop(self, e: A.BoolOp, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """`a and b`: b is read only when a holds (`or`: when it does not); the result is
+        the last item read, as Python's own `and` / `or` give."""
+        t = self.temp()
+        groups: list[list[A.Expr]] = [[]]  # items without walks run together in one expression
+        for item in e.items:
+            if _walks(item) and groups[-1]:
+                groups.append([])
+            groups[-1].append(item)
+        test = f"if {t}:" if e.op == "and" else f"if not {t}:"
+        for i, group in enumerate(groups):
+            if i:
+                lines.append(f"{pad}{test}")
+                pad += "    "
+            codes = [self.lowered(group[0], ctx, lines, pad)]
+            codes += [self.expr(x, ctx) for x in group[1:]]
+            code = codes[0] if len(codes) == 1 else "(" + f" {e.op} ".join(codes) + ")"
+            lines.append(f"{pad}{t} = {code}")
+        return t
+
+    def _lowered_walk(self, c: A.Comprehension, mode: str, ctx: _Ctx, lines: list[str],
+                      pad: str) -> str:
+        """A comprehension as a loop: its list ("list"), or count, exists, every or sum of it
+        (as `_call` compiles them: `exists`/`every` of the filter form test its condition)."""
+        t = self.temp()
+        inner = _Ctx(ctx.susp, ctx.pylocals | {c.var})
+        src = self.lowered(c.source, ctx, lines, pad)
+        start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
+        lines.append(f"{pad}{t} = {start[mode]}")
+        lines.append(f"{pad}for l_{c.var} in G.walk({src}):")
+        body = pad + "    "
+        test, value = c.cond, c.expr
+        if mode in ("exists", "every") and _is_filter(c):
+            test, value = None, c.cond  # the filter form's condition is the test
+            if mode == "exists":
+                test, value = c.cond, None
+        if test is not None:
+            lines.append(f"{body}if not ({self.lowered(test, inner, lines, body)}):")
+            lines.append(f"{body}    continue")
+        if mode == "list":
+            lines.append(f"{body}{t}.append({self.lowered(value, inner, lines, body)})")
+        elif mode == "count":
+            lines.append(f"{body}{t} += 1")
+        elif mode == "sum":
+            lines.append(f"{body}{t} += {self.lowered(value, inner, lines, body)}")
+        elif mode == "exists":
+            if value is not None:
+                lines.append(f"{body}if not ({self.lowered(value, inner, lines, body)}):")
+                lines.append(f"{body}    continue")
+            lines.append(f"{body}{t} = True")
+            lines.append(f"{body}break")
+        else:  # every
+            lines.append(f"{body}if not ({self.lowered(value, inner, lines, body)}):")
+            lines.append(f"{body}    {t} = False")
+            lines.append(f"{body}    break")
+        return t
 
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
@@ -878,6 +1017,45 @@ class Compiler:
         if n == "run":
             return f"G.run_effect_now({self.expr(a0.obj, ctx)}, {a0.name!r})"
         raise AssertionError(n)  # pragma: no cover
+
+
+# Aggregates of a comprehension that `Compiler.lowered` writes as loops, and how deep its
+# loops and `if`s may nest (Python refuses more than 20 nested loops in one function).
+_LOWERED_AGGREGATES = frozenset({"count", "exists", "every", "sum"})
+_MAX_LOWERED_DEPTH = 12
+
+
+# One rule step (Runtime.tick), written inline: a call is a step, so recursion cannot run
+# unbounded
+_TICK = ("    G.left -= 1", "    if G.left < 0: G.over_budget()")
+
+
+def _prelude(lines: list[str], body: str) -> list[str]:
+    """`V, Z, R = G.v, G.z, G.R` for those of them the function's code reads."""
+    code = "\n".join(lines) + "\n" + body
+    used = [n for n in ("V", "Z", "R") if re.search(rf"\b{n}\b", code)]
+    if not used:
+        return []
+    return [f"    {', '.join(used)} = {', '.join('G.' + n.lower() if n != 'R' else 'G.R' for n in used)}"]
+
+
+def _walks(e: Any) -> bool:
+    """Does the expression walk a list (hold a comprehension) outside a lambda?"""
+    if isinstance(e, A.Comprehension):
+        return True
+    if isinstance(e, A.Lambda):
+        return False  # a graph search's test: read once per space, stays an expression
+    if isinstance(e, tuple):
+        return any(_walks(x) for x in e)
+    if hasattr(e, "__attrs_attrs__"):
+        return any(_walks(getattr(e, f.name)) for f in e.__attrs_attrs__ if f.name != "at")
+    return False
+
+
+def _is_plain(code: str) -> bool:
+    """A local or a literal: reading it twice or later reads the same."""
+    return code.isidentifier() or code in ("None", "True", "False") or code.lstrip("-").isdigit() \
+        or _is_str_literal(code)
 
 
 # Built-ins that are one Python expression over their compiled arguments.
@@ -1255,16 +1433,60 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
     return ok
 
 
-def _pure_calls(body: str) -> set[str] | None:
-    """The values `body` calls, or None if it reads anything but its arguments and static
-    data (see static_values)."""
+# What a value kept while the state is unchanged may use besides what a static value may:
+# reads of the game state (vars, zones, fields in play, event state, modifiers, where
+# records lie, what is revealed), none of which changes while an expression is read.
+_READ_G = _STATIC_G | {"v", "z", "f", "field", "attribute", "evget", "pieces", "loc",
+                       "revealed", "mods", "modint", "modto"}
+_READ_NAMES = _STATIC_NAMES | {"V", "Z"}
+# What makes a value worth keeping: walking a list, searching a graph
+_COSTLY = ("G.walk(", "G.loop(", "G.graphs[", "G.pieces(")
+
+
+def run_memo_values(bodies: dict[str, str], static: set[str]) -> set[str]:
+    """The values worth keeping while the game state is unchanged: those that only read
+    (their formula, compiled, touches the state only through reads: no die, random pick
+    or effect, see `_READ_G`, and calls only such values) and either walk a list or search
+    a graph themselves or call a value kept so. While rules run, the state changes only
+    through the runtime's methods, which empty the kept results (engine.runtime
+    Runtime.memo). Static values have their own cache."""
+    calls: dict[str, set[str]] = {}
+    pure: set[str] = set()
+    for name, body in bodies.items():
+        callees = _pure_calls(body, _READ_G, _READ_NAMES)
+        if callees is not None:
+            calls[name] = callees
+            pure.add(name)
+    changed = True
+    while changed:  # the greatest fixed point: reads only, through every call
+        changed = False
+        for name in list(pure):
+            if not calls[name] <= pure:
+                pure.discard(name)
+                changed = True
+    kept = {n for n in pure if any(c in bodies[n] for c in _COSTLY)}
+    changed = True
+    while changed:  # the least fixed point: a value that calls a kept one is kept
+        changed = False
+        for name in pure - kept:
+            if calls[name] & kept:
+                kept.add(name)
+                changed = True
+    return kept - static
+
+
+def _pure_calls(body: str, g_attrs: frozenset[str] = _STATIC_G,
+                names: frozenset[str] = _STATIC_NAMES) -> set[str] | None:
+    """The values `body` calls, or None if it uses anything of the runtime (G) or any
+    name besides its arguments, consts, values and `g_attrs` / `names` (by default:
+    static data only, see static_values)."""
     tree = pyast.parse(body, mode="eval")
     callees: set[str] = set()
     allowed_g: set[int] = set()  # the Name nodes `G` used in an allowed way
     for node in pyast.walk(tree):
         if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) \
                 and node.value.id == "G":
-            if node.attr not in _STATIC_G:
+            if node.attr not in g_attrs:
                 return None
             allowed_g.add(id(node.value))
         elif isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
@@ -1278,7 +1500,7 @@ def _pure_calls(body: str) -> set[str] | None:
             if n == "G":
                 if id(node) not in allowed_g:
                     return None
-            elif not (n.startswith(("l_", "K_", "v_")) or n in _STATIC_NAMES):
+            elif not (n.startswith(("l_", "K_", "v_")) or n in names):
                 return None
     return callees
 
