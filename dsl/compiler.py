@@ -102,7 +102,8 @@ class Compiler:
         for name, v in m.values.items():
             bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
         self.static_values = static_values(bodies, self.c.modified)
-        self.run_memo_values = run_memo_values(bodies, self.static_values) - {
+        wanted = repeated_calls(m) | {n for n, v in m.values.items() if not v.params}
+        self.run_memo_values = run_memo_values(bodies, self.static_values, wanted) - {
             name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
                                                         for p in v.params)}
         for name, v in m.values.items():
@@ -907,7 +908,10 @@ class Compiler:
         src = self.lowered(c.source, ctx, lines, pad)
         start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
         lines.append(f"{pad}{t} = {start[mode]}")
-        lines.append(f"{pad}for l_{c.var} in G.walk({src}):")
+        # `every` of the filter form tests its condition: it keeps nothing out
+        walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
+            self._walk_code(c, ctx, src)
+        lines.append(f"{pad}for l_{c.var} in {walk}:")
         body = pad + "    "
         test, value = c.cond, c.expr
         if mode in ("exists", "every") and _is_filter(c):
@@ -935,9 +939,80 @@ class Compiler:
             lines.append(f"{body}    break")
         return t
 
+    def _walk_code(self, c: A.Comprehension, ctx: _Ctx, src: str) -> str:
+        """What a comprehension that keeps only the items its condition holds for walks:
+        G.walk(src) (the list, charged one step an item), or, over all the records of a type
+        when the condition keeps only those whose var field equals a value it reads once
+        (`x.f == v`, after tests that read only x's fields, locals and literals), just
+        those records (G.having: charged the same, kept in an index while rules run). The
+        condition is still read for each record walked, so the result is the same."""
+        found = self._indexed(c)
+        if found is None:
+            return f"G.walk({src})"
+        tname, field, value = found
+        return f"G.having({tname!r}, {field!r}, {self.expr(value, ctx)})"
+
+    def _indexed(self, c: A.Comprehension) -> tuple[str, str, A.Expr] | None:
+        """(type, var field, value) for `_walk_code`, or None."""
+        res = self.c.res.get(id(c.source)) if isinstance(c.source, A.Name) else None
+        if res is None or res[0] != "all" or res[1] in self.created or c.cond is None:
+            return None
+        info = self.m.types.get(res[1])
+        if info is None:
+            return None
+        tests = c.cond.items if isinstance(c.cond, A.BoolOp) and c.cond.op == "and" \
+            else (c.cond,)
+        found = None
+        for i, test in enumerate(tests):
+            eq = self._field_equality(test, c.var, info)
+            if eq is not None and (found is None or _is_literal(found[1])
+                                   and not _is_literal(eq[1])):
+                found = eq  # a value that is no literal: the more telling of two
+            if not self._plain_test(test, c.var, info):
+                break  # the tests after one that may call or fail are read only for some
+        return None if found is None else (res[1], found[0], found[1])
+
+    def _field_equality(self, test: A.Expr, var: str, info: Any) -> tuple[str, A.Expr] | None:
+        """(field, value) when `test` is `var.field == value` (either way round), with a var
+        field of one value (no list) and a value that is a local, const or literal."""
+        if not isinstance(test, A.Compare) or test.op != "==":
+            return None
+        for mine, other in ((test.left, test.right), (test.right, test.left)):
+            f = self._own_field(mine, var, info)
+            if f is not None and info.fields[f].var and not isinstance(info.fields[f].type,
+                                                                         tuple) \
+                    and self._plain_operand(other, var, info) and not _mentions(other, var):
+                return f, other
+        return None
+
+    def _own_field(self, e: A.Expr, var: str, info: Any) -> str | None:
+        """The field name when `e` is `var.field`, a declared field of the type."""
+        if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == var \
+                and self.c.res.get(id(e.obj), ("",))[0] == "local" and e.name in info.fields:
+            return e.name
+        return None
+
+    def _plain_operand(self, e: A.Expr, var: str, info: Any) -> bool:
+        """A literal, a local or const, or a field of var: read without a call or a fault."""
+        if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
+            return True
+        if isinstance(e, A.Name):
+            return self.c.res.get(id(e), ("",))[0] in ("local", "const", "kconst")
+        return self._own_field(e, var, info) is not None
+
+    def _plain_test(self, test: A.Expr, var: str, info: Any) -> bool:
+        """A test that reads only plain operands: leaving it unread for some items changes
+        neither a step count nor whether a fault happens."""
+        if isinstance(test, A.Not):
+            return self._plain_test(test.expr, var, info)
+        if isinstance(test, A.Compare) and test.op in ("==", "!="):
+            return self._plain_operand(test.left, var, info) \
+                and self._plain_operand(test.right, var, info)
+        return self._own_field(test, var, info) is not None
+
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
-        src = f"G.walk({self.expr(e.source, ctx)})"
+        src = self._walk_code(e, ctx, self.expr(e.source, ctx))
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
             out += f" if {self.expr(e.cond, inner)}"
@@ -1049,6 +1124,22 @@ def _walks(e: Any) -> bool:
         return any(_walks(x) for x in e)
     if hasattr(e, "__attrs_attrs__"):
         return any(_walks(getattr(e, f.name)) for f in e.__attrs_attrs__ if f.name != "at")
+    return False
+
+
+def _is_literal(e: A.Expr) -> bool:
+    return isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit))
+
+
+def _mentions(e: Any, name: str) -> bool:
+    """Does the expression read the name `name`?"""
+    if isinstance(e, A.Name):
+        return e.id == name
+    if isinstance(e, tuple):
+        return any(_mentions(x, name) for x in e)
+    if hasattr(e, "__attrs_attrs__"):
+        return any(_mentions(getattr(e, f.name), name) for f in e.__attrs_attrs__
+                   if f.name != "at")
     return False
 
 
@@ -1437,17 +1528,19 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
 # reads of the game state (vars, zones, fields in play, event state, modifiers, where
 # records lie, what is revealed), none of which changes while an expression is read.
 _READ_G = _STATIC_G | {"v", "z", "f", "field", "attribute", "evget", "pieces", "loc",
-                       "revealed", "mods", "modint", "modto"}
+                       "revealed", "mods", "modint", "modto", "having"}
 _READ_NAMES = _STATIC_NAMES | {"V", "Z"}
-# What makes a value worth keeping: walking a list, searching a graph
-_COSTLY = ("G.walk(", "G.loop(", "G.graphs[", "G.pieces(")
+# What makes a value worth keeping: walking all the records of a type, searching a graph
+_COSTLY = ("G.all(", "G.graphs[", "G.pieces(")
 
 
-def run_memo_values(bodies: dict[str, str], static: set[str]) -> set[str]:
-    """The values worth keeping while the game state is unchanged: those that only read
-    (their formula, compiled, touches the state only through reads: no die, random pick
-    or effect, see `_READ_G`, and calls only such values) and either walk a list or search
-    a graph themselves or call a value kept so. While rules run, the state changes only
+def run_memo_values(bodies: dict[str, str], static: set[str], wanted: set[str]) -> set[str]:
+    """The values worth keeping while the game state is unchanged. Such a value only reads
+    (its formula, compiled, touches the state only through reads: no die, random pick or
+    effect, see `_READ_G`, and calls only such values); it walks all the records of a type
+    or searches a graph itself (a shorter walk costs less than the keeping); and it has no
+    parameters or some rule reads it twice with the same arguments (`repeated_calls`): the
+    values read again before anything changes (`wanted`). While rules run, the state changes only
     through the runtime's methods, which empty the kept results (engine.runtime
     Runtime.memo). Static values have their own cache."""
     calls: dict[str, set[str]] = {}
@@ -1464,15 +1557,41 @@ def run_memo_values(bodies: dict[str, str], static: set[str]) -> set[str]:
             if not calls[name] <= pure:
                 pure.discard(name)
                 changed = True
-    kept = {n for n in pure if any(c in bodies[n] for c in _COSTLY)}
-    changed = True
-    while changed:  # the least fixed point: a value that calls a kept one is kept
-        changed = False
-        for name in pure - kept:
-            if calls[name] & kept:
-                kept.add(name)
-                changed = True
-    return kept - static
+    return {n for n in (pure & wanted) - static if any(c in bodies[n] for c in _COSTLY)}
+
+
+def repeated_calls(model: PackModel) -> set[str]:
+    """The values some rule (a value's formula, a procedure, trigger, effect or window)
+    calls twice with the same argument expressions."""
+    def key(n: Any) -> Any:  # a syntax tree without its positions
+        if isinstance(n, tuple):
+            return tuple(key(x) for x in n)
+        if hasattr(n, "__attrs_attrs__"):
+            return (type(n).__name__, *(key(getattr(n, f.name)) for f in n.__attrs_attrs__
+                                        if f.name != "at"))
+        return n
+
+    def walk(n: Any, seen: dict[Any, int]) -> None:
+        if isinstance(n, A.Call) and n.func in model.values:
+            k = (n.func, key(n.args), key(n.kwargs))
+            seen[k] = seen.get(k, 0) + 1
+        if isinstance(n, tuple):
+            for x in n:
+                walk(x, seen)
+        elif hasattr(n, "__attrs_attrs__"):
+            for f in n.__attrs_attrs__:
+                walk(getattr(n, f.name), seen)
+
+    rules: list[Any] = [v.expr for v in model.values.values()]
+    rules += [p.body for p in model.procs.values()]
+    rules += [(tr.decl.body, tr.decl.cond) for tr in model.triggers]
+    rules += [eff.body for eff in model.effects] + [w.body for w in model.windows.values()]
+    out: set[str] = set()
+    for rule in rules:
+        seen: dict[Any, int] = {}
+        walk(rule, seen)
+        out |= {k[0] for k, n in seen.items() if n > 1}
+    return out
 
 
 def _pure_calls(body: str, g_attrs: frozenset[str] = _STATIC_G,

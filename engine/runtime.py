@@ -60,6 +60,10 @@ class Runtime:
         # otherwise, so that a host or test that changes the state between runs never reads
         # an old result) and emptied by every method that changes the state (`changed`).
         self.memo: dict[tuple, tuple[Any, int]] | None = None
+        # While rules run (None otherwise, like `memo`): field -> type -> value -> the records
+        # of the type with that value of the var field, in the type's order (see `having`);
+        # built when first asked for, dropped when a rule writes the field.
+        self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -129,6 +133,7 @@ class Runtime:
         funcs = self.FUNCS
         self.left = budget = self.limits.steps
         self.memo = {}
+        self.fidx = {}
         try:
             while stack:
                 fr = stack[-1]
@@ -165,7 +170,7 @@ class Runtime:
             where = rule_location(err, self.P)
             raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
         finally:
-            self.memo = None
+            self.memo = self.fidx = None
             self.s["steps"] += budget - self.left
         if self.s["result"] is None:
             self.s["result"] = {"winner": None, "reason": "no rule left to run"}
@@ -847,6 +852,8 @@ class Runtime:
         rec[name] = value
         if self.memo:
             self.memo.clear()  # changed(), inline on this hot path
+        if self.fidx:
+            self.fidx.pop(name, None)
         if self.logging:
             self._log({"t": "setf", "e": rid, "f": name, "v": value, "at": self.loc.get(rid)})
 
@@ -921,6 +928,28 @@ class Runtime:
         self.left -= 1
         if self.left < 0:
             self.over_budget()
+
+    def having(self, tname: str, field: str, value: Any) -> Any:
+        """The records of type `tname` whose var field `field` is `value`, in the type's
+        order: what a comprehension over all of them that keeps only `x.field == value`
+        needs to walk (dsl.compiler.Compiler._walk_code; its condition still reads every
+        record it gets). Charged as the walk of all of them. While a decision may be undone,
+        all of them: the comprehension reads each through the watchers, as it always did."""
+        items = self.P.by_type[tname]
+        self.left -= len(items) + 1
+        if self.left < 0:
+            self.over_budget()
+        index = self.fidx
+        if index is None or self.undo_side is not None:
+            return items
+        per_type = index.get(field)
+        by_value = per_type.get(tname) if per_type is not None else None
+        if by_value is None:
+            by_value = index.setdefault(field, {})[tname] = {}
+            fields = self.s["f"]
+            for rid in items:
+                by_value.setdefault(fields[rid][field], []).append(rid)
+        return by_value.get(value, ())
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
