@@ -52,6 +52,8 @@ class Compiler:
         self.out: list[str] = []
         self.uid = 0
         self.temps = 0  # temporaries of `lowered` (their own count: `uid` names saved data)
+        self.pure_values: set[str] = set()  # values that only read (see `pure_values`)
+        self.hoisted: dict[int, str] = {}  # value calls read once per walk: node -> temporary
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
         # Where each generated function's rule was written: SITES maps the function to an
         # index into FILES (paths relative to the pack, as repr literals), and statements
@@ -102,8 +104,10 @@ class Compiler:
         for name, v in m.values.items():
             bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
         self.static_values = static_values(bodies, self.c.modified)
+        self.pure_values = pure_values(bodies)
         wanted = repeated_calls(m) | {n for n, v in m.values.items() if not v.params}
-        self.run_memo_values = run_memo_values(bodies, self.static_values, wanted) - {
+        self.run_memo_values = run_memo_values(bodies, self.pure_values, self.static_values,
+                                               wanted) - {
             name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
                                                         for p in v.params)}
         for name, v in m.values.items():
@@ -908,6 +912,7 @@ class Compiler:
         src = self.lowered(c.source, ctx, lines, pad)
         start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
         lines.append(f"{pad}{t} = {start[mode]}")
+        hoisted = self._hoist(c, lines, pad)
         # `every` of the filter form tests its condition: it keeps nothing out
         walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
             self._walk_code(c, ctx, src)
@@ -937,7 +942,42 @@ class Compiler:
             lines.append(f"{body}if not ({self.lowered(value, inner, lines, body)}):")
             lines.append(f"{body}    {t} = False")
             lines.append(f"{body}    break")
+        for node in hoisted:
+            del self.hoisted[node]
         return t
+
+    def _hoist(self, c: A.Comprehension, lines: list[str], pad: str) -> list[int]:
+        """Calls of values that only read, in the comprehension's condition or item, whose
+        arguments read nothing the walk binds: each is read when the walk first needs it and
+        kept for the rest of the walk (nothing changes while an expression is read), in a
+        temporary set to `...` before the loop (see `_call`). Not inside a lambda: that is a
+        function of its own. Returns the nodes, for the caller to forget after the walk."""
+        bound = {c.var} | _bound_names((c.cond, c.expr))
+        found: list[A.Call] = []
+
+        def walk(n: Any) -> None:
+            if isinstance(n, A.Lambda):
+                return
+            if isinstance(n, A.Call) and n.func in self.pure_values \
+                    and self.c.res.get(id(n), ("",))[0] == "value" and id(n) not in self.hoisted \
+                    and not any(_mentions(a, b) for a in self.args_of(n) for b in bound):
+                found.append(n)
+                return  # its arguments are read with it
+            if isinstance(n, tuple):
+                for x in n:
+                    walk(x)
+            elif hasattr(n, "__attrs_attrs__"):
+                for f in n.__attrs_attrs__:
+                    walk(getattr(n, f.name))
+        walk((c.cond, c.expr))
+        same: dict[Any, str] = {}  # the same call written twice shares its temporary
+        for n in found:
+            k = (n.func, _shape(self.args_of(n)))
+            if k not in same:
+                same[k] = self.temp()
+                lines.append(f"{pad}{same[k]} = ...")
+            self.hoisted[id(n)] = same[k]
+        return [id(n) for n in found]
 
     def _walk_code(self, c: A.Comprehension, ctx: _Ctx, src: str) -> str:
         """What a comprehension that keeps only the items its condition holds for walks:
@@ -1010,9 +1050,18 @@ class Compiler:
                 and self._plain_operand(test.right, var, info)
         return self._own_field(test, var, info) is not None
 
+    def _iterable(self, e: A.Expr, ctx: _Ctx) -> str:
+        """The source of a generator: Python allows no `:=` there, so the value calls in it
+        kept for a walk around it (`_hoist`) are called as they are."""
+        kept, self.hoisted = self.hoisted, {}
+        try:
+            return self.expr(e, ctx)
+        finally:
+            self.hoisted = kept
+
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
         inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
-        src = self._walk_code(e, ctx, self.expr(e.source, ctx))
+        src = self._walk_code(e, ctx, self._iterable(e.source, ctx))
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
             out += f" if {self.expr(e.cond, inner)}"
@@ -1047,7 +1096,9 @@ class Compiler:
         if res[0] == "proc":
             return f"p_{e.func}(G{''.join(', ' + self.value(a, ctx) for a in args)})"
         if res[0] == "value":
-            return f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+            call = f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+            t = self.hoisted.get(id(e))
+            return call if t is None else f"({t} if {t} is not ... else ({t} := {call}))"
         n = e.func
         x = lambda i: self.expr(args[i], ctx)  # noqa: E731
         a0 = args[0] if args else None
@@ -1076,7 +1127,7 @@ class Compiler:
             if isinstance(a0, A.Comprehension) and _is_filter(a0):
                 inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
-                        f"G.walk({self.expr(a0.source, ctx)}))")
+                        f"G.walk({self._iterable(a0.source, ctx)}))")
             if isinstance(a0, A.Comprehension):
                 return f"all({self._gen(a0, ctx)})"
             return f"all({x(0)})"
@@ -1141,6 +1192,32 @@ def _mentions(e: Any, name: str) -> bool:
         return any(_mentions(getattr(e, f.name), name) for f in e.__attrs_attrs__
                    if f.name != "at")
     return False
+
+
+def _bound_names(e: Any) -> set[str]:
+    """The names comprehensions and lambdas inside the expression bind."""
+    out: set[str] = set()
+    if isinstance(e, A.Comprehension):
+        out.add(e.var)
+    elif isinstance(e, A.Lambda):
+        out.add(e.param)
+    if isinstance(e, tuple):
+        for x in e:
+            out |= _bound_names(x)
+    elif hasattr(e, "__attrs_attrs__"):
+        for f in e.__attrs_attrs__:
+            out |= _bound_names(getattr(e, f.name))
+    return out
+
+
+def _shape(n: Any) -> Any:
+    """A syntax tree without its positions: equal for the same text written twice."""
+    if isinstance(n, tuple):
+        return tuple(_shape(x) for x in n)
+    if hasattr(n, "__attrs_attrs__"):
+        return (type(n).__name__, *(_shape(getattr(n, f.name)) for f in n.__attrs_attrs__
+                                    if f.name != "at"))
+    return n
 
 
 def _is_plain(code: str) -> bool:
@@ -1534,15 +1611,9 @@ _READ_NAMES = _STATIC_NAMES | {"V", "Z"}
 _COSTLY = ("G.all(", "G.graphs[", "G.pieces(")
 
 
-def run_memo_values(bodies: dict[str, str], static: set[str], wanted: set[str]) -> set[str]:
-    """The values worth keeping while the game state is unchanged. Such a value only reads
-    (its formula, compiled, touches the state only through reads: no die, random pick or
-    effect, see `_READ_G`, and calls only such values); it walks all the records of a type
-    or searches a graph itself (a shorter walk costs less than the keeping); and it has no
-    parameters or some rule reads it twice with the same arguments (`repeated_calls`): the
-    values read again before anything changes (`wanted`). While rules run, the state changes only
-    through the runtime's methods, which empty the kept results (engine.runtime
-    Runtime.memo). Static values have their own cache."""
+def pure_values(bodies: dict[str, str]) -> set[str]:
+    """The values that only read: their formula, compiled, touches the state only through
+    reads (no die, random pick or effect, see `_READ_G`) and calls only such values."""
     calls: dict[str, set[str]] = {}
     pure: set[str] = set()
     for name, body in bodies.items():
@@ -1557,23 +1628,27 @@ def run_memo_values(bodies: dict[str, str], static: set[str], wanted: set[str]) 
             if not calls[name] <= pure:
                 pure.discard(name)
                 changed = True
+    return pure
+
+
+def run_memo_values(bodies: dict[str, str], pure: set[str], static: set[str],
+                    wanted: set[str]) -> set[str]:
+    """The values worth keeping while the game state is unchanged. Such a value only reads
+    (`pure_values`); it walks all the records of a type
+    or searches a graph itself (a shorter walk costs less than the keeping); and it has no
+    parameters or some rule reads it twice with the same arguments (`repeated_calls`): the
+    values read again before anything changes (`wanted`). While rules run, the state changes only
+    through the runtime's methods, which empty the kept results (engine.runtime
+    Runtime.memo). Static values have their own cache."""
     return {n for n in (pure & wanted) - static if any(c in bodies[n] for c in _COSTLY)}
 
 
 def repeated_calls(model: PackModel) -> set[str]:
     """The values some rule (a value's formula, a procedure, trigger, effect or window)
     calls twice with the same argument expressions."""
-    def key(n: Any) -> Any:  # a syntax tree without its positions
-        if isinstance(n, tuple):
-            return tuple(key(x) for x in n)
-        if hasattr(n, "__attrs_attrs__"):
-            return (type(n).__name__, *(key(getattr(n, f.name)) for f in n.__attrs_attrs__
-                                        if f.name != "at"))
-        return n
-
     def walk(n: Any, seen: dict[Any, int]) -> None:
         if isinstance(n, A.Call) and n.func in model.values:
-            k = (n.func, key(n.args), key(n.kwargs))
+            k = (n.func, _shape(n.args), _shape(n.kwargs))
             seen[k] = seen.get(k, 0) + 1
         if isinstance(n, tuple):
             for x in n:
