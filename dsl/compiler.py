@@ -35,25 +35,35 @@ def _q(v: Any) -> str:
 class _Ctx:
     """What the expression compiler needs to know about where it is."""
 
-    def __init__(self, susp: bool, pylocals: Iterable[str] = ()):
+    def __init__(self, susp: bool, pylocals: Iterable[str] = (),
+                 names: dict[str, str] | None = None):
         self.susp = susp
         self.pylocals = set(pylocals)
+        self.names = names or {}  # an inlined value's parameters -> the code of its arguments
 
     def local(self, name: str) -> str:
+        if name in self.names:
+            return self.names[name]
         if not self.susp or name in self.pylocals:
             return f"l_{name}"
         return f"L[{name!r}]"
 
 
 class Compiler:
-    def __init__(self, model: PackModel, check: CheckResult):
+    def __init__(self, model: PackModel, check: CheckResult, optimize: bool = True):
         self.m = model
         self.c = check
+        # False: every expression as one Python expression, every value call a call that
+        # costs a step, no kept values, no index: the plain reading the optimizations must
+        # agree with (tests/test_lang_speed.py plays games both ways)
+        self.optimize = optimize
         self.out: list[str] = []
         self.uid = 0
         self.temps = 0  # temporaries of `lowered` (their own count: `uid` names saved data)
         self.pure_values: set[str] = set()  # values that only read (see `pure_values`)
         self.hoisted: dict[int, str] = {}  # value calls read once per walk: node -> temporary
+        self.recursive_values: set[str] = set()  # values that may call themselves again
+        self.inlined_values: set[str] = set()  # values whose formula replaces their calls
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
         # Where each generated function's rule was written: SITES maps the function to an
         # index into FILES (paths relative to the pack, as repr literals), and statements
@@ -105,11 +115,23 @@ class Compiler:
             bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
         self.static_values = static_values(bodies, self.c.modified)
         self.pure_values = pure_values(bodies)
+        self.recursive_values = recursive_values(bodies) if self.optimize else set(bodies)
         wanted = repeated_calls(m) | {n for n, v in m.values.items() if not v.params}
         self.run_memo_values = run_memo_values(bodies, self.pure_values, self.static_values,
-                                               wanted) - {
+                                               wanted if self.optimize else set()) - {
             name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
                                                         for p in v.params)}
+        candidates = {name for name, v in m.values.items()
+                      if self.optimize and name in self.pure_values and name not in self.recursive_values
+                      and name not in self.c.modified and name not in self.run_memo_values
+                      and len(bodies[name]) <= _MAX_INLINED}
+        changed = True
+        while changed:  # a formula calling only inlined values (with plain arguments) too
+            changed = False
+            for name in sorted(candidates - self.inlined_values):
+                if self._inlinable(m.values[name].expr):
+                    self.inlined_values.add(name)
+                    changed = True
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
             self._value(name, v, bodies[name])
@@ -288,7 +310,7 @@ class Compiler:
                 "    if got is not None: return G.kept(got)",
                 *_prelude(lines, body),
                 "    left = G.left",
-                *_TICK,
+                *self._value_tick(name),
                 *lines,
                 f"    got = {body}  # @L{v.at.line}",
                 f"    {memo}[{mkey}] = (got, left - G.left)",
@@ -311,7 +333,7 @@ class Compiler:
                 "        if got is not None: return G.kept(got)",
                 "        left = G.left",
             ]
-        self.out += [*_prelude(lines, body), *_TICK, *lines]
+        self.out += [*_prelude(lines, body), *self._value_tick(name), *lines]
         if name not in self.c.modified:  # no rule modifies it: nothing to look up
             result = body
         else:
@@ -327,6 +349,12 @@ class Compiler:
                      "    if memo is not None:",
                      f"        memo[{mkey}] = (got, left - G.left)",
                      "    return got", ""]
+
+    def _value_tick(self, name: str) -> tuple[str, ...]:
+        """The step a value's call is charged: only a value that may call itself again
+        (directly or through others) needs one, so that its recursion cannot run unbounded;
+        any other call does bounded work, charged by the walks and calls inside it."""
+        return _TICK if name in self.recursive_values else ()
 
     def _graph_filter(self, name: str, lam: A.Lambda) -> None:
         """`gf_<graph>(G, edge)`: does the filtered graph keep this edge? (run at load)"""
@@ -841,7 +869,7 @@ class Compiler:
     # same calls in the same order), are exactly those of the expression.
     def lowered(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
         """Code for `e` that may need `lines` (at indent `pad`) to run first."""
-        if pad.count("    ") > _MAX_LOWERED_DEPTH or not _walks(e):
+        if not self.optimize or pad.count("    ") > _MAX_LOWERED_DEPTH or not _walks(e):
             return self.expr(e, ctx)
         if isinstance(e, A.Comprehension):
             if e.var in ctx.pylocals:  # its loop would overwrite the outer name
@@ -916,6 +944,13 @@ class Compiler:
         # `every` of the filter form tests its condition: it keeps nothing out
         walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
             self._walk_code(c, ctx, src)
+        if walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
+            items = self.temp()
+            lines += [f"{pad}{items} = {src}",
+                      f"{pad}if type({items}) is not list: {items} = list({items})",
+                      f"{pad}G.left -= len({items}) + 1",
+                      f"{pad}if G.left < 0: G.over_budget()"]
+            walk = items
         lines.append(f"{pad}for l_{c.var} in {walk}:")
         body = pad + "    "
         test, value = c.cond, c.expr
@@ -986,7 +1021,7 @@ class Compiler:
         (`x.f == v`, after tests that read only x's fields, locals and literals), just
         those records (G.having: charged the same, kept in an index while rules run). The
         condition is still read for each record walked, so the result is the same."""
-        found = self._indexed(c)
+        found = self._indexed(c) if self.optimize else None
         if found is None:
             return f"G.walk({src})"
         tname, field, value = found
@@ -1050,6 +1085,33 @@ class Compiler:
                 and self._plain_operand(test.right, var, info)
         return self._own_field(test, var, info) is not None
 
+    def _inlinable(self, e: Any) -> bool:
+        """A formula that walks nothing, rolls nothing and calls no procedure nor any value
+        but inlined ones with plain arguments."""
+        if isinstance(e, (A.Comprehension, A.Lambda)):
+            return False
+        if isinstance(e, A.Call):
+            res = self.c.res.get(id(e), ("",))
+            if res[0] == "value":
+                if e.func not in self.inlined_values \
+                        or not all(self._plain_argument(a) for a in self.args_of(e)):
+                    return False
+            elif res[0] != "builtin" or e.func in _NOT_INLINED:
+                return False
+        if isinstance(e, tuple):
+            return all(self._inlinable(x) for x in e)
+        if hasattr(e, "__attrs_attrs__"):
+            return all(self._inlinable(getattr(e, f.name)) for f in e.__attrs_attrs__
+                       if f.name != "at")
+        return True
+
+    def _plain_argument(self, e: A.Expr) -> bool:
+        """A literal, local or const: read as often as the inlined formula reads it."""
+        if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
+            return True
+        return isinstance(e, A.Name) and self.c.res.get(id(e), ("",))[0] in (
+            "local", "const", "kconst")
+
     def _iterable(self, e: A.Expr, ctx: _Ctx) -> str:
         """The source of a generator: Python allows no `:=` there, so the value calls in it
         kept for a walk around it (`_hoist`) are called as they are."""
@@ -1096,6 +1158,13 @@ class Compiler:
         if res[0] == "proc":
             return f"p_{e.func}(G{''.join(', ' + self.value(a, ctx) for a in args)})"
         if res[0] == "value":
+            if e.func in self.inlined_values and id(e) not in self.hoisted \
+                    and all(self._plain_argument(a) for a in args):
+                # A small value that reads only fields, vars and locals, called with locals
+                # and literals: its formula in place of the call (the same reads; no call).
+                decl = self.m.values[e.func]
+                names = {p.name: self.expr(a, ctx) for p, a in zip(decl.params, args)}
+                return f"({self.expr(decl.expr, _Ctx(False, names=names))})"
             call = f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
             t = self.hoisted.get(id(e))
             return call if t is None else f"({t} if {t} is not ... else ({t} := {call}))"
@@ -1148,6 +1217,11 @@ class Compiler:
 # Aggregates of a comprehension that `Compiler.lowered` writes as loops, and how deep its
 # loops and `if`s may nest (Python refuses more than 20 nested loops in one function).
 _LOWERED_AGGREGATES = frozenset({"count", "exists", "every", "sum"})
+# Built-ins an inlined value may not call (they roll, run rules, search or build lists), and
+# the longest formula (in characters of code) inlined
+_NOT_INLINED = frozenset({"roll", "random_pick", "run", "numbers", "neighbors", "distance",
+                          "path", "reachable"})
+_MAX_INLINED = 160
 _MAX_LOWERED_DEPTH = 12
 
 
@@ -1631,6 +1705,26 @@ def pure_values(bodies: dict[str, str]) -> set[str]:
     return pure
 
 
+def recursive_values(bodies: dict[str, str]) -> set[str]:
+    """The values in a cycle of calls (one that calls itself, or calls one that calls it
+    back), from their compiled formulas."""
+    calls = {name: set(re.findall(r"\bv_(\w+)\(", body)) & bodies.keys()
+             for name, body in bodies.items()}
+    out: set[str] = set()
+    for name in bodies:  # does a path of calls lead from the value back to it?
+        seen: set[str] = set()
+        todo = list(calls[name])
+        while todo:
+            n = todo.pop()
+            if n == name:
+                out.add(name)
+                break
+            if n not in seen:
+                seen.add(n)
+                todo.extend(calls[n])
+    return out
+
+
 def run_memo_values(bodies: dict[str, str], pure: set[str], static: set[str],
                     wanted: set[str]) -> set[str]:
     """The values worth keeping while the game state is unchanged. Such a value only reads
@@ -1699,5 +1793,5 @@ def _pure_calls(body: str, g_attrs: frozenset[str] = _STATIC_G,
     return callees
 
 
-def compile_pack(model: PackModel, check: CheckResult) -> str:
-    return Compiler(model, check).compile()
+def compile_pack(model: PackModel, check: CheckResult, optimize: bool = True) -> str:
+    return Compiler(model, check, optimize).compile()

@@ -42,6 +42,7 @@ class Runtime:
                  limits: Limits | None = None):
         self.P = pack
         self.R = pack.records
+        self.by_type = pack.by_type
         self.sides = pack.sides
         self.other = pack.other
         self.graphs = pack.graphs
@@ -380,7 +381,7 @@ class Runtime:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
         self._show_to(side, options)
         if args is not None:  # a card the prompt names is shown to the decider, as an option
-            self._show_to(side, [x for a in args for x in (a if isinstance(a, list) else [a])])
+            self._show_to(side, args, lists=True)
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":
@@ -409,12 +410,23 @@ class Runtime:
         self.decide(F, "one", side, options, 1, 1, True, prompt, None)
         self.s["decision"]["window"] = name
 
-    def _show_to(self, side: str, items: list) -> None:
-        """Records from a zone `side` cannot see, offered or named to it, are shown to it."""
-        loc, visible = self.loc, self.P.visible_zones[side]
+    def _show_to(self, side: str, items: list, lists: bool = False) -> None:
+        """Records from a zone `side` cannot see, offered or named to it, are shown to it
+        (with `lists`, also those in the lists among `items`: a prompt's values)."""
+        loc = self.loc
+        try:
+            if not any(map(loc.get, items)):  # most often nothing offered lies in a zone
+                return
+        except TypeError:  # a list among the items
+            pass
+        visible = self.P.visible_zones[side]
+        seen_zone = frozenset.__contains__  # the zones known at load, without a Python call
         for o in items:
+            if lists and isinstance(o, list):
+                self._show_to(side, [x for x in o if not isinstance(x, list)])
+                continue
             where = loc.get(o) if isinstance(o, str) else None
-            if where is not None and where not in visible:
+            if where is not None and not seen_zone(visible, where) and where not in visible:
                 seen = self.revealed.setdefault(o, [])
                 if side not in seen:
                     seen.append(side)
@@ -920,7 +932,7 @@ class Runtime:
         return self.P.tables[table].lookup(row, col)
 
     def all(self, type_name: str) -> list:
-        return self.P.by_type[type_name]
+        return self.by_type[type_name]
 
     # ---- the step budget (see engine.limits) ------------------------------------------------
     def tick(self) -> None:
@@ -935,21 +947,22 @@ class Runtime:
         needs to walk (dsl.compiler.Compiler._walk_code; its condition still reads every
         record it gets). Charged as the walk of all of them. While a decision may be undone,
         all of them: the comprehension reads each through the watchers, as it always did."""
-        items = self.P.by_type[tname]
+        items = self.by_type[tname]
         self.left -= len(items) + 1
         if self.left < 0:
             self.over_budget()
         index = self.fidx
         if index is None or self.undo_side is not None:
             return items
-        per_type = index.get(field)
-        by_value = per_type.get(tname) if per_type is not None else None
-        if by_value is None:
-            by_value = index.setdefault(field, {})[tname] = {}
+        try:
+            return index[field][tname].get(value, ())
+        except KeyError:  # not built yet in this run, or its field was written since
+            by_value: dict[Any, list[str]] = {}
             fields = self.s["f"]
             for rid in items:
                 by_value.setdefault(fields[rid][field], []).append(rid)
-        return by_value.get(value, ())
+            index.setdefault(field, {})[tname] = by_value
+            return by_value.get(value, ())
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
