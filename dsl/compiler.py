@@ -41,6 +41,11 @@ class _Ctx:
         self.pylocals = set(pylocals)
         self.names = names or {}  # an inlined value's parameters -> the code of its arguments
 
+    def inner(self, name: str) -> "_Ctx":
+        """The context inside a comprehension or lambda that binds `name`."""
+        names = {k: v for k, v in self.names.items() if k != name}
+        return _Ctx(self.susp, self.pylocals | {name}, names)
+
     def local(self, name: str) -> str:
         if name in self.names:
             return self.names[name]
@@ -64,6 +69,7 @@ class Compiler:
         self.hoisted: dict[int, str] = {}  # value calls read once per walk: node -> temporary
         self.recursive_values: set[str] = set()  # values that may call themselves again
         self.inlined_values: set[str] = set()  # values whose formula replaces their calls
+        self.unfolded_values: set[str] = set()  # values written out in place, as statements
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
         # Where each generated function's rule was written: SITES maps the function to an
         # index into FILES (paths relative to the pack, as repr literals), and statements
@@ -132,6 +138,10 @@ class Compiler:
                 if self._inlinable(m.values[name].expr):
                     self.inlined_values.add(name)
                     changed = True
+        # small values that walk: written out where a value's formula calls them
+        self.unfolded_values = {
+            name for name in candidates - self.inlined_values
+            if name not in self.static_values and len(bodies[name]) <= _MAX_UNFOLDED}
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
             self._value(name, v, bodies[name])
@@ -764,6 +774,17 @@ class Compiler:
             return "()"
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
+    def may_lie_in_zones(self, source: A.Expr) -> bool:
+        """Can an item of `source` (a list) lie in a zone? Not when its type is one of
+        records no zone holds, or a side, number, text or truth value."""
+        t = elem(self.c.types.get(id(source), "any"))
+        if not isinstance(t, str) or t == "any":
+            return True
+        if t in ("side", "int", "text", "bool") or t in self.m.enums:
+            return False
+        return any(z.of is None or z.of == t for z in self.m.zones.values()) \
+            or t not in self.m.types
+
     def zone_key(self, e: A.Expr, ctx: _Ctx) -> str:
         res = self.c.res.get(id(e))
         if res and res[0] == "zone":
@@ -869,7 +890,7 @@ class Compiler:
     # same calls in the same order), are exactly those of the expression.
     def lowered(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
         """Code for `e` that may need `lines` (at indent `pad`) to run first."""
-        if not self.optimize or pad.count("    ") > _MAX_LOWERED_DEPTH or not _walks(e):
+        if not self.optimize or pad.count("    ") > _MAX_LOWERED_DEPTH or not self._walks(e):
             return self.expr(e, ctx)
         if isinstance(e, A.Comprehension):
             if e.var in ctx.pylocals:  # its loop would overwrite the outer name
@@ -887,6 +908,9 @@ class Compiler:
                     return self.expr(e, ctx)
                 return self._lowered_walk(args[0], mode, ctx, lines, pad)
             return self.expr(e, ctx)
+        if isinstance(e, A.Call) and e.func in self.unfolded_values \
+                and self.c.res.get(id(e), ("",))[0] == "value" and id(e) not in self.hoisted:
+            return self._unfolded(e, ctx, lines, pad)
         if isinstance(e, A.BoolOp):
             return self._lowered_boolop(e, ctx, lines, pad)
         if isinstance(e, A.IfExp):
@@ -901,7 +925,7 @@ class Compiler:
             return f"(not {self.lowered(e.expr, ctx, lines, pad)})"
         if isinstance(e, (A.Compare, A.BinOp)):
             left = self.lowered(e.left, ctx, lines, pad)
-            if _walks(e.right) and not _is_plain(left):
+            if self._walks(e.right) and not _is_plain(left):
                 t = self.temp()  # read before the right side, as the expression does
                 lines.append(f"{pad}{t} = {left}")
                 left = t
@@ -911,13 +935,42 @@ class Compiler:
             return self._binop(e, left, right)
         return self.expr(e, ctx)
 
+    def _walks(self, e: Any) -> bool:
+        """Does the expression walk a list (hold a comprehension, or call a value written out
+        in place) outside a lambda? Such parts are written as statements (`lowered`)."""
+        if isinstance(e, A.Comprehension):
+            return True
+        if isinstance(e, A.Lambda):
+            return False  # a graph search's test: read once per space, stays an expression
+        if isinstance(e, A.Call) and e.func in self.unfolded_values \
+                and self.c.res.get(id(e), ("",))[0] == "value":
+            return True
+        if isinstance(e, tuple):
+            return any(self._walks(x) for x in e)
+        if hasattr(e, "__attrs_attrs__"):
+            return any(self._walks(getattr(e, f.name)) for f in e.__attrs_attrs__
+                       if f.name != "at")
+        return False
+
+    def _unfolded(self, e: A.Call, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """A call of a small value that walks, written out in place (`unfolded_values`): its
+        arguments read in order into temporaries, then its formula as statements. The same
+        reads and steps as the call; no Python call."""
+        decl = self.m.values[e.func]
+        names = {}
+        for p, a in zip(decl.params, self.args_of(e)):
+            t = self.temp()  # never a local the formula's own walks could overwrite
+            lines.append(f"{pad}{t} = {self.lowered(a, ctx, lines, pad)}")
+            names[p.name] = t
+        return self.lowered(decl.expr, _Ctx(False, ctx.pylocals, names), lines, pad)
+
     def _lowered_boolop(self, e: A.BoolOp, ctx: _Ctx, lines: list[str], pad: str) -> str:
         """`a and b`: b is read only when a holds (`or`: when it does not); the result is
         the last item read, as Python's own `and` / `or` give."""
         t = self.temp()
         groups: list[list[A.Expr]] = [[]]  # items without walks run together in one expression
         for item in e.items:
-            if _walks(item) and groups[-1]:
+            if self._walks(item) and groups[-1]:
                 groups.append([])
             groups[-1].append(item)
         test = f"if {t}:" if e.op == "and" else f"if not {t}:"
@@ -936,7 +989,7 @@ class Compiler:
         """A comprehension as a loop: its list ("list"), or count, exists, every or sum of it
         (as `_call` compiles them: `exists`/`every` of the filter form test its condition)."""
         t = self.temp()
-        inner = _Ctx(ctx.susp, ctx.pylocals | {c.var})
+        inner = ctx.inner(c.var)
         src = self.lowered(c.source, ctx, lines, pad)
         start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
         lines.append(f"{pad}{t} = {start[mode]}")
@@ -1122,7 +1175,7 @@ class Compiler:
             self.hoisted = kept
 
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
-        inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
+        inner = ctx.inner(e.var)
         src = self._walk_code(e, ctx, self._iterable(e.source, ctx))
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
@@ -1147,7 +1200,7 @@ class Compiler:
         return f"G.graphs[{args[0].id!r}].{n}({', '.join(out)})"
 
     def _lambda(self, lam: A.Lambda, ctx: _Ctx) -> str:
-        inner = _Ctx(ctx.susp, ctx.pylocals | {lam.param})
+        inner = ctx.inner(lam.param)
         return f"(lambda l_{lam.param}: {self.expr(lam.body, inner)})"
 
     def _call(self, e: A.Call, ctx: _Ctx) -> str:
@@ -1194,7 +1247,7 @@ class Compiler:
             return f"bool({x(0)})"
         if n == "every":  # every(x in xs where test); every(test for x in xs where c)
             if isinstance(a0, A.Comprehension) and _is_filter(a0):
-                inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
+                inner = ctx.inner(a0.var)
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
                         f"G.walk({self._iterable(a0.source, ctx)}))")
             if isinstance(a0, A.Comprehension):
@@ -1222,6 +1275,7 @@ _LOWERED_AGGREGATES = frozenset({"count", "exists", "every", "sum"})
 _NOT_INLINED = frozenset({"roll", "random_pick", "run", "numbers", "neighbors", "distance",
                           "path", "reachable"})
 _MAX_INLINED = 160
+_MAX_UNFOLDED = 240
 _MAX_LOWERED_DEPTH = 12
 
 
@@ -1237,19 +1291,6 @@ def _prelude(lines: list[str], body: str) -> list[str]:
     if not used:
         return []
     return [f"    {', '.join(used)} = {', '.join('G.' + n.lower() if n != 'R' else 'G.R' for n in used)}"]
-
-
-def _walks(e: Any) -> bool:
-    """Does the expression walk a list (hold a comprehension) outside a lambda?"""
-    if isinstance(e, A.Comprehension):
-        return True
-    if isinstance(e, A.Lambda):
-        return False  # a graph search's test: read once per space, stays an expression
-    if isinstance(e, tuple):
-        return any(_walks(x) for x in e)
-    if hasattr(e, "__attrs_attrs__"):
-        return any(_walks(getattr(e, f.name)) for f in e.__attrs_attrs__ if f.name != "at")
-    return False
 
 
 def _is_literal(e: A.Expr) -> bool:
@@ -1595,8 +1636,10 @@ class _Machine:
         if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
             self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {prompt})")
             return
+        # options of a type no zone holds are never hidden from the decider: not looked up
+        zoned = "" if comp.may_lie_in_zones(d.source) else ", zoned=False"
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
-                  f"{prompt}, {require}{_also(args)})")
+                  f"{prompt}, {require}{_also(args)}{zoned})")
 
     def _choice(self, d: A.Choose) -> tuple[str, str, str, str, str, str]:
         """Code for a choice's kind, decider, options, counts and `require` condition."""

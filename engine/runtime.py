@@ -374,12 +374,14 @@ class Runtime:
     # ---- decisions ------------------------------------------------------------------------
     def decide(self, F: dict, kind: str, side: str, options: list, lo: int, hi: int,
                optional: bool, prompt: str | None, require: Any, args: list | None = None,
-               each: dict | None = None) -> None:
+               each: dict | None = None, zoned: bool = True) -> None:
         """Wait for `side` to decide. `args` are the values of the prompt's numbered
-        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far)."""
+        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far);
+        `zoned` False: no option can lie in a zone (the compiler knows their type)."""
         if side not in self.P.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
-        self._show_to(side, options)
+        if zoned:
+            self._show_to(side, options)
         if args is not None:  # a card the prompt names is shown to the decider, as an option
             self._show_to(side, args, lists=True)
         if kind == "order":
