@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast as pyast
 import os
+import re
 from typing import Any, Iterable
 
 from dsl import ast as A
@@ -34,22 +35,41 @@ def _q(v: Any) -> str:
 class _Ctx:
     """What the expression compiler needs to know about where it is."""
 
-    def __init__(self, susp: bool, pylocals: Iterable[str] = ()):
+    def __init__(self, susp: bool, pylocals: Iterable[str] = (),
+                 names: dict[str, str] | None = None):
         self.susp = susp
         self.pylocals = set(pylocals)
+        self.names = names or {}  # an inlined value's parameters -> the code of its arguments
+
+    def inner(self, name: str) -> "_Ctx":
+        """The context inside a comprehension or lambda that binds `name`."""
+        names = {k: v for k, v in self.names.items() if k != name}
+        return _Ctx(self.susp, self.pylocals | {name}, names)
 
     def local(self, name: str) -> str:
+        if name in self.names:
+            return self.names[name]
         if not self.susp or name in self.pylocals:
             return f"l_{name}"
         return f"L[{name!r}]"
 
 
 class Compiler:
-    def __init__(self, model: PackModel, check: CheckResult):
+    def __init__(self, model: PackModel, check: CheckResult, optimize: bool = True):
         self.m = model
         self.c = check
+        # False: every expression as one Python expression, every value call a call that
+        # costs a step, no kept values, no index: the plain reading the optimizations must
+        # agree with (tests/test_lang_speed.py plays games both ways)
+        self.optimize = optimize
         self.out: list[str] = []
         self.uid = 0
+        self.temps = 0  # temporaries of `lowered` (their own count: `uid` names saved data)
+        self.pure_values: set[str] = set()  # values that only read (see `pure_values`)
+        self.hoisted: dict[int, str] = {}  # value calls read once per walk: node -> temporary
+        self.recursive_values: set[str] = set()  # values that may call themselves again
+        self.inlined_values: set[str] = set()  # values whose formula replaces their calls
+        self.unfolded_values: set[str] = set()  # values written out in place, as statements
         self.extra: list[str] = []  # helper functions made while compiling (require, while)
         # Where each generated function's rule was written: SITES maps the function to an
         # index into FILES (paths relative to the pack, as repr literals), and statements
@@ -61,6 +81,7 @@ class Compiler:
         self.check_items: list[tuple[int, str, str | None]] = []  # (check, function, field)
         self.field_bound_fns: set[str] = set()  # `fbounds_...` functions made so far
         self.static_values: set[str] = set()  # values worked out once per arguments
+        self.run_memo_values: set[str] = set()  # values kept while the state is unchanged
         self.memos: list[str] = []  # their caches: module globals M_<value>
         # Records whose fields live in the game state (`G.f`): var fields, created types.
         # A pack without them compiles exactly as before.
@@ -77,6 +98,10 @@ class Compiler:
         if rel not in self.files:
             self.files.append(rel)
         self.sites.append((fn, self.files.index(rel), line))
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
 
     def fresh(self, stem: str) -> str:
         self.uid += 1
@@ -95,6 +120,28 @@ class Compiler:
         for name, v in m.values.items():
             bodies[name] = self.expr(v.expr, _Ctx(False, [p.name for p in v.params]))
         self.static_values = static_values(bodies, self.c.modified)
+        self.pure_values = pure_values(bodies)
+        self.recursive_values = recursive_values(bodies) if self.optimize else set(bodies)
+        wanted = repeated_calls(m) | {n for n, v in m.values.items() if not v.params}
+        self.run_memo_values = run_memo_values(bodies, self.pure_values, self.static_values,
+                                               wanted if self.optimize else set()) - {
+            name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
+                                                        for p in v.params)}
+        candidates = {name for name, v in m.values.items()
+                      if self.optimize and name in self.pure_values and name not in self.recursive_values
+                      and name not in self.c.modified and name not in self.run_memo_values
+                      and len(bodies[name]) <= _MAX_INLINED}
+        changed = True
+        while changed:  # a formula calling only inlined values (with plain arguments) too
+            changed = False
+            for name in sorted(candidates - self.inlined_values):
+                if self._inlinable(m.values[name].expr):
+                    self.inlined_values.add(name)
+                    changed = True
+        # small values that walk: written out where a value's formula calls them
+        self.unfolded_values = {
+            name for name in candidates - self.inlined_values
+            if name not in self.static_values and len(bodies[name]) <= _MAX_UNFOLDED}
         for name, v in m.values.items():
             self.path = m.decl_paths[name]
             self._value(name, v, bodies[name])
@@ -253,6 +300,9 @@ class Compiler:
         key = self._key([f"str(l_{p})" for p in params])
         self.site(f"v_{name}", v.at.line)
         self.out.append(f"def v_{name}(G{''.join(', l_' + p for p in params)}):")
+        # the formula, its walks written as loops (`lowered`): the same reads and steps
+        lines: list[str] = []
+        body = self.lowered(v.expr, _Ctx(False, params), lines, "    ")
         if name in self.static_values and not any(isinstance(p.type, A.TList)
                                                   for p in v.params):
             # A static value (see `static_values`): worked out once per arguments and kept
@@ -267,30 +317,54 @@ class Compiler:
             self.memos.append(memo)
             self.out += [
                 f"    got = {memo}.get({mkey})",
-                "    if got is not None:",
-                "        G.charge(got[1])",
-                "        return got[0]",
-                "    V, Z, R = G.v, G.z, G.R",
+                "    if got is not None: return G.kept(got)",
+                *_prelude(lines, body),
                 "    left = G.left",
-                "    G.tick()",
+                *self._value_tick(name),
+                *lines,
                 f"    got = {body}  # @L{v.at.line}",
                 f"    {memo}[{mkey}] = (got, left - G.left)",
                 "    return got",
                 "",
             ]
             return
-        self.out += ["    V, Z, R = G.v, G.z, G.R", "    G.tick()"]
+        memo = name in self.run_memo_values
+        if memo:
+            # A value kept while the game state is unchanged (see `run_memo_values`): the
+            # runtime empties G.memo at every change of the state and keeps it only while
+            # rules run (None otherwise). A hit charges the steps the working out took, so
+            # the game's step count does not depend on what was kept.
+            mkey = "(" + ", ".join([repr(name)] + [f"l_{p}" for p in params]) + \
+                ("," if not params else "") + ")"
+            self.out += [
+                "    memo = G.memo",
+                "    if memo is not None:",
+                f"        got = memo.get({mkey})",
+                "        if got is not None: return G.kept(got)",
+                "        left = G.left",
+            ]
+        self.out += [*_prelude(lines, body), *self._value_tick(name), *lines]
         if name not in self.c.modified:  # no rule modifies it: nothing to look up
-            self.out += [f"    return {body}  # @L{v.at.line}", ""]
+            result = body
+        else:
+            # an int adds, clamps and overrides; any other type can only be overridden (`to`)
+            is_int = isinstance(v.type, A.TName) and v.type.name == "int"
+            self.out.append(f"    base = {body}  # @L{v.at.line}")
+            result = (f"G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
+                      "if G.mods else base")
+        if not memo:
+            self.out += [f"    return {result}  # @L{v.at.line}", ""]
             return
-        # an int adds, clamps and overrides; any other type can only be overridden (`to`)
-        is_int = isinstance(v.type, A.TName) and v.type.name == "int"
-        self.out += [
-            f"    base = {body}  # @L{v.at.line}",
-            f"    return G.{'modint' if is_int else 'modto'}({name!r}, {key}, base) "
-            "if G.mods else base",
-            "",
-        ]
+        self.out += [f"    got = {result}  # @L{v.at.line}",
+                     "    if memo is not None:",
+                     f"        memo[{mkey}] = (got, left - G.left)",
+                     "    return got", ""]
+
+    def _value_tick(self, name: str) -> tuple[str, ...]:
+        """The step a value's call is charged: only a value that may call itself again
+        (directly or through others) needs one, so that its recursion cannot run unbounded;
+        any other call does bounded work, charged by the walks and calls inside it."""
+        return _TICK if name in self.recursive_values else ()
 
     def _graph_filter(self, name: str, lam: A.Lambda) -> None:
         """`gf_<graph>(G, edge)`: does the filtered graph keep this edge? (run at load)"""
@@ -426,12 +500,9 @@ class Compiler:
             ctx = _Ctx(False, params)
             self.site(fn, body[0].at.line if body else 0)
             self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
-            self.out.append("    V, Z, R = G.v, G.z, G.R")
-            self.out.append("    G.tick()")  # a call is a step: recursion cannot run unbounded
             lines: list[str] = []
             self.stmts(body, ctx, lines, 1, loops=0)
-            self.out.extend(lines or ["    pass"])
-            self.out.append("")
+            self.out += [*_prelude(lines, ""), *_TICK, *lines, ""]
 
     # ---- structured statements (no suspension inside) ---------------------------------------
     def stmts(self, body: Iterable[A.Stmt], ctx: _Ctx, lines: list[str], ind: int,
@@ -703,6 +774,17 @@ class Compiler:
             return "()"
         return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
+    def may_lie_in_zones(self, source: A.Expr) -> bool:
+        """Can an item of `source` (a list) lie in a zone? Not when its type is one of
+        records no zone holds, or a side, number, text or truth value."""
+        t = elem(self.c.types.get(id(source), "any"))
+        if not isinstance(t, str) or t == "any":
+            return True
+        if t in ("side", "int", "text", "bool") or t in self.m.enums:
+            return False
+        return any(z.of is None or z.of == t for z in self.m.zones.values()) \
+            or t not in self.m.types
+
     def zone_key(self, e: A.Expr, ctx: _Ctx) -> str:
         res = self.c.res.get(id(e))
         if res and res[0] == "zone":
@@ -770,13 +852,7 @@ class Compiler:
                 return f"R[{obj}].get('name') or {obj}"
             return f"R[{obj}][{e.name!r}]"
         if isinstance(e, A.BinOp):
-            left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
-            if e.op == "*":  # the one operator that can grow a number past any bound fast
-                return f"imul({left}, {right})"
-            if e.op == "+" and self.c.types.get(id(e)) != "int":
-                return f"G.cat({left}, {right})"  # lists and text: capped in size
-            op = "//" if e.op == "/" else e.op
-            return f"({left} {op} {right})"
+            return self._binop(e, self.expr(e.left, ctx), self.expr(e.right, ctx))
         if isinstance(e, A.Compare):
             return f"({self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)})"
         if isinstance(e, A.BoolOp):
@@ -796,9 +872,311 @@ class Compiler:
             return self._call(e, ctx)
         raise AssertionError(e)  # pragma: no cover
 
+    def _binop(self, e: A.BinOp, left: str, right: str) -> str:
+        if e.op == "*":  # the one operator that can grow a number past any bound fast
+            return f"imul({left}, {right})"
+        if e.op == "+" and self.c.types.get(id(e)) != "int":
+            return f"G.cat({left}, {right})"  # lists and text: capped in size
+        op = "//" if e.op == "/" else e.op
+        return f"({left} {op} {right})"
+
+    # ---- expressions as statements: walks written as loops ------------------------------
+    # In Python 3.11 a comprehension or generator is a function of its own, created and
+    # called each time: for the short lists rules walk, that costs more than the walk. So a
+    # value's formula is written as statements where it walks a list (`count`, `exists`,
+    # `every`, `sum` of a comprehension, and list comprehensions): plain loops in the
+    # value's function, into temporaries, with `and`, `or` and `if ... else` around them
+    # written as `if` statements so that what is read, and the steps charged (G.walk, the
+    # same calls in the same order), are exactly those of the expression.
+    def lowered(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """Code for `e` that may need `lines` (at indent `pad`) to run first."""
+        if not self.optimize or pad.count("    ") > _MAX_LOWERED_DEPTH or not self._walks(e):
+            return self.expr(e, ctx)
+        if isinstance(e, A.Comprehension):
+            if e.var in ctx.pylocals:  # its loop would overwrite the outer name
+                return self.expr(e, ctx)
+            return self._lowered_walk(e, "list", ctx, lines, pad)
+        if isinstance(e, A.Call) and e.func in _LOWERED_AGGREGATES \
+                and self.c.res.get(id(e), ("",))[0] == "builtin":
+            args = self.args_of(e)
+            if len(args) == 1 and isinstance(args[0], A.Comprehension) \
+                    and args[0].var not in ctx.pylocals:
+                mode = e.func
+                if mode == "count" and args[0].cond is None:
+                    return self.expr(e, ctx)  # len() of the whole list
+                if mode == "sum" and self.c.types.get(id(e)) != "int":
+                    return self.expr(e, ctx)
+                return self._lowered_walk(args[0], mode, ctx, lines, pad)
+            return self.expr(e, ctx)
+        if isinstance(e, A.Call) and e.func in self.unfolded_values \
+                and self.c.res.get(id(e), ("",))[0] == "value" and id(e) not in self.hoisted:
+            return self._unfolded(e, ctx, lines, pad)
+        if isinstance(e, A.BoolOp):
+            return self._lowered_boolop(e, ctx, lines, pad)
+        if isinstance(e, A.IfExp):
+            t = self.temp()
+            lines.append(f"{pad}if ({self.lowered(e.cond, ctx, lines, pad)}):")
+            inner = pad + "    "
+            lines.append(f"{inner}{t} = {self.lowered(e.then, ctx, lines, inner)}")
+            lines.append(f"{pad}else:")
+            lines.append(f"{inner}{t} = {self.lowered(e.orelse, ctx, lines, inner)}")
+            return t
+        if isinstance(e, A.Not):
+            return f"(not {self.lowered(e.expr, ctx, lines, pad)})"
+        if isinstance(e, (A.Compare, A.BinOp)):
+            left = self.lowered(e.left, ctx, lines, pad)
+            if self._walks(e.right) and not _is_plain(left):
+                t = self.temp()  # read before the right side, as the expression does
+                lines.append(f"{pad}{t} = {left}")
+                left = t
+            right = self.lowered(e.right, ctx, lines, pad)
+            if isinstance(e, A.Compare):
+                return f"({left} {e.op} {right})"
+            return self._binop(e, left, right)
+        return self.expr(e, ctx)
+
+    def _walks(self, e: Any) -> bool:
+        """Does the expression walk a list (hold a comprehension, or call a value written out
+        in place) outside a lambda? Such parts are written as statements (`lowered`)."""
+        if isinstance(e, A.Comprehension):
+            return True
+        if isinstance(e, A.Lambda):
+            return False  # a graph search's test: read once per space, stays an expression
+        if isinstance(e, A.Call) and e.func in self.unfolded_values \
+                and self.c.res.get(id(e), ("",))[0] == "value":
+            return True
+        if isinstance(e, tuple):
+            return any(self._walks(x) for x in e)
+        if hasattr(e, "__attrs_attrs__"):
+            return any(self._walks(getattr(e, f.name)) for f in e.__attrs_attrs__
+                       if f.name != "at")
+        return False
+
+    def _unfolded(self, e: A.Call, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """A call of a small value that walks, written out in place (`unfolded_values`): its
+        arguments read in order into temporaries, then its formula as statements. The same
+        reads and steps as the call; no Python call."""
+        decl = self.m.values[e.func]
+        names = {}
+        for p, a in zip(decl.params, self.args_of(e)):
+            t = self.temp()  # never a local the formula's own walks could overwrite
+            lines.append(f"{pad}{t} = {self.lowered(a, ctx, lines, pad)}")
+            names[p.name] = t
+        return self.lowered(decl.expr, _Ctx(False, ctx.pylocals, names), lines, pad)
+
+    def _lowered_boolop(self, e: A.BoolOp, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """`a and b`: b is read only when a holds (`or`: when it does not); the result is
+        the last item read, as Python's own `and` / `or` give."""
+        t = self.temp()
+        groups: list[list[A.Expr]] = [[]]  # items without walks run together in one expression
+        for item in e.items:
+            if self._walks(item) and groups[-1]:
+                groups.append([])
+            groups[-1].append(item)
+        test = f"if {t}:" if e.op == "and" else f"if not {t}:"
+        for i, group in enumerate(groups):
+            if i:
+                lines.append(f"{pad}{test}")
+                pad += "    "
+            codes = [self.lowered(group[0], ctx, lines, pad)]
+            codes += [self.expr(x, ctx) for x in group[1:]]
+            code = codes[0] if len(codes) == 1 else "(" + f" {e.op} ".join(codes) + ")"
+            lines.append(f"{pad}{t} = {code}")
+        return t
+
+    def _lowered_walk(self, c: A.Comprehension, mode: str, ctx: _Ctx, lines: list[str],
+                      pad: str) -> str:
+        """A comprehension as a loop: its list ("list"), or count, exists, every or sum of it
+        (as `_call` compiles them: `exists`/`every` of the filter form test its condition)."""
+        t = self.temp()
+        inner = ctx.inner(c.var)
+        src = self.lowered(c.source, ctx, lines, pad)
+        start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
+        lines.append(f"{pad}{t} = {start[mode]}")
+        hoisted = self._hoist(c, lines, pad)
+        # `every` of the filter form tests its condition: it keeps nothing out
+        walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
+            self._walk_code(c, ctx, src)
+        if walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
+            items = self.temp()
+            lines += [f"{pad}{items} = {src}",
+                      f"{pad}if type({items}) is not list: {items} = list({items})",
+                      f"{pad}G.left -= len({items}) + 1",
+                      f"{pad}if G.left < 0: G.over_budget()"]
+            walk = items
+        lines.append(f"{pad}for l_{c.var} in {walk}:")
+        body = pad + "    "
+        test, value = c.cond, c.expr
+        if mode in ("exists", "every") and _is_filter(c):
+            test, value = None, c.cond  # the filter form's condition is the test
+            if mode == "exists":
+                test, value = c.cond, None
+        if test is not None:
+            lines.append(f"{body}if not ({self.lowered(test, inner, lines, body)}):")
+            lines.append(f"{body}    continue")
+        if mode == "list":
+            lines.append(f"{body}{t}.append({self.lowered(value, inner, lines, body)})")
+        elif mode == "count":
+            lines.append(f"{body}{t} += 1")
+        elif mode == "sum":
+            lines.append(f"{body}{t} += {self.lowered(value, inner, lines, body)}")
+        elif mode == "exists":
+            if value is not None:
+                lines.append(f"{body}if not ({self.lowered(value, inner, lines, body)}):")
+                lines.append(f"{body}    continue")
+            lines.append(f"{body}{t} = True")
+            lines.append(f"{body}break")
+        else:  # every
+            lines.append(f"{body}if not ({self.lowered(value, inner, lines, body)}):")
+            lines.append(f"{body}    {t} = False")
+            lines.append(f"{body}    break")
+        for node in hoisted:
+            del self.hoisted[node]
+        return t
+
+    def _hoist(self, c: A.Comprehension, lines: list[str], pad: str) -> list[int]:
+        """Calls of values that only read, in the comprehension's condition or item, whose
+        arguments read nothing the walk binds: each is read when the walk first needs it and
+        kept for the rest of the walk (nothing changes while an expression is read), in a
+        temporary set to `...` before the loop (see `_call`). Not inside a lambda: that is a
+        function of its own. Returns the nodes, for the caller to forget after the walk."""
+        bound = {c.var} | _bound_names((c.cond, c.expr))
+        found: list[A.Call] = []
+
+        def walk(n: Any) -> None:
+            if isinstance(n, A.Lambda):
+                return
+            if isinstance(n, A.Call) and n.func in self.pure_values \
+                    and self.c.res.get(id(n), ("",))[0] == "value" and id(n) not in self.hoisted \
+                    and not any(_mentions(a, b) for a in self.args_of(n) for b in bound):
+                found.append(n)
+                return  # its arguments are read with it
+            if isinstance(n, tuple):
+                for x in n:
+                    walk(x)
+            elif hasattr(n, "__attrs_attrs__"):
+                for f in n.__attrs_attrs__:
+                    walk(getattr(n, f.name))
+        walk((c.cond, c.expr))
+        same: dict[Any, str] = {}  # the same call written twice shares its temporary
+        for n in found:
+            k = (n.func, _shape(self.args_of(n)))
+            if k not in same:
+                same[k] = self.temp()
+                lines.append(f"{pad}{same[k]} = ...")
+            self.hoisted[id(n)] = same[k]
+        return [id(n) for n in found]
+
+    def _walk_code(self, c: A.Comprehension, ctx: _Ctx, src: str) -> str:
+        """What a comprehension that keeps only the items its condition holds for walks:
+        G.walk(src) (the list, charged one step an item), or, over all the records of a type
+        when the condition keeps only those whose var field equals a value it reads once
+        (`x.f == v`, after tests that read only x's fields, locals and literals), just
+        those records (G.having: charged the same, kept in an index while rules run). The
+        condition is still read for each record walked, so the result is the same."""
+        found = self._indexed(c) if self.optimize else None
+        if found is None:
+            return f"G.walk({src})"
+        tname, field, value = found
+        return f"G.having({tname!r}, {field!r}, {self.expr(value, ctx)})"
+
+    def _indexed(self, c: A.Comprehension) -> tuple[str, str, A.Expr] | None:
+        """(type, var field, value) for `_walk_code`, or None."""
+        res = self.c.res.get(id(c.source)) if isinstance(c.source, A.Name) else None
+        if res is None or res[0] != "all" or res[1] in self.created or c.cond is None:
+            return None
+        info = self.m.types.get(res[1])
+        if info is None:
+            return None
+        tests = c.cond.items if isinstance(c.cond, A.BoolOp) and c.cond.op == "and" \
+            else (c.cond,)
+        found = None
+        for i, test in enumerate(tests):
+            eq = self._field_equality(test, c.var, info)
+            if eq is not None and (found is None or _is_literal(found[1])
+                                   and not _is_literal(eq[1])):
+                found = eq  # a value that is no literal: the more telling of two
+            if not self._plain_test(test, c.var, info):
+                break  # the tests after one that may call or fail are read only for some
+        return None if found is None else (res[1], found[0], found[1])
+
+    def _field_equality(self, test: A.Expr, var: str, info: Any) -> tuple[str, A.Expr] | None:
+        """(field, value) when `test` is `var.field == value` (either way round), with a var
+        field of one value (no list) and a value that is a local, const or literal."""
+        if not isinstance(test, A.Compare) or test.op != "==":
+            return None
+        for mine, other in ((test.left, test.right), (test.right, test.left)):
+            f = self._own_field(mine, var, info)
+            if f is not None and info.fields[f].var and not isinstance(info.fields[f].type,
+                                                                         tuple) \
+                    and self._plain_operand(other, var, info) and not _mentions(other, var):
+                return f, other
+        return None
+
+    def _own_field(self, e: A.Expr, var: str, info: Any) -> str | None:
+        """The field name when `e` is `var.field`, a declared field of the type."""
+        if isinstance(e, A.Attr) and isinstance(e.obj, A.Name) and e.obj.id == var \
+                and self.c.res.get(id(e.obj), ("",))[0] == "local" and e.name in info.fields:
+            return e.name
+        return None
+
+    def _plain_operand(self, e: A.Expr, var: str, info: Any) -> bool:
+        """A literal, a local or const, or a field of var: read without a call or a fault."""
+        if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
+            return True
+        if isinstance(e, A.Name):
+            return self.c.res.get(id(e), ("",))[0] in ("local", "const", "kconst")
+        return self._own_field(e, var, info) is not None
+
+    def _plain_test(self, test: A.Expr, var: str, info: Any) -> bool:
+        """A test that reads only plain operands: leaving it unread for some items changes
+        neither a step count nor whether a fault happens."""
+        if isinstance(test, A.Not):
+            return self._plain_test(test.expr, var, info)
+        if isinstance(test, A.Compare) and test.op in ("==", "!="):
+            return self._plain_operand(test.left, var, info) \
+                and self._plain_operand(test.right, var, info)
+        return self._own_field(test, var, info) is not None
+
+    def _inlinable(self, e: Any) -> bool:
+        """A formula that walks nothing, rolls nothing and calls no procedure nor any value
+        but inlined ones with plain arguments."""
+        if isinstance(e, (A.Comprehension, A.Lambda)):
+            return False
+        if isinstance(e, A.Call):
+            res = self.c.res.get(id(e), ("",))
+            if res[0] == "value":
+                if e.func not in self.inlined_values \
+                        or not all(self._plain_argument(a) for a in self.args_of(e)):
+                    return False
+            elif res[0] != "builtin" or e.func in _NOT_INLINED:
+                return False
+        if isinstance(e, tuple):
+            return all(self._inlinable(x) for x in e)
+        if hasattr(e, "__attrs_attrs__"):
+            return all(self._inlinable(getattr(e, f.name)) for f in e.__attrs_attrs__
+                       if f.name != "at")
+        return True
+
+    def _plain_argument(self, e: A.Expr) -> bool:
+        """A literal, local or const: read as often as the inlined formula reads it."""
+        if isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit)):
+            return True
+        return isinstance(e, A.Name) and self.c.res.get(id(e), ("",))[0] in (
+            "local", "const", "kconst")
+
+    def _iterable(self, e: A.Expr, ctx: _Ctx) -> str:
+        """The source of a generator: Python allows no `:=` there, so the value calls in it
+        kept for a walk around it (`_hoist`) are called as they are."""
+        kept, self.hoisted = self.hoisted, {}
+        try:
+            return self.expr(e, ctx)
+        finally:
+            self.hoisted = kept
+
     def _gen(self, e: A.Comprehension, ctx: _Ctx, value: str | None = None) -> str:
-        inner = _Ctx(ctx.susp, ctx.pylocals | {e.var})
-        src = f"G.walk({self.expr(e.source, ctx)})"
+        inner = ctx.inner(e.var)
+        src = self._walk_code(e, ctx, self._iterable(e.source, ctx))
         out = f"{value if value is not None else self.expr(e.expr, inner)} for l_{e.var} in {src}"
         if e.cond is not None:
             out += f" if {self.expr(e.cond, inner)}"
@@ -822,7 +1200,7 @@ class Compiler:
         return f"G.graphs[{args[0].id!r}].{n}({', '.join(out)})"
 
     def _lambda(self, lam: A.Lambda, ctx: _Ctx) -> str:
-        inner = _Ctx(ctx.susp, ctx.pylocals | {lam.param})
+        inner = ctx.inner(lam.param)
         return f"(lambda l_{lam.param}: {self.expr(lam.body, inner)})"
 
     def _call(self, e: A.Call, ctx: _Ctx) -> str:
@@ -833,7 +1211,16 @@ class Compiler:
         if res[0] == "proc":
             return f"p_{e.func}(G{''.join(', ' + self.value(a, ctx) for a in args)})"
         if res[0] == "value":
-            return f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+            if e.func in self.inlined_values and id(e) not in self.hoisted \
+                    and all(self._plain_argument(a) for a in args):
+                # A small value that reads only fields, vars and locals, called with locals
+                # and literals: its formula in place of the call (the same reads; no call).
+                decl = self.m.values[e.func]
+                names = {p.name: self.expr(a, ctx) for p, a in zip(decl.params, args)}
+                return f"({self.expr(decl.expr, _Ctx(False, names=names))})"
+            call = f"v_{e.func}(G{''.join(', ' + self.expr(a, ctx) for a in args)})"
+            t = self.hoisted.get(id(e))
+            return call if t is None else f"({t} if {t} is not ... else ({t} := {call}))"
         n = e.func
         x = lambda i: self.expr(args[i], ctx)  # noqa: E731
         a0 = args[0] if args else None
@@ -860,9 +1247,9 @@ class Compiler:
             return f"bool({x(0)})"
         if n == "every":  # every(x in xs where test); every(test for x in xs where c)
             if isinstance(a0, A.Comprehension) and _is_filter(a0):
-                inner = _Ctx(ctx.susp, ctx.pylocals | {a0.var})
+                inner = ctx.inner(a0.var)
                 return (f"all({self.expr(a0.cond, inner)} for l_{a0.var} in "
-                        f"G.walk({self.expr(a0.source, ctx)}))")
+                        f"G.walk({self._iterable(a0.source, ctx)}))")
             if isinstance(a0, A.Comprehension):
                 return f"all({self._gen(a0, ctx)})"
             return f"all({x(0)})"
@@ -878,6 +1265,80 @@ class Compiler:
         if n == "run":
             return f"G.run_effect_now({self.expr(a0.obj, ctx)}, {a0.name!r})"
         raise AssertionError(n)  # pragma: no cover
+
+
+# Aggregates of a comprehension that `Compiler.lowered` writes as loops, and how deep its
+# loops and `if`s may nest (Python refuses more than 20 nested loops in one function).
+_LOWERED_AGGREGATES = frozenset({"count", "exists", "every", "sum"})
+# Built-ins an inlined value may not call (they roll, run rules, search or build lists), and
+# the longest formula (in characters of code) inlined
+_NOT_INLINED = frozenset({"roll", "random_pick", "run", "numbers", "neighbors", "distance",
+                          "path", "reachable"})
+_MAX_INLINED = 160
+_MAX_UNFOLDED = 240
+_MAX_LOWERED_DEPTH = 12
+
+
+# One rule step (Runtime.tick), written inline: a call is a step, so recursion cannot run
+# unbounded
+_TICK = ("    G.left -= 1", "    if G.left < 0: G.over_budget()")
+
+
+def _prelude(lines: list[str], body: str) -> list[str]:
+    """`V, Z, R = G.v, G.z, G.R` for those of them the function's code reads."""
+    code = "\n".join(lines) + "\n" + body
+    used = [n for n in ("V", "Z", "R") if re.search(rf"\b{n}\b", code)]
+    if not used:
+        return []
+    return [f"    {', '.join(used)} = {', '.join('G.' + n.lower() if n != 'R' else 'G.R' for n in used)}"]
+
+
+def _is_literal(e: A.Expr) -> bool:
+    return isinstance(e, (A.Int, A.Str, A.Bool, A.NoneLit))
+
+
+def _mentions(e: Any, name: str) -> bool:
+    """Does the expression read the name `name`?"""
+    if isinstance(e, A.Name):
+        return e.id == name
+    if isinstance(e, tuple):
+        return any(_mentions(x, name) for x in e)
+    if hasattr(e, "__attrs_attrs__"):
+        return any(_mentions(getattr(e, f.name), name) for f in e.__attrs_attrs__
+                   if f.name != "at")
+    return False
+
+
+def _bound_names(e: Any) -> set[str]:
+    """The names comprehensions and lambdas inside the expression bind."""
+    out: set[str] = set()
+    if isinstance(e, A.Comprehension):
+        out.add(e.var)
+    elif isinstance(e, A.Lambda):
+        out.add(e.param)
+    if isinstance(e, tuple):
+        for x in e:
+            out |= _bound_names(x)
+    elif hasattr(e, "__attrs_attrs__"):
+        for f in e.__attrs_attrs__:
+            out |= _bound_names(getattr(e, f.name))
+    return out
+
+
+def _shape(n: Any) -> Any:
+    """A syntax tree without its positions: equal for the same text written twice."""
+    if isinstance(n, tuple):
+        return tuple(_shape(x) for x in n)
+    if hasattr(n, "__attrs_attrs__"):
+        return (type(n).__name__, *(_shape(getattr(n, f.name)) for f in n.__attrs_attrs__
+                                    if f.name != "at"))
+    return n
+
+
+def _is_plain(code: str) -> bool:
+    """A local or a literal: reading it twice or later reads the same."""
+    return code.isidentifier() or code in ("None", "True", "False") or code.lstrip("-").isdigit() \
+        or _is_str_literal(code)
 
 
 # Built-ins that are one Python expression over their compiled arguments.
@@ -1175,8 +1636,10 @@ class _Machine:
         if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
             self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {prompt})")
             return
+        # options of a type no zone holds are never hidden from the decider: not looked up
+        zoned = "" if comp.may_lie_in_zones(d.source) else ", zoned=False"
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
-                  f"{prompt}, {require}{_also(args)})")
+                  f"{prompt}, {require}{_also(args)}{zoned})")
 
     def _choice(self, d: A.Choose) -> tuple[str, str, str, str, str, str]:
         """Code for a choice's kind, decider, options, counts and `require` condition."""
@@ -1255,16 +1718,106 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
     return ok
 
 
-def _pure_calls(body: str) -> set[str] | None:
-    """The values `body` calls, or None if it reads anything but its arguments and static
-    data (see static_values)."""
+# What a value kept while the state is unchanged may use besides what a static value may:
+# reads of the game state (vars, zones, fields in play, event state, modifiers, where
+# records lie, what is revealed), none of which changes while an expression is read.
+_READ_G = _STATIC_G | {"v", "z", "f", "field", "attribute", "evget", "pieces", "loc",
+                       "revealed", "mods", "modint", "modto", "having"}
+_READ_NAMES = _STATIC_NAMES | {"V", "Z"}
+# What makes a value worth keeping: walking all the records of a type, searching a graph
+_COSTLY = ("G.all(", "G.graphs[", "G.pieces(")
+
+
+def pure_values(bodies: dict[str, str]) -> set[str]:
+    """The values that only read: their formula, compiled, touches the state only through
+    reads (no die, random pick or effect, see `_READ_G`) and calls only such values."""
+    calls: dict[str, set[str]] = {}
+    pure: set[str] = set()
+    for name, body in bodies.items():
+        callees = _pure_calls(body, _READ_G, _READ_NAMES)
+        if callees is not None:
+            calls[name] = callees
+            pure.add(name)
+    changed = True
+    while changed:  # the greatest fixed point: reads only, through every call
+        changed = False
+        for name in list(pure):
+            if not calls[name] <= pure:
+                pure.discard(name)
+                changed = True
+    return pure
+
+
+def recursive_values(bodies: dict[str, str]) -> set[str]:
+    """The values in a cycle of calls (one that calls itself, or calls one that calls it
+    back), from their compiled formulas."""
+    calls = {name: set(re.findall(r"\bv_(\w+)\(", body)) & bodies.keys()
+             for name, body in bodies.items()}
+    out: set[str] = set()
+    for name in bodies:  # does a path of calls lead from the value back to it?
+        seen: set[str] = set()
+        todo = list(calls[name])
+        while todo:
+            n = todo.pop()
+            if n == name:
+                out.add(name)
+                break
+            if n not in seen:
+                seen.add(n)
+                todo.extend(calls[n])
+    return out
+
+
+def run_memo_values(bodies: dict[str, str], pure: set[str], static: set[str],
+                    wanted: set[str]) -> set[str]:
+    """The values worth keeping while the game state is unchanged. Such a value only reads
+    (`pure_values`); it walks all the records of a type
+    or searches a graph itself (a shorter walk costs less than the keeping); and it has no
+    parameters or some rule reads it twice with the same arguments (`repeated_calls`): the
+    values read again before anything changes (`wanted`). While rules run, the state changes only
+    through the runtime's methods, which empty the kept results (engine.runtime
+    Runtime.memo). Static values have their own cache."""
+    return {n for n in (pure & wanted) - static if any(c in bodies[n] for c in _COSTLY)}
+
+
+def repeated_calls(model: PackModel) -> set[str]:
+    """The values some rule (a value's formula, a procedure, trigger, effect or window)
+    calls twice with the same argument expressions."""
+    def walk(n: Any, seen: dict[Any, int]) -> None:
+        if isinstance(n, A.Call) and n.func in model.values:
+            k = (n.func, _shape(n.args), _shape(n.kwargs))
+            seen[k] = seen.get(k, 0) + 1
+        if isinstance(n, tuple):
+            for x in n:
+                walk(x, seen)
+        elif hasattr(n, "__attrs_attrs__"):
+            for f in n.__attrs_attrs__:
+                walk(getattr(n, f.name), seen)
+
+    rules: list[Any] = [v.expr for v in model.values.values()]
+    rules += [p.body for p in model.procs.values()]
+    rules += [(tr.decl.body, tr.decl.cond) for tr in model.triggers]
+    rules += [eff.body for eff in model.effects] + [w.body for w in model.windows.values()]
+    out: set[str] = set()
+    for rule in rules:
+        seen: dict[Any, int] = {}
+        walk(rule, seen)
+        out |= {k[0] for k, n in seen.items() if n > 1}
+    return out
+
+
+def _pure_calls(body: str, g_attrs: frozenset[str] = _STATIC_G,
+                names: frozenset[str] = _STATIC_NAMES) -> set[str] | None:
+    """The values `body` calls, or None if it uses anything of the runtime (G) or any
+    name besides its arguments, consts, values and `g_attrs` / `names` (by default:
+    static data only, see static_values)."""
     tree = pyast.parse(body, mode="eval")
     callees: set[str] = set()
     allowed_g: set[int] = set()  # the Name nodes `G` used in an allowed way
     for node in pyast.walk(tree):
         if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) \
                 and node.value.id == "G":
-            if node.attr not in _STATIC_G:
+            if node.attr not in g_attrs:
                 return None
             allowed_g.add(id(node.value))
         elif isinstance(node, pyast.Call) and isinstance(node.func, pyast.Name) \
@@ -1278,10 +1831,10 @@ def _pure_calls(body: str) -> set[str] | None:
             if n == "G":
                 if id(node) not in allowed_g:
                     return None
-            elif not (n.startswith(("l_", "K_", "v_")) or n in _STATIC_NAMES):
+            elif not (n.startswith(("l_", "K_", "v_")) or n in names):
                 return None
     return callees
 
 
-def compile_pack(model: PackModel, check: CheckResult) -> str:
-    return Compiler(model, check).compile()
+def compile_pack(model: PackModel, check: CheckResult, optimize: bool = True) -> str:
+    return Compiler(model, check, optimize).compile()

@@ -68,22 +68,31 @@ class Graph:
         dist = {start: 0}
         prev: dict[str, str] = {}
         heap = [(0, start)]
+        shut: dict[str, Any] = {}  # blocked(node), asked once per node and search
+        adj, pop, push = self.adj, heapq.heappop, heapq.heappush
+        if limit is None:
+            limit = float("inf")
         while heap:
-            d, node = heapq.heappop(heap)
-            if d > dist.get(node, d):
+            d, node = pop(heap)
+            if d > dist[node]:
                 continue
             if node == goal:
                 break
-            edges = self.adj.get(node, ()) if edge_blocked is None else \
+            edges = adj.get(node, ()) if edge_blocked is None else \
                 self._usable(node, edge_blocked)
             for other, cost, _kind, _eid in edges:
                 nd = d + cost
-                if limit is not None and nd > limit:
+                if nd > limit or nd >= dist.get(other, nd + 1):
                     continue
-                if nd < dist.get(other, nd + 1) and not (blocked and blocked(other)):
-                    dist[other] = nd
-                    prev[other] = node
-                    heapq.heappush(heap, (nd, other))
+                if blocked is not None:
+                    no = shut.get(other)
+                    if no is None:
+                        no = shut[other] = bool(blocked(other))
+                    if no:
+                        continue
+                dist[other] = nd
+                prev[other] = node
+                push(heap, (nd, other))
         return dist, prev
 
     def distance(self, a: str, b: str, blocked: Blocked = None,

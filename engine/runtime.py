@@ -42,6 +42,7 @@ class Runtime:
                  limits: Limits | None = None):
         self.P = pack
         self.R = pack.records
+        self.by_type = pack.by_type
         self.sides = pack.sides
         self.other = pack.other
         self.graphs = pack.graphs
@@ -55,10 +56,20 @@ class Runtime:
         self.left = self.limits.steps  # rule steps left before the next decision
         self.undo_side: str | None = None  # whose decisions may be undone
         self.barrier_hit = False
+        # Results of values that only read the state (dsl.compiler.run_memo_values), by
+        # (value, arguments...) -> (result, steps it took): kept only while rules run (None
+        # otherwise, so that a host or test that changes the state between runs never reads
+        # an old result) and emptied by every method that changes the state (`changed`).
+        self.memo: dict[tuple, tuple[Any, int]] | None = None
+        # While rules run (None otherwise, like `memo`): field -> type -> value -> the records
+        # of the type with that value of the var field, in the type's order (see `having`);
+        # built when first asked for, dropped when a rule writes the field.
+        self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
         """Point the hot-path aliases at a (new) state dict."""
+        self.changed()
         self.s = state
         self.v = state["v"]
         self.z = state["z"]
@@ -122,6 +133,8 @@ class Runtime:
         stack = self.stack
         funcs = self.FUNCS
         self.left = budget = self.limits.steps
+        self.memo = {}
+        self.fidx = {}
         try:
             while stack:
                 fr = stack[-1]
@@ -158,6 +171,7 @@ class Runtime:
             where = rule_location(err, self.P)
             raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
         finally:
+            self.memo = self.fidx = None
             self.s["steps"] += budget - self.left
         if self.s["result"] is None:
             self.s["result"] = {"winner": None, "reason": "no rule left to run"}
@@ -215,6 +229,7 @@ class Runtime:
         self.qstack.pop()
         if fr.get("x") is not None:
             self.xs[fr["n"]].pop()
+            self.changed()  # `event.field` reads another instance now
         if self.mods:
             self._expire("end", fr["n"])
         self.evnames.pop()
@@ -240,7 +255,7 @@ class Runtime:
     def _event_starts(self, name: str, args: list[Any]) -> None:
         self.left -= 1  # tick(), inline on this hot path
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         if len(self.evnames) >= self.limits.depth:
             raise Runaway(f"events nested more than {self.limits.depth} deep (an event that "
                           "sets off itself?)")
@@ -288,8 +303,10 @@ class Runtime:
     def emit_now_x(self, name: str, args: tuple) -> None:
         xs = self.xs[name]
         xs.append(self.EVSTATE[name](self, *args))
+        self.changed()
         self.emit_now(name, args)
         xs.pop()
+        self.changed()
 
     def push_event_x(self, name: str, args: Iterable[Any]) -> None:
         args = list(args)
@@ -297,6 +314,7 @@ class Runtime:
         self.push_event(name, args)
         self.stack[-1]["x"] = state
         self.xs[name].append(state)
+        self.changed()
 
     def evget(self, event: str, field: str) -> Any:
         """`battle.rounds`: the field of the innermost running `battle`."""
@@ -310,6 +328,7 @@ class Runtime:
         if not xs:
             raise RuleError(f"{event}.{field} written while no {event} is running")
         xs[-1][field] = value
+        self.changed()
 
     def enqueue(self, name: str, args: tuple) -> None:
         if not self.qstack:
@@ -323,7 +342,7 @@ class Runtime:
     def _frame_room(self) -> None:
         self.left -= 1  # tick(), inline on this hot path
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         if len(self.stack) >= self.limits.frames:
             raise Runaway(f"more than {self.limits.frames} rules waiting inside each other "
                           "(a procedure that calls itself without end?)")
@@ -348,21 +367,23 @@ class Runtime:
     def _trace(self, fname: str, event: str) -> None:
         self.left -= 1  # tick(), inline on this hot path
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         if self.logging:
             self._log({"t": "trigger", "f": fname, "n": event})
 
     # ---- decisions ------------------------------------------------------------------------
     def decide(self, F: dict, kind: str, side: str, options: list, lo: int, hi: int,
                optional: bool, prompt: str | None, require: Any, args: list | None = None,
-               each: dict | None = None) -> None:
+               each: dict | None = None, zoned: bool = True) -> None:
         """Wait for `side` to decide. `args` are the values of the prompt's numbered
-        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far)."""
+        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far);
+        `zoned` False: no option can lie in a zone (the compiler knows their type)."""
         if side not in self.P.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
-        self._show_to(side, options)
+        if zoned:
+            self._show_to(side, options)
         if args is not None:  # a card the prompt names is shown to the decider, as an option
-            self._show_to(side, [x for a in args for x in (a if isinstance(a, list) else [a])])
+            self._show_to(side, args, lists=True)
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":
@@ -391,15 +412,27 @@ class Runtime:
         self.decide(F, "one", side, options, 1, 1, True, prompt, None)
         self.s["decision"]["window"] = name
 
-    def _show_to(self, side: str, items: list) -> None:
-        """Records from a zone `side` cannot see, offered or named to it, are shown to it."""
-        loc, visible = self.loc, self.P.visible_zones[side]
+    def _show_to(self, side: str, items: list, lists: bool = False) -> None:
+        """Records from a zone `side` cannot see, offered or named to it, are shown to it
+        (with `lists`, also those in the lists among `items`: a prompt's values)."""
+        loc = self.loc
+        try:
+            if not any(map(loc.get, items)):  # most often nothing offered lies in a zone
+                return
+        except TypeError:  # a list among the items
+            pass
+        visible = self.P.visible_zones[side]
+        seen_zone = frozenset.__contains__  # the zones known at load, without a Python call
         for o in items:
+            if lists and isinstance(o, list):
+                self._show_to(side, [x for x in o if not isinstance(x, list)])
+                continue
             where = loc.get(o) if isinstance(o, str) else None
-            if where is not None and where not in visible:
+            if where is not None and not seen_zone(visible, where) and where not in visible:
                 seen = self.revealed.setdefault(o, [])
                 if side not in seen:
                     seen.append(side)
+                    self.changed()
                 self.barrier()
 
     # ---- one at a time: `choose n x from ... one at a time` -----------------------------------
@@ -522,6 +555,8 @@ class Runtime:
             raise RuleError(f"{name}[{'none' if key is None else key}] is not a place of "
                             f"var '{name}' (an index that is none?)")
         table[key] = value
+        if self.memo:
+            self.memo.clear()  # changed(), inline on this hot path
         if self.logging:
             entry = {"t": "set", "n": name, "k": key, "v": value}
             if self.made is not None and "#" in key:  # indexed by records made in play:
@@ -559,6 +594,7 @@ class Runtime:
 
     def _add_entry(self, entry: dict[str, Any]) -> None:
         self.mods.append(entry)
+        self.changed()
         if entry["dur"] is not None:
             self._expiring |= _ending_events([entry])
 
@@ -623,6 +659,7 @@ class Runtime:
     def _expire(self, when: str, event: str) -> None:
         if (when, event) not in self._expiring:
             return
+        self.changed()  # a duration may count down
         depth = len(self.evnames) - 1  # the ending event's own place among running events
         made = list(self.mods)
         ended = [i for i, m in enumerate(made) if _ends(m["dur"], when, event, depth)]
@@ -675,6 +712,8 @@ class Runtime:
         self.loc[ent] = key
         if ent in self.revealed:
             del self.revealed[ent]  # a moved card is hidden again unless its zone shows it
+        if self.memo:
+            self.memo.clear()  # changed(), inline on this hot path
         if self.logging:
             self._log({"t": "move", "e": ent, "from": src_key, "to": key})
 
@@ -697,6 +736,7 @@ class Runtime:
         for i in range(len(pile) - 1, 0, -1):
             j = self._below(i + 1)
             pile[i], pile[j] = pile[j], pile[i]
+        self.changed()
         self.barrier()
         if self.logging:
             self._log({"t": "shuffle", "z": key})
@@ -711,6 +751,7 @@ class Runtime:
                     seen.append(side)
             if self.logging:
                 self._log({"t": "reveal", "e": e, "to": to})
+        self.changed()
         self.barrier()
 
     # ---- records made in play, fields that change ---------------------------------------------
@@ -777,6 +818,7 @@ class Runtime:
             else:
                 dest.append(rid)
             self.loc[rid] = key
+        self.changed()  # after the defaults: values read while they were worked out are old
         if self.logging:
             self._log({"t": "create", "e": rid, "to": key})
         return rid
@@ -807,6 +849,7 @@ class Runtime:
         self.revealed.pop(ent, None)
         del self.s["f"][ent]
         self.made[tname].remove(ent)
+        self.changed()
         if self.logging:
             self._log({"t": "destroy", "e": ent, "from": src})
 
@@ -821,6 +864,10 @@ class Runtime:
             raise RuleError(f"{'none' if rid is None else rid} has no field '{name}' to set"
                             + self._gone(rid))
         rec[name] = value
+        if self.memo:
+            self.memo.clear()  # changed(), inline on this hot path
+        if self.fidx:
+            self.fidx.pop(name, None)
         if self.logging:
             self._log({"t": "setf", "e": rid, "f": name, "v": value, "at": self.loc.get(rid)})
 
@@ -887,22 +934,45 @@ class Runtime:
         return self.P.tables[table].lookup(row, col)
 
     def all(self, type_name: str) -> list:
-        return self.P.by_type[type_name]
+        return self.by_type[type_name]
 
     # ---- the step budget (see engine.limits) ------------------------------------------------
     def tick(self) -> None:
         """One rule step (a call, an event, a trigger, a `while` turn)."""
         self.left -= 1
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
 
-    def charge(self, n: int) -> None:
-        """`n` rule steps at once: what a static value's first working out cost, charged
-        again when its cached result is used (dsl.compiler: the game's step count must not
-        depend on what the pack has cached)."""
-        self.left -= n
+    def having(self, tname: str, field: str, value: Any) -> Any:
+        """The records of type `tname` whose var field `field` is `value`, in the type's
+        order: what a comprehension over all of them that keeps only `x.field == value`
+        needs to walk (dsl.compiler.Compiler._walk_code; its condition still reads every
+        record it gets). Charged as the walk of all of them. While a decision may be undone,
+        all of them: the comprehension reads each through the watchers, as it always did."""
+        items = self.by_type[tname]
+        self.left -= len(items) + 1
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
+        index = self.fidx
+        if index is None or self.undo_side is not None:
+            return items
+        try:
+            return index[field][tname].get(value, ())
+        except KeyError:  # not built yet in this run, or its field was written since
+            by_value: dict[Any, list[str]] = {}
+            fields = self.s["f"]
+            for rid in items:
+                by_value.setdefault(fields[rid][field], []).append(rid)
+            index.setdefault(field, {})[tname] = by_value
+            return by_value.get(value, ())
+
+    def kept(self, got: tuple[Any, int]) -> Any:
+        """A kept value's result (result, steps it took): charges those steps again and
+        returns the result (dsl.compiler: static and run-kept values)."""
+        self.left -= got[1]
+        if self.left < 0:
+            self.over_budget()
+        return got[0]
 
     def loop(self, items: Iterable[Any]) -> list:
         """The items a `for` statement walks, charged one step each up front, and copied:
@@ -910,7 +980,7 @@ class Runtime:
         items = list(items)
         self.left -= len(items) + 1
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         return items
 
     def walk(self, items: Any) -> Any:
@@ -920,17 +990,18 @@ class Runtime:
             items = list(items)
         self.left -= len(items) + 1
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         return items
 
     def count(self, n: int) -> int:
         """`repeat n`, charged n steps up front: `repeat 10**12` fails at once."""
         self.left -= max(n, 0) + 1
         if self.left < 0:
-            self._over_budget()
+            self.over_budget()
         return n
 
-    def _over_budget(self) -> None:
+    def over_budget(self) -> None:
+        """The step budget is spent (generated code charges it inline, then calls this)."""
         raise Runaway(f"more than {self.limits.steps:,} rule steps without a decision (a loop "
                       "or a chain of events that never ends?)")
 
@@ -999,6 +1070,11 @@ class Runtime:
     def _log(self, entry: dict) -> None:
         self.s["log"].append(entry)
 
+    def changed(self) -> None:
+        """The state changed: results of values kept while it was unchanged are old."""
+        if self.memo:
+            self.memo.clear()
+
     def barrier(self) -> None:
         """Something random or hidden happened: undo may not go back past this point."""
         self.barrier_hit = True
@@ -1012,6 +1088,7 @@ class Runtime:
         so such a read ends `side`'s chance to undo."""
         self.undo_side = side
         self.barrier_hit = False
+        self.changed()  # kept results were read past the watchers: read again through them
         self.z = _WatchedZones(self.s["z"], self, side)
         self.v = _WatchedVars(self.s["v"], self, side)
         if self.f is not None:
