@@ -497,7 +497,8 @@ class Compiler:
         if fn in self.c.suspending_fns:
             _Machine(self, fn, params).build(body)
         else:
-            ctx = _Ctx(False, params)
+            # every local of the function: a walk written as a loop must not overwrite one
+            ctx = _Ctx(False, [*params, *_declared_locals(body)])
             self.site(fn, body[0].at.line if body else 0)
             self.out.append(f"def {fn}(G{''.join(', l_' + p for p in params)}):")
             lines: list[str] = []
@@ -524,9 +525,9 @@ class Compiler:
         pad = "    " * ind
         emit = lines.append
         if isinstance(s, A.Let):
-            emit(f"{pad}{ctx.local(s.name)} = {self.rhs(s.value, ctx)}")
+            emit(f"{pad}{ctx.local(s.name)} = {self._rhs_lowered(s.value, ctx, lines, pad)}")
         elif isinstance(s, A.Assign):
-            self._assign(s.target, self.rhs(s.value, ctx), ctx, lines, pad)
+            self._assign(s.target, self._rhs_lowered(s.value, ctx, lines, pad), ctx, lines, pad)
         elif isinstance(s, A.AugAssign):
             cur = self.expr(s.target, ctx)
             val = self.expr(s.value, ctx)
@@ -571,7 +572,8 @@ class Compiler:
                 template, args = self.prompt(s.reason, s.args, ctx)
                 emit(f"{pad}G.win({side}, {template}, {args})")
         elif isinstance(s, A.Return):
-            value = self.value(s.value, ctx) if s.value is not None else "None"
+            value = self._rhs_lowered(s.value, ctx, lines, pad) if s.value is not None \
+                else "None"
             if ctx.susp:
                 emit(f"{pad}F['rv'] = {value}")
                 emit(f"{pad}return 0")
@@ -594,16 +596,18 @@ class Compiler:
                 emit(f"{pad}{'break' if isinstance(s, A.Break) else 'continue'}")
         elif isinstance(s, A.If):
             for i, (cond, body) in enumerate(s.branches):
-                emit(f"{pad}{'if' if i == 0 else 'elif'} {self.expr(cond, ctx)}:")
+                test = self._lowered_in(cond, ctx, lines, pad) if i == 0 else self.expr(cond, ctx)
+                emit(f"{pad}{'if' if i == 0 else 'elif'} {test}:")
                 self._sub(body, ctx, lines, ind + 1, loops, goto)
             if s.orelse:
                 emit(f"{pad}else:")
                 self._sub(s.orelse, ctx, lines, ind + 1, loops, goto)
         elif isinstance(s, A.For):
             var = ctx.local(s.var)
-            emit(f"{pad}for {var} in G.loop({self.expr(s.source, ctx)}):")
+            emit(f"{pad}for {var} in G.loop({self._lowered_in(s.source, ctx, lines, pad)}):")
             if s.where is not None:
-                emit(f"{pad}    if not ({self.expr(s.where, ctx)}):")
+                test = self._lowered_in(s.where, ctx, lines, pad + "    ")
+                emit(f"{pad}    if not ({test}):")
                 emit(f"{pad}        continue")
             self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
         elif isinstance(s, A.While):
@@ -615,6 +619,22 @@ class Compiler:
             self._sub(s.body, ctx, lines, ind + 1, loops + 1, goto)
         else:  # pragma: no cover
             raise AssertionError(s)
+
+    def _lowered_in(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """An expression of a statement: its walks written as loops (`lowered`) in a function
+        that never waits (whose locals are Python's own), else one expression."""
+        if ctx.susp:
+            return self.expr(e, ctx)
+        return self.lowered(e, ctx, lines, pad)
+
+    def _rhs_lowered(self, r: A.Rhs, ctx: _Ctx, lines: list[str], pad: str) -> str:
+        """`rhs`, with the walks of a plain expression written as loops (`_lowered_in`)."""
+        if ctx.susp or isinstance(r, (A.Create, A.Draw, A.Choose, A.Ask, A.Order, A.Open)) \
+                or not self._walks(r):
+            return self.rhs(r, ctx)
+        code = self.lowered(r, ctx, lines, pad)
+        t = self.c.types.get(id(r))
+        return f"list({code})" if isinstance(t, tuple) and t[0] == "zone" else code
 
     def _sub(self, body, ctx, lines, ind, loops, goto) -> None:
         n = len(lines)
@@ -957,11 +977,15 @@ class Compiler:
         arguments read in order into temporaries, then its formula as statements. The same
         reads and steps as the call; no Python call."""
         decl = self.m.values[e.func]
+        bound = {f"l_{n}" for n in _bound_names(decl.expr)}  # the formula's own walks' names
         names = {}
         for p, a in zip(decl.params, self.args_of(e)):
-            t = self.temp()  # never a local the formula's own walks could overwrite
-            lines.append(f"{pad}{t} = {self.lowered(a, ctx, lines, pad)}")
-            names[p.name] = t
+            code = self.lowered(a, ctx, lines, pad)
+            if not (_is_plain(code) and code not in bound):
+                t = self.temp()  # read once, into a name the formula cannot overwrite
+                lines.append(f"{pad}{t} = {code}")
+                code = t
+            names[p.name] = code
         return self.lowered(decl.expr, _Ctx(False, ctx.pylocals, names), lines, pad)
 
     def _lowered_boolop(self, e: A.BoolOp, ctx: _Ctx, lines: list[str], pad: str) -> str:
@@ -999,9 +1023,10 @@ class Compiler:
             self._walk_code(c, ctx, src)
         if walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
             items = self.temp()
-            lines += [f"{pad}{items} = {src}",
-                      f"{pad}if type({items}) is not list: {items} = list({items})",
-                      f"{pad}G.left -= len({items}) + 1",
+            lines.append(f"{pad}{items} = {src}")
+            if not src.startswith(("Z[", "G.all(")):  # zones and a type's records are lists
+                lines.append(f"{pad}if type({items}) is not list: {items} = list({items})")
+            lines += [f"{pad}G.left -= len({items}) + 1",
                       f"{pad}if G.left < 0: G.over_budget()"]
             walk = items
         lines.append(f"{pad}for l_{c.var} in {walk}:")
@@ -1307,6 +1332,22 @@ def _mentions(e: Any, name: str) -> bool:
         return any(_mentions(getattr(e, f.name), name) for f in e.__attrs_attrs__
                    if f.name != "at")
     return False
+
+
+def _declared_locals(body: Any) -> set[str]:
+    """The names `let` and `for` statements declare in a function's body."""
+    out: set[str] = set()
+    if isinstance(body, A.Let):
+        out.add(body.name)
+    elif isinstance(body, A.For):
+        out.add(body.var)
+    if isinstance(body, tuple):
+        for x in body:
+            out |= _declared_locals(x)
+    elif hasattr(body, "__attrs_attrs__"):
+        for f in body.__attrs_attrs__:
+            out |= _declared_locals(getattr(body, f.name))
+    return out
 
 
 def _bound_names(e: Any) -> set[str]:

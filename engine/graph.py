@@ -115,4 +115,4 @@ class Graph:
                   edge_blocked: Blocked = None) -> list[str]:
         """Nodes within `limit` cost of a (a excluded), in order of cost then name."""
         dist, _ = self._dijkstra(a, blocked, limit=limit, edge_blocked=edge_blocked)
-        return sorted((n for n in dist if n != a), key=lambda n: (dist[n], n))
+        return [n for _d, n in sorted((d, n) for n, d in dist.items() if n != a)]

@@ -956,15 +956,17 @@ class Runtime:
         index = self.fidx
         if index is None or self.undo_side is not None:
             return items
-        try:
-            return index[field][tname].get(value, ())
-        except KeyError:  # not built yet in this run, or its field was written since
-            by_value: dict[Any, list[str]] = {}
+        per_type = index.get(field)
+        if per_type is None:  # first asked in this run, or its field was written since: a
+            index[field] = {tname: None}  # walk of all costs what building the index does
+            return items
+        by_value = per_type.get(tname)
+        if by_value is None:  # asked again: worth an index
+            by_value = per_type[tname] = {}
             fields = self.s["f"]
             for rid in items:
                 by_value.setdefault(fields[rid][field], []).append(rid)
-            index.setdefault(field, {})[tname] = by_value
-            return by_value.get(value, ())
+        return by_value.get(value, ())
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
