@@ -99,7 +99,7 @@ class GreedyBot(Bot):
                  worlds: int = 1, budget: int = 600):
         super().__init__(seed)
         # (game, the positions it decided in, whether it came back to one of them)
-        self._seen: tuple[int, set[bytes], bool] = (0, set(), False)
+        self._seen: tuple[Any, set[bytes], bool] = (None, set(), False)
         self.budget = budget
         self._left = budget
         self._heuristic: bool | None = None  # does the pack declare one?
@@ -138,13 +138,13 @@ class GreedyBot(Bot):
         cands = self.candidates(game)
         if len(cands) == 1:
             return cands[0]
-        if self._seen[0] != id(game):  # a new game
-            self._seen = (id(game), set(), False)
+        if self._seen[0] is not game:  # a new game (an id may be reused: keep the game)
+            self._seen = (game, set(), False)
             self._heuristic = None
         _game, seen, circling = self._seen
         here = game.position(side)
         if here in seen and not circling:  # back where it decided before: going round
-            self._seen = (id(game), seen, True)
+            self._seen = (game, seen, True)
             circling = True
         seen.add(here)
         worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
