@@ -9,8 +9,17 @@ returns DONE (0), SUSPEND (1) or PUSHED (2) to the engine's run loop.
 Nothing a pack contains reaches the generated source as code or comment text: names are
 identifiers the grammar and the record-id rule allow, every string is a `repr` literal,
 and where a rule was written is a table (`SITES`, `FILES`), not a comment. Loops, `repeat`
-and comprehensions charge the runtime's step budget (`G.loop`, `G.walk`, `G.count`,
-`G.tick`), so a runaway rule ends as a located fault instead of running forever.
+and comprehensions charge the runtime's step budget (`G.loop`, `G.walk` or its inline form,
+`G.having`, `G.count`, the calls of procedures and of values that may recurse), so a runaway
+rule ends as a located fault instead of running forever.
+
+For speed (the same reads, results and faults; fewer steps at most, checked by
+tests/test_lang_speed.py against `optimize=False`): walks in value formulas and in rules
+that never wait are written as loops (`lowered`), small values are written in place of
+their calls (`inlined_values`, `unfolded_values`), a value call that does not depend on a
+walk is read once per walk (`_hoist`), some values are kept while the state is unchanged
+(`run_memo_values`, engine.runtime Runtime.memo), and walks of a type's records filtered by
+a var field use an index (`_walk_code`, Runtime.having).
 """
 from __future__ import annotations
 

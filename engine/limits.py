@@ -23,7 +23,8 @@ def _positive(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
 
 @attrs.frozen
 class Limits:
-    # Rule steps between two decisions: a call, an event, a trigger, a loop iteration, or
+    # Rule steps between two decisions: a call of a procedure or of a value that may call
+    # itself again (other values do bounded work), an event, a trigger, a loop iteration, or
     # an item of a list a loop or comprehension walks.
     steps: int = attrs.field(default=1_000_000, validator=_positive)
     frames: int = attrs.field(default=500, validator=_positive)  # waiting rules on the stack

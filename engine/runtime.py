@@ -336,16 +336,14 @@ class Runtime:
         self.qstack[-1].append([name, list(args)])
 
     def push_call(self, fname: str, args: dict[str, Any]) -> None:
-        self._frame_room()
-        self.stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
-
-    def _frame_room(self) -> None:
         self.left -= 1  # tick(), inline on this hot path
         if self.left < 0:
             self.over_budget()
-        if len(self.stack) >= self.limits.frames:
+        stack = self.stack
+        if len(stack) >= self.limits.frames:
             raise Runaway(f"more than {self.limits.frames} rules waiting inside each other "
                           "(a procedure that calls itself without end?)")
+        stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
 
     def push_effect(self, rid: str, field: str) -> bool:
         """Run a record's effect; True when it was pushed as a frame (it may suspend)."""
@@ -701,7 +699,9 @@ class Runtime:
             # zones hold records: a side or a number has no place
             raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones"
                             + self._gone(ent))
-        dest = self._zone(key)
+        dest = self.z.get(key)
+        if dest is None:
+            raise EngineFault(f"no zone {key!r}")
         src_key = self.loc.get(ent)
         if src_key is not None:
             self.z[src_key].remove(ent)
