@@ -26,12 +26,12 @@ from __future__ import annotations
 import ast as pyast
 import os
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from dsl import ast as A
 from dsl.checker import CheckResult, graph_slots
 from dsl.model import PackModel
-from dsl.parser import split_template
+from dsl.parser import numbered_template, split_template
 from dsl.types import elem
 
 DONE, SUSPEND, PUSHED = 0, 1, 2
@@ -763,14 +763,8 @@ class Compiler:
         parts = split_template(text)
         if not args:
             return repr("".join(t for _kind, t, _i in parts)), "None"
-        template, n = [], 0
-        for kind, t, _i in parts:
-            if kind == "arg":
-                template.append(f"{{{n}}}")
-                n += 1
-            else:
-                template.append(t.replace("{", "{{").replace("}", "}}"))
-        return repr("".join(template)), "[" + ", ".join(self.value(a, ctx) for a in args) + "]"
+        return (repr(numbered_template(parts)),
+                "[" + ", ".join(self.value(a, ctx) for a in args) + "]")
 
     # ---- right-hand sides ---------------------------------------------------------------
     def rhs(self, r: A.Rhs, ctx: _Ctx) -> str:
@@ -1343,36 +1337,31 @@ def _mentions(e: Any, name: str) -> bool:
     return False
 
 
+def _names_in(node: Any, name_of: Callable[[Any], str | None]) -> set[str]:
+    """The names `name_of` gives the nodes of a syntax tree (None: the node names none)."""
+    out: set[str] = set()
+    own = name_of(node)
+    if own is not None:
+        out.add(own)
+    if isinstance(node, tuple):
+        for x in node:
+            out |= _names_in(x, name_of)
+    elif hasattr(node, "__attrs_attrs__"):
+        for f in node.__attrs_attrs__:
+            out |= _names_in(getattr(node, f.name), name_of)
+    return out
+
+
 def _declared_locals(body: Any) -> set[str]:
     """The names `let` and `for` statements declare in a function's body."""
-    out: set[str] = set()
-    if isinstance(body, A.Let):
-        out.add(body.name)
-    elif isinstance(body, A.For):
-        out.add(body.var)
-    if isinstance(body, tuple):
-        for x in body:
-            out |= _declared_locals(x)
-    elif hasattr(body, "__attrs_attrs__"):
-        for f in body.__attrs_attrs__:
-            out |= _declared_locals(getattr(body, f.name))
-    return out
+    return _names_in(body, lambda n: n.name if isinstance(n, A.Let)
+                     else n.var if isinstance(n, A.For) else None)
 
 
 def _bound_names(e: Any) -> set[str]:
     """The names comprehensions and lambdas inside the expression bind."""
-    out: set[str] = set()
-    if isinstance(e, A.Comprehension):
-        out.add(e.var)
-    elif isinstance(e, A.Lambda):
-        out.add(e.param)
-    if isinstance(e, tuple):
-        for x in e:
-            out |= _bound_names(x)
-    elif hasattr(e, "__attrs_attrs__"):
-        for f in e.__attrs_attrs__:
-            out |= _bound_names(getattr(e, f.name))
-    return out
+    return _names_in(e, lambda n: n.var if isinstance(n, A.Comprehension)
+                     else n.param if isinstance(n, A.Lambda) else None)
 
 
 def _shape(n: Any) -> Any:

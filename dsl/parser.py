@@ -625,6 +625,19 @@ def split_template(text: str) -> list[tuple[str, str, int]]:
     return parts
 
 
+def numbered_template(parts: list[tuple[str, str, int]]) -> str:
+    """A split template (`split_template`) as the game keeps it: its placeholders numbered
+    in order, literal braces doubled ("{l} marches to {dest}" -> "{0} marches to {1}")."""
+    out, n = [], 0
+    for kind, t, _i in parts:
+        if kind == "arg":
+            out.append(f"{{{n}}}")
+            n += 1
+        else:
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
 def _raw_columns(tok: Token) -> list[int]:
     """For each character of the string token's text, its column in the source."""
     raw, cols, i = str(tok), [], 1

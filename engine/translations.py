@@ -337,9 +337,10 @@ def _collect_sentences(node: Any, out: dict[str, int], written: dict[str, list[s
 # ---- sentences and their keys -----------------------------------------------------------------
 def compiled_template(text: str) -> str:
     """A sentence of the rules (a `log` text that holds its own `{placeholders}`, a win
-    reason, a prompt) as the game keeps it: its placeholders numbered in order, as
-    dsl.compiler writes it ("{l} marches to {dest}" -> "{0} marches to {1}")."""
-    from dsl.parser import split_template
+    reason, a prompt) as the game keeps it: its placeholders numbered in order, by the same
+    dsl.parser.numbered_template the compiler uses ("{l} marches to {dest}" -> "{0} marches
+    to {1}")."""
+    from dsl.parser import numbered_template, split_template
     if "{" not in text and "}" not in text:
         return text
     try:
@@ -348,14 +349,7 @@ def compiled_template(text: str) -> str:
         return text
     if not any(kind == "arg" for kind, _t, _i in parts):
         return "".join(t for _kind, t, _i in parts)
-    out, n = [], 0
-    for kind, t, _i in parts:
-        if kind == "arg":
-            out.append(f"{{{n}}}")
-            n += 1
-        else:
-            out.append(t.replace("{", "{{").replace("}", "}}"))
-    return "".join(out)
+    return numbered_template(parts)
 
 
 def _fields(text: str) -> list[str] | None:
