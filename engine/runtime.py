@@ -65,6 +65,7 @@ class Runtime:
         # of the type with that value of the var field, in the type's order (see `having`);
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
+        self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -133,8 +134,7 @@ class Runtime:
         stack = self.stack
         funcs = self.FUNCS
         self.left = budget = self.limits.steps
-        self.memo = {}
-        self.fidx = {}
+        self.memo, self.fidx = self._kept
         try:
             while stack:
                 fr = stack[-1]
@@ -171,6 +171,8 @@ class Runtime:
             where = rule_location(err, self.P)
             raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
         finally:
+            self.memo.clear()
+            self.fidx.clear()
             self.memo = self.fidx = None
             self.s["steps"] += budget - self.left
         if self.s["result"] is None:
