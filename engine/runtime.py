@@ -18,7 +18,6 @@ from __future__ import annotations
 import itertools
 import linecache
 import os
-import pickle
 import re
 from typing import Any, Iterable
 
@@ -1164,10 +1163,6 @@ def enumerate_many(d: dict, check: Any) -> list[list]:
                 if len(out) >= MAX_ENUMERATION:
                     return out
     return out
-
-
-def copy_state(state: dict) -> dict:
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 def _ending_events(mods: list[dict[str, Any]]) -> set[tuple[str, str]]:
