@@ -17,13 +17,14 @@ from typing import Any
 DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project] name)
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
-           "EngineFault", "PackError", "SaveError", "NotPlayable", "validate_paths", "Limits"]
+           "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded", "validate_paths",
+           "Limits"]
 
 _WHERE = {
     "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
     "Result": "engine.game", "replay": "engine.game", "IllegalAction": "engine.errors",
     "EngineFault": "engine.errors", "PackError": "engine.errors", "SaveError": "engine.errors",
-    "NotPlayable": "engine.errors", "Limits": "engine.limits",
+    "NotPlayable": "engine.errors", "ChanceNeeded": "engine.errors", "Limits": "engine.limits",
     "validate_paths": "engine.validate",
 }
 

@@ -6,7 +6,7 @@ from typing import Any
 from dsl.errors import DslError
 
 __all__ = ["EngineError", "IllegalAction", "EngineFault", "PackError", "SaveError", "NotPlayable",
-           "DslError"]
+           "ChanceNeeded", "DslError"]
 
 
 class EngineError(Exception):
@@ -51,6 +51,17 @@ class EngineFault(EngineError):
             return self.message
         return (f"{self.message} (pack {self.pack} {self.pack_hash}, seed {self.seed}, "
                 f"after {len(self.actions or [])} actions)")
+
+
+class ChanceNeeded(EngineError):
+    """A game whose chance the host supplies (`Game.new(..., chance=[...])`) drew a random
+    number and no supplied outcome was left: `n` equally likely outcomes 0..n-1 are asked
+    for. Raised out of `Game.new` (no game) or `Game.apply` (the game is unchanged): supply
+    one more outcome and call again."""
+
+    def __init__(self, n: int):
+        super().__init__(f"a chance outcome of {n} equally likely ones (0 to {n - 1}) is needed")
+        self.n = n
 
 
 class PackError(DslError, EngineError):

@@ -71,12 +71,27 @@ class Game:
     # ---- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
-            limits: Limits | None = None) -> "Game":
+            limits: Limits | None = None, chance: list[int] | None = None) -> "Game":
+        """A new game, run up to its first decision. `chance` (a list, maybe empty) makes
+        the host supply the game's chance: every random number (a die, each step of a
+        shuffle, a random pick) is the next of these outcomes instead of the seed's, each
+        a whole number 0..n-1 of n equally likely ones; when none is left, ChanceNeeded(n)
+        is raised and no game is made. The outcomes used are recorded in the state
+        ("chance"), so a save replays them (`apply(..., chance=...)` supplies more)."""
         require_playable(pack)
-        game = cls(pack, Runtime.initial_state(pack, seed), seed, [], log=log, undo=undo,
-                   limits=limits)
+        state = Runtime.initial_state(pack, seed)
+        if chance is not None:
+            state["chance"] = []
+        game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+        if chance is not None:
+            game.rt.chance = _supply(chance)
         game._guard(lambda: (game.rt.setup(), game.rt.run()))
         return game
+
+    @property
+    def host_chance(self) -> bool:
+        """Does the host supply this game's chance (`Game.new(..., chance=...)`)?"""
+        return self.rt.chance is not None
 
     # ---- reading --------------------------------------------------------------------------
     @property
@@ -251,11 +266,20 @@ class Game:
                                             "waits for decision {current}",
                                             decision=decision, current=d["id"]), "stale")
 
-    def apply(self, action: Any, side: str | None = None, decision: int | None = None) -> None:
+    def apply(self, action: Any, side: str | None = None, decision: int | None = None, *,
+              chance: list[int] | None = None) -> None:
         """Answer the current decision (see `validate` for `side` and `decision`). An
         illegal action raises IllegalAction and changes nothing; so does a rule that fails
-        while the answer runs (EngineFault): the game is exactly as before the call."""
+        while the answer runs (EngineFault): the game is exactly as before the call.
+        `chance`: in a game whose chance the host supplies (`Game.new`), the outcomes of the
+        random numbers this answer draws, in order (outcomes not drawn are dropped); one
+        too few raises ChanceNeeded(n) and changes nothing either."""
         action = self.validate(action, side, decision)
+        if chance is not None and self.rt.chance is None:
+            raise ValueError("chance outcomes were given to a game that draws its own "
+                             "(only a game made with Game.new(..., chance=...) takes them)")
+        if self.rt.chance is not None:
+            self.rt.chance = _supply(chance or [])
         decider = self.rt.s["decision"]["side"]
         undo_before = list(self._undo)
         log_length = len(self.rt.s["log"])
@@ -295,7 +319,7 @@ class Game:
         else:
             self.actions.pop()
             before = replay(self.pack, self.seed, self.actions, log=False,
-                            limits=self.limits).rt.s
+                            limits=self.limits, chance=self.rt.s.get("chance")).rt.s
             self._restore(before, log_length)
         self._undo[:] = undo_before
         self.rt.barrier_hit = False
@@ -411,7 +435,8 @@ class Game:
         else:
             game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
         if log != saved_log:
-            game = saves.replay_actions(pack, seed, actions, log=log, limits=limits)
+            game = saves.replay_actions(pack, seed, actions, log=log, limits=limits,
+                                        chance=save.file.state.chance)
         game.undo_enabled = undo
         return game
 
@@ -431,12 +456,22 @@ class Game:
         hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
         revealed to it unchanged. For bots that play fair; see engine.determinize."""
         from engine.determinize import determinized
-        return determinized(self, side, rng)
+        world = determinized(self, side, rng)
+        if "chance" in world.rt.s:  # the real outcomes would tell what `side` cannot see
+            world.rt.s["chance"] = []
+        return world
 
     def check_invariants(self) -> list[str]:
         """Messages of the pack's `invariant` declarations that do not hold now."""
         from engine.views import failed_invariants
         return failed_invariants(self)
+
+
+def _supply(outcomes: Any) -> list[int]:
+    """Supplied chance outcomes as the runtime takes them: last one first (it pops)."""
+    if not isinstance(outcomes, (list, tuple)):
+        raise ValueError(f"chance outcomes are a list of whole numbers, not {outcomes!r}")
+    return list(reversed(outcomes))
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -559,9 +594,11 @@ def require_playable(pack: Any) -> None:
 
 
 def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
-           limits: Limits | None = None) -> Game:
-    """Play `actions` from a new game with `seed`; exact, since all randomness is seeded."""
-    game = Game.new(pack, seed, log=log, undo=False, limits=limits)
+           limits: Limits | None = None, chance: list[int] | None = None) -> Game:
+    """Play `actions` from a new game with `seed`; exact, since all randomness is seeded,
+    or, for a game whose chance the host supplied, taken from `chance`: the outcomes it
+    used, in order (its state's "chance" record)."""
+    game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
     for a in actions:
         game.apply(a)
     return game

@@ -22,7 +22,7 @@ import re
 from typing import Any, Iterable
 
 from engine import rng as _rng
-from engine.errors import EngineFault, IllegalAction
+from engine.errors import ChanceNeeded, EngineFault, IllegalAction
 from engine.limits import Limits
 from engine.loader import keys_naming
 from engine.rt import RuleError, Runaway
@@ -78,6 +78,9 @@ class Runtime:
         self._expiring = _ending_events(self.mods)
         self.revealed = state["revealed"]
         self.f = state.get("f")  # record fields in play (var fields, created records)
+        # Outcomes the host supplied and `_below` has not used yet, or None when the seeded
+        # generator draws; a state with a "chance" record takes its chance from the host.
+        self.chance: list[int] | None = None if state.get("chance") is None else []
         self.made = state.get("made")  # created type -> ids of its live records
         self.stack = state["stack"]
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
@@ -159,7 +162,7 @@ class Runtime:
                 xs.clear()
             self.s["decision"] = None
             return
-        except (EngineFault, IllegalAction):
+        except (EngineFault, IllegalAction, ChanceNeeded):
             raise
         except RuleError as err:
             raise EngineFault(f"{rule_location(err, self.P)}{err}{self._running()}") from None
@@ -537,7 +540,7 @@ class Runtime:
         self.left = self.limits.steps
         try:
             return fn(self, *args)
-        except (EngineFault, IllegalAction):
+        except (EngineFault, IllegalAction, ChanceNeeded):
             raise
         except RuleError as err:
             raise EngineFault(f"{rule_location(err, self.P)}{err}") from None
@@ -902,7 +905,23 @@ class Runtime:
 
     # ---- randomness -------------------------------------------------------------------------
     def _below(self, n: int) -> int:
+        """A uniform number in 0..n-1: every die, shuffle and random pick draws through here.
+        From the seeded generator, or, when the host supplies chance (`self.chance` is a
+        list: `Game.new(..., chance=...)`), the next supplied outcome; none left is
+        ChanceNeeded(n), and the host rolls back and calls again with one more."""
+        if self.chance is not None:
+            return self._supplied(n)
         self.s["rng"], value = _rng.below(self.s["rng"], n)
+        return value
+
+    def _supplied(self, n: int) -> int:
+        if not self.chance:
+            raise ChanceNeeded(n)
+        value = self.chance.pop()  # kept in reverse: the next outcome is last
+        if not (type(value) is int and 0 <= value < n):
+            raise RuleError(f"a chance outcome {value!r} was supplied where one of {n} "
+                            f"(0 to {n - 1}) is drawn")
+        self.s["chance"].append(value)  # the record a save replays (engine.saves)
         return value
 
     def roll(self, n: int, faces: int) -> int:

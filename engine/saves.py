@@ -29,7 +29,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
 from dsl.model import BUILTIN_EVENTS
-from engine.errors import EngineFault, IllegalAction, SaveError
+from engine.errors import ChanceNeeded, EngineFault, IllegalAction, SaveError
 from engine.loader import live_keys
 
 SAVE_FORMAT = "engine-save/2"
@@ -147,6 +147,9 @@ class SavedState:
     f: dict[str, dict[str, JsonData]] | None = None  # record -> its fields in play
     made: dict[str, list[str]] | None = None  # created type -> its live records
     serial: dict[str, int] | None = None  # created type -> records made so far
+    # only in games whose chance the host supplies (Game.new(..., chance=...)): the
+    # outcomes used so far, in order; replay draws them instead of the seed's numbers
+    chance: list[int] | None = None
 
 
 @attrs.frozen
@@ -891,18 +894,19 @@ def check_digest(save: Save) -> None:
 
 
 def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
-                   limits: Any = None) -> Any:
-    """A new game with `seed` played through `actions` (engine.game.replay, with a located
-    SaveError when an action is refused or a rule fails)."""
+                   limits: Any = None, chance: list[int] | None = None) -> Any:
+    """A new game with `seed` (and the host's chance outcomes, if it supplied them) played
+    through `actions` (engine.game.replay, with a located SaveError when an action is
+    refused or a rule fails)."""
     from engine.game import Game
     try:
-        game = Game.new(pack, seed, log=log, undo=False, limits=limits)
-    except EngineFault as err:
+        game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
+    except (EngineFault, ChanceNeeded) as err:
         raise SaveError(f"seed: replaying this save fails at the start: {err}") from None
     for i, action in enumerate(actions):
         try:
             game.apply(action)
-        except (IllegalAction, EngineFault) as err:
+        except (IllegalAction, EngineFault, ChanceNeeded) as err:
             raise SaveError(f"actions[{i}]: the saved actions do not replay from the seed: "
                             f"action {i + 1} of {len(actions)} fails ({err})") from None
     return game
@@ -911,7 +915,8 @@ def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
 def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
     """The game the save's actions lead to, which must be exactly the saved state."""
     f = save.file
-    game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits)
+    game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
+                          chance=f.state.chance)
     if canonical(game.rt.s) != _canonical_saved(save.state):
         # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
         live = json.loads(json.dumps(game.rt.s))
