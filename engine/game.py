@@ -76,8 +76,9 @@ class Game:
         the host supply the game's chance: every random number (a die, each step of a
         shuffle, a random pick) is the next of these outcomes instead of the seed's, each
         a whole number 0..n-1 of n equally likely ones; when none is left, ChanceNeeded(n)
-        is raised and no game is made. The outcomes used are recorded in the state
-        ("chance"), so a save replays them (`apply(..., chance=...)` supplies more)."""
+        is raised and no game is made. Outcomes not drawn wait for later draws;
+        `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
+        state ("chance"), so a save replays them."""
         require_playable(pack)
         state = Runtime.initial_state(pack, seed)
         if chance is not None:
@@ -271,15 +272,16 @@ class Game:
         """Answer the current decision (see `validate` for `side` and `decision`). An
         illegal action raises IllegalAction and changes nothing; so does a rule that fails
         while the answer runs (EngineFault): the game is exactly as before the call.
-        `chance`: in a game whose chance the host supplies (`Game.new`), the outcomes of the
-        random numbers this answer draws, in order (outcomes not drawn are dropped); one
-        too few raises ChanceNeeded(n) and changes nothing either."""
+        `chance`: in a game whose chance the host supplies (`Game.new`), more outcomes for
+        the random numbers drawn from now on, in order (those not drawn wait for later
+        draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
+        outcome waiting."""
         action = self.validate(action, side, decision)
-        if chance is not None and self.rt.chance is None:
-            raise ValueError("chance outcomes were given to a game that draws its own "
-                             "(only a game made with Game.new(..., chance=...) takes them)")
-        if self.rt.chance is not None:
-            self.rt.chance = _supply(chance or [])
+        if chance is not None:
+            if self.rt.chance is None:
+                raise ValueError("chance outcomes were given to a game that draws its own "
+                                 "(only a game made with Game.new(..., chance=...) takes them)")
+            self.rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = self.rt.s["decision"]["side"]
         undo_before = list(self._undo)
         log_length = len(self.rt.s["log"])
