@@ -39,6 +39,7 @@ def determinized(game: Any, side: str, rng: random.Random) -> Any:
     state = copy_state(src, pack, log=False)
     state["log"] = []
     state.pop("dice", None)
+    state.pop("chance", None)  # a host's outcomes would tell the hidden cards: seeded from rng
     state["rng"] = rng.getrandbits(64)
     world = Game(pack, state, game.seed, list(game.actions), log=False, undo=False,
                  limits=game.limits)

@@ -94,6 +94,14 @@ class Game:
         """Does the host supply this game's chance (`Game.new(..., chance=...)`)?"""
         return self.rt.chance is not None
 
+    def supply_chance(self) -> None:
+        """From now on the host supplies this game's chance, as if made with
+        `Game.new(..., chance=[])`: for a copy that is no replay of its seed anyway, such as
+        a determinized world a search plays on with its own chance nodes."""
+        if self.rt.chance is None:
+            self.rt.s["chance"] = []
+            self.rt.chance = []
+
     # ---- reading --------------------------------------------------------------------------
     @property
     def state(self) -> dict[str, Any]:
@@ -458,10 +466,7 @@ class Game:
         hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
         revealed to it unchanged. For bots that play fair; see engine.determinize."""
         from engine.determinize import determinized
-        world = determinized(self, side, rng)
-        if "chance" in world.rt.s:  # the real outcomes would tell what `side` cannot see
-            world.rt.s["chance"] = []
-        return world
+        return determinized(self, side, rng)
 
     def check_invariants(self) -> list[str]:
         """Messages of the pack's `invariant` declarations that do not hold now."""

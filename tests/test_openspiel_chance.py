@@ -106,11 +106,13 @@ def test_chance_needed_mid_game_leaves_the_game_as_it_was(undo: bool) -> None:
     assert hits > 0
 
 
-def test_determinized_copy_drops_the_real_outcomes() -> None:
+def test_determinized_copy_drops_the_real_outcomes_and_may_take_the_hosts() -> None:
     pack = load_pack(REPO / "bench/packs/kuhn")
     game = host_new(pack, random.Random(0))
     world = game.determinized("first", random.Random(1))
-    assert game.state["chance"] and world.state["chance"] == [] and world.host_chance
+    assert game.state["chance"] and "chance" not in world.state and not world.host_chance
+    world.supply_chance()
+    assert world.state["chance"] == [] and world.host_chance
 
 
 def test_clone_keeps_host_chance() -> None:
