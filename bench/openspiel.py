@@ -1,6 +1,6 @@
 """Our DSL against OpenSpiel's hand-written Python games: random playouts per second.
 
-Run: pip install open-spiel && python bench/openspiel.py [--seconds S]
+Run: pip install -e '.[spiel]' && python bench/openspiel.py [--seconds S]
 Prints figures; asserts nothing. Both sides play uniformly random legal moves on one core;
 OpenSpiel's chance nodes (Kuhn's deal) are sampled from their outcome distribution.
 
@@ -54,7 +54,7 @@ def main() -> None:
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        print("open-spiel is not installed: pip install open-spiel")
+        print("open-spiel is not installed: pip install -e '.[spiel]'")
         return
     print(f"{'game':<12} {'ours games/s':>14} {'OpenSpiel games/s':>18} {'ratio':>7}")
     for ours_name, os_name in PAIRS:

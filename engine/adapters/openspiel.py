@@ -1,23 +1,28 @@
 """OpenSpiel games from our packs: `import engine.adapters.openspiel`, then
-`pyspiel.load_game("engine_ante_portas")` (every shipped playable pack is registered as
-`engine_<pack id>`; `register(path)` adds any other pack).
+`pyspiel.load_game("engine_<pack id>")`. Every shipped playable pack is registered at
+import; `register(name_or_path)` adds any other playable pack.
 
-* Chance is explicit. The engine's games here take their chance from the host
+* Chance is explicit. The games here take their chance from the host
   (`Game.new(..., chance=[...])`): a die, each step of a shuffle (Fisher-Yates) and each
-  random pick is a chance node of n equally likely outcomes. A player's answer (or the
-  set-up) that draws a random number waits at a chance node; applying outcome k answers it
-  again on the game before it, with the outcomes so far and k (`Game.apply` leaves the game
-  unchanged when one more outcome is needed), until it runs to the next decision.
+  random pick is a chance node of n equally likely outcomes, the set-up's included. A
+  player's answer (or the set-up) that draws a random number waits at a chance node;
+  outcome k answers it again on the game before it, with the outcomes so far and k
+  (`Game.apply` leaves the game unchanged when one more is needed), until the game reaches
+  its next decision.
 * Actions are the pack's stable action index space (engine.adapters.actions); a 'many' or
   'order' answer is a sequence of single-index steps by the same player.
-* Strings and tensors come from what the player may see (`game.view(side)`,
-  engine.adapters.observe). The information state adds what the player saw happen (its
-  log) to the observation, so it has perfect recall.
+* The observation string and tensor are engine.adapters.observe's, from
+  `game.view(side)`. The information state string is the side's trail (a digest of every
+  position it saw, `Game.position`, and every step it took, by name) followed by the
+  observation: perfect recall at a cost that does not grow with the log, and a determinized
+  copy keeps it (the view's log would not: copies start with none). Its tensor is not
+  provided (a fixed length cannot hold a whole history).
 * Returns are the game's result: +1 to the winner, the rest share -1; 0 each for a draw.
-* `serialize()` is our save (`Game.save`, which records the outcomes the host supplied)
-  plus the pending answer, outcomes and picks; `pyspiel.serialize_game_and_state` works.
-* `resample_from_infostate(player, sampler)` is `Game.determinized`: what the player cannot
-  see dealt anew, for OpenSpiel's ISMCTS bot.
+* A state is pickled, copied and serialized (`pyspiel.serialize_game_and_state`) through
+  our save (`Game.save`, which records the outcomes the host supplied) plus the answer,
+  outcomes and picks waiting on top of it.
+* `resample_from_infostate(player, sampler)` is `Game.determinized`: what the player
+  cannot see dealt anew, for OpenSpiel's ISMCTS bot.
 """
 from __future__ import annotations
 
@@ -43,8 +48,14 @@ PREFIX = "engine_"
 # of the shipped packs stay far below it (tests/test_openspiel.py measures them).
 MAX_GAME_LENGTH = 100_000
 # The fewest outcomes a chance node's mask allows for (a die of up to 100 faces), raised to
-# the number of the pack's records: the largest shuffle or random pick of them.
+# the number of the pack's records: the largest shuffle or random pick of them. A chance
+# node of more is refused with a message, never answered out of range.
 MIN_CHANCE_OUTCOMES = 100
+
+
+def chance_cap(pack: Any) -> int:
+    """The most outcomes a chance node of `pack` may have (OpenSpiel's max_chance_outcomes)."""
+    return max(MIN_CHANCE_OUTCOMES, len(pack.records))
 
 
 # ---- the engine game behind a state -----------------------------------------------------------
@@ -64,6 +75,7 @@ class Play:
         self.picked: list[int] = []  # steps of a 'many'/'order' answer taken so far
         # per side, what it saw and did, a line each: its information state's history
         self.trails: dict[str, list[str]] = {s: [] for s in pack.sides}
+        self.world = False  # a determinized copy: its save is no replay, loaded by digest
         if game is None:
             self._settle()
 
@@ -76,6 +88,10 @@ class Play:
             else:
                 self.game.apply(self.answer, chance=self.outcomes)
         except ChanceNeeded as need:
+            if need.n > chance_cap(self.pack):
+                raise ValueError(f"a chance node of {need.n} outcomes, more than the "
+                                 f"{chance_cap(self.pack)} this game declared to "
+                                 "OpenSpiel (max_chance_outcomes)") from None
             self.need = need.n
             return
         self.answer, self.outcomes, self.need = None, [], 0
@@ -106,12 +122,16 @@ class Play:
         """Our save of the game at its last decision and the steps waiting on top of it."""
         return {"pack": str(self.pack.root), "save": None if self.game is None else
                 self.game.save(), "answer": self.answer, "outcomes": self.outcomes,
-                "need": self.need, "picked": self.picked, "trails": self.trails}
+                "need": self.need, "picked": self.picked, "trails": self.trails,
+                "world": self.world}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.pack = _pack(data["pack"])
         save = data["save"]
-        self.game = None if save is None else Game.load(self.pack, save, log=False)
+        self.world = data["world"]
+        verify = "digest" if self.world else "replay"
+        self.game = None if save is None else Game.load(self.pack, save, log=False,
+                                                        verify=verify)
         self.answer, self.outcomes = data["answer"], list(data["outcomes"])
         self.need, self.picked = data["need"], list(data["picked"])
         self.trails = {s: list(t) for s, t in data["trails"].items()}
@@ -172,7 +192,7 @@ class EngineGame(pyspiel.Game):
         n = len(pack.sides)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.size,
-            max_chance_outcomes=max(MIN_CHANCE_OUTCOMES, len(pack.records)),
+            max_chance_outcomes=chance_cap(pack),
             num_players=n, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type(pack), info, params or {})
@@ -265,6 +285,7 @@ class EngineState(pyspiel.State):
             raise ValueError("resample_from_infostate is asked at a decision, not at a "
                              "chance node")
         world = copy.deepcopy(play)
+        world.world = True
         world.game = play.game.determinized(side, rnd)
         world.game.supply_chance()  # its chance nodes are the search's
         world.game.undo_enabled = True  # rolls a step that needs chance back cheaply
