@@ -314,7 +314,7 @@ def test_a_word_before_an_until_list_goes_in_parentheses_to_fit():
     src = "procedure a():\n    for a in 0:\n        for b in 0:\n" + long
     out = format_source(src)
     assert out.split("\n")[-4:-1] == [
-        "            ) = (", '                "besieged"',
+        "            ] = (", '                "besieged"',
         "            ) until end of outermost round 2 times or turn or end of outermost deck"
         " 2 times"]
     assert max(len(line) for line in out.split("\n")) <= WIDTH
