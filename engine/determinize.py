@@ -43,7 +43,15 @@ def determinized(game: Any, side: str, rng: random.Random) -> Any:
     world = Game(pack, state, game.seed, list(game.actions), log=False, undo=False,
                  limits=game.limits)
     _redeal(world, side, rng)
+    _imagine(world, side)
     return world
+
+
+def _imagine(world: Any, side: str) -> None:
+    """Run the pack's `determinize:` procedure on the copy for `side` (module doc)."""
+    name = world.pack.meta.get("determinize")
+    if name is not None:
+        world.rt.call_rule(world.pack.ns["PROCS"][name], side)
 
 
 def _redeal(world: Any, side: str, rng: random.Random) -> None:
