@@ -165,3 +165,11 @@ def test_observations_are_the_same_without_the_log():
         action = None if done or cut else int(rnd.choice(np.flatnonzero(obs["action_mask"])))
         logged.step(action)
         quiet.step(action)
+
+
+@pytest.mark.parametrize("action", [None, True, 2.5, "1"])
+def test_an_action_that_is_no_index_is_refused(action):
+    e = env(ROOT / "bench" / "packs" / "kuhn")
+    e.reset(seed=3)
+    with pytest.raises(ValueError, match="is not legal for"):
+        e.step(action)

@@ -117,7 +117,8 @@ class EngineEnv(AECEnv):
             return
         game = self.game
         legal = self.space.legal_indices(game, self._steps)
-        i = int(action)
+        i = int(action) if isinstance(action, (int, np.integer)) and \
+            not isinstance(action, bool) else None
         if i not in legal:
             raise ValueError(f"action {action!r} is not legal for {agent} now "
                              f"(legal: {legal[:20]}{' ...' if len(legal) > 20 else ''})")
