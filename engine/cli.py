@@ -507,8 +507,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ImportError as err:  # starlette or uvicorn missing
         raise UsageError(f"engine serve needs the serve extra (pip install "
                          f"'engine-dsl[serve]'): {err}") from None
+    packs = [_load_playable(ref) for ref in args.pack or []]
+    for pack in packs:
+        _read_from(pack)
     _err(f"engine serve: games in {args.dir}; open http://{args.host}:{args.port}/")
-    serve(args.host, args.port, args.dir)
+    serve(args.host, args.port, args.dir, packs)
     return EXIT_OK
 
 
@@ -652,6 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, default=8000, help="default: 8000")
     sv.add_argument("--dir", default="games", metavar="DIR",
                     help="where the games are kept (default: ./games)")
+    sv.add_argument("--pack", action="append", metavar="PACK",
+                    help="offer this pack too (a directory: your own pack); repeatable")
     sv.set_defaults(func=cmd_serve)
     return p
 

@@ -17,6 +17,7 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from engine.loader import load_pack  # noqa: E402
 from engine.serve.app import create_app  # noqa: E402
 from engine.translations import catalog  # noqa: E402
 
@@ -236,6 +237,53 @@ def test_games_survive_a_restart_and_many_games_share_a_server(tmp_path):
         r = client.post(f"/api/games/{first}/act", headers=bearer(tokens[decider]),
                         json={"decision": d["id"], "action": d["options"][0]["action"]})
         assert r.status_code == 200
+
+
+def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(tmp_path):
+    games = tmp_path / "games"
+    with TestClient(create_app(games)) as client:
+        game, tokens = two_people(client, seed=9)
+        screen = client.get(f"/api/games/{game}", headers=bearer(tokens["carthage"])).json()
+        while screen["view"]["decision"]["side"] == "carthage":  # up to Rome's first decision
+            d = screen["screen"]["decision"]
+            r = client.post(f"/api/games/{game}/act", headers=bearer(tokens["carthage"]),
+                            json={"decision": d["id"], "action": d["options"][0]["action"]})
+            screen = r.json()
+        waiting = screen["view"]["decisions"]
+    # the server stopped with Rome to move; Rome's seat is given to the bot meanwhile
+    path = games / f"{game}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["seats"]["rome"] = "greedy"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with TestClient(create_app(games)) as client:
+        got = wait_for_turn(client, game, tokens["carthage"])
+        assert got["view"]["decisions"] > waiting
+        assert got["screen"]["seats"][1]["seat_name"] == "the greedy bot"
+
+
+def test_choices_with_too_many_answers_to_list_are_ticked_and_ordered(tmp_path):
+    pack = load_pack(REPO / "tests" / "packs" / "choicegame")
+    with TestClient(create_app(tmp_path / "games", [pack])) as client:
+        assert "choicegame" in [p["pack"] for p in client.get("/api/packs").json()["packs"]]
+        r = client.post("/api/games", json={"pack": "choicegame", "seed": 1, "join": "red"})
+        game, token = r.json()["game"], r.json()["token"]
+        d = client.get(f"/api/games/{game}", headers=bearer(token)).json()["screen"][
+            "decision"]
+        assert (d["mode"], d["min"], d["max"], len(d["options"])) == ("many", 2, 5, 10)
+        assert d["options"][2] == {"label": "Coin", "action": "t3"}
+        r = client.post(f"/api/games/{game}/act", headers=bearer(token),
+                        json={"decision": d["id"], "action": ["t9", "t10"]})
+        d = r.json()["screen"]["decision"]
+        assert d["mode"] == "order" and [o["label"] for o in d["options"]][:2] == [
+            "Acorn", "Bell"]
+        r = client.post(f"/api/games/{game}/act", headers=bearer(token),
+                        json={"decision": d["id"], "action": ["t1"]})
+        assert r.status_code == 422 and "order all of" in r.json()["error"]
+        order = [o["action"] for o in reversed(d["options"])]
+        r = client.post(f"/api/games/{game}/act", headers=bearer(token),
+                        json={"decision": d["id"], "action": order})
+        assert r.json()["view"]["result"]["winner"] == "red"
+        assert r.json()["screen"]["result"].startswith("result: red wins")
 
 
 def test_engine_help_does_not_import_the_server():

@@ -22,6 +22,7 @@ CHROMIUM = os.environ.get("ENGINE_CHROMIUM", "/usr/bin/chromium")
 REQUIRED = os.environ.get("ENGINE_BROWSER_TESTS") == "required"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHOICEGAME = Path(__file__).resolve().parent / "packs" / "choicegame"
 WAIT_MS = 60_000  # for the bot's move or the server's answer, under a loaded machine
 
 
@@ -44,6 +45,7 @@ if _missing():
 import uvicorn  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
+from engine.loader import load_pack  # noqa: E402
 from engine.serve.app import create_app  # noqa: E402
 from engine.translations import catalog  # noqa: E402
 
@@ -53,7 +55,7 @@ class Server:
     """`engine serve`'s app on uvicorn in a thread, on a free port of this machine."""
 
     def __init__(self, directory: Path):
-        self.app = create_app(directory)
+        self.app = create_app(directory, [load_pack(CHOICEGAME)])
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
@@ -103,10 +105,10 @@ def page(browser):
 
 
 def start(page: Page, server: Server, side: str = "carthage", others: str = "greedy",
-          seed: int = 3, lang: str = "en") -> str:
+          seed: int = 3, lang: str = "en", pack: str = "ante_portas") -> str:
     """Make a game on the new-game form; the game's id."""
     page.goto(f"{server.url}/?lang={lang}")
-    page.select_option("#pack", "ante_portas")
+    page.select_option("#pack", pack)
     page.select_option("#side", side)
     page.select_option("#others", others)
     page.fill("#seed", str(seed))
@@ -216,3 +218,20 @@ def test_the_page_in_hungarian(page, server):
     board = page.inner_text("#board")
     assert "tábla:" in board and "lapszám" in board and "menetidő" in board
     assert page.inner_text("#table h2[data-word=log]") == "Napló"
+
+
+def test_choices_too_many_to_list_are_ticked_and_put_in_order(page, server):
+    game_id = start(page, server, side="red", pack="choicegame", seed=1)
+    assert page.inner_text("#prompt") == "red: Pick 2 to 5 tokens"
+    page.get_by_label("Ivy").check()
+    page.get_by_label("Jar").check()
+    page.locator("#options button").last.click()  # send
+    page.wait_for_function("() => document.body.dataset.decisions == '1'")
+    names = ["Horn", "Gem", "Feather", "Egg", "Die", "Coin", "Bell", "Acorn"]
+    for name in names:
+        page.locator("#options button", has_text=name).click()
+    assert page.inner_text("#options p") == " → ".join(names)
+    page.locator("#options button").last.click()
+    assert wait_ready(page) == "over"
+    assert page.inner_text("#result") == "result: red wins"
+    assert server.game(game_id).actions == [["t9", "t10"], [f"t{i}" for i in range(8, 0, -1)]]

@@ -52,9 +52,10 @@ class Socket:
     lang: str
 
 
-def create_app(directory: str | Path) -> Starlette:
-    """The server's application, keeping its games in `directory`."""
-    tables = Tables(directory)
+def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlette:
+    """The server's application, keeping its games in `directory`; `packs`: loaded packs
+    to offer besides the shipped ones."""
+    tables = Tables(directory, packs)
 
     def lang_of(request: Any, table: Table | None = None) -> str:
         lang = request.query_params.get("lang") or (table.lang if table else "en")
@@ -252,7 +253,8 @@ def create_app(directory: str | Path) -> Starlette:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, directory: str | Path = "games") -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, directory: str | Path = "games",
+          packs: list[Any] | None = None) -> None:
     """Run the server until interrupted (uvicorn)."""
     import uvicorn
-    uvicorn.run(create_app(directory), host=host, port=port, log_level="info")
+    uvicorn.run(create_app(directory, packs), host=host, port=port, log_level="info")

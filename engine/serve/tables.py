@@ -98,17 +98,19 @@ class Table:
 class Tables:
     """The tables of one server, kept in `directory` (created when missing)."""
 
-    def __init__(self, directory: str | os.PathLike[str]):
+    def __init__(self, directory: str | os.PathLike[str], packs: list[Any] | None = None):
+        """`packs`: loaded packs to offer besides the shipped ones (a designer's own, given
+        by path to `engine serve --pack`), by their ids."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self._tables: dict[str, Table] = {}
-        self._packs: dict[str, Any] = {}
+        self._packs: dict[str, Any] = {p.id: p for p in packs or []}
 
     # ---- packs ---------------------------------------------------------------------------
     def playable(self) -> list[str]:
-        """The shipped packs a game can be made of (a request names one of these, never a
-        path on the server's disk)."""
-        return shipped_packs()[0]
+        """The packs a game can be made of: the shipped ones and those given (a request
+        names one of these, never a path on the server's disk)."""
+        return list(dict.fromkeys([*shipped_packs()[0], *self._packs]))
 
     def pack(self, ref: Any) -> Any:
         if not isinstance(ref, str) or ref not in self.playable():

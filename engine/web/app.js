@@ -96,6 +96,11 @@ function connect() {
     render(data.screen, true);
   };
   ws.onclose = (event) => {
+    if (event.code === 4403 && mine) {  // a seat token this game does not know: watch
+      localStorage.removeItem(seatKey(gameId));
+      setTimeout(connect, 0);
+      return;
+    }
     if (event.code >= 4000) return;  // refused: the message says why
     if (shown >= 0 && words) say(words.offline);
     retry = Math.min(retry + 1, 10);
