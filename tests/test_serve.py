@@ -218,8 +218,9 @@ def test_games_survive_a_restart_and_many_games_share_a_server(tmp_path):
                 s = client.get(f"/api/games/{first}", headers=bearer(tokens[side])).json()
                 d = s["screen"]["decision"]
                 if d["mine"]:
+                    answer = {"decision": d["id"], "action": d["options"][0]["action"]}
                     r = client.post(f"/api/games/{first}/act", headers=bearer(tokens[side]),
-                                    json={"decision": d["id"], "action": d["options"][0]["action"]})
+                                    json=answer)
                     assert r.status_code == 200
         views = {side: client.get(f"/api/games/{first}", headers=bearer(t)).json()
                  for side, t in tokens.items()}
@@ -293,3 +294,11 @@ def test_engine_help_does_not_import_the_server():
                          text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert "serve" in out.stdout
+
+
+def test_engine_serve_refuses_a_pack_it_cannot_offer(tmp_path, capsys):
+    from engine.cli import main
+    assert main(["serve", "--pack", str(tmp_path / "nowhere"), "--dir", str(tmp_path)]) == 2
+    assert main(["serve", "--pack", "sword_of_rome", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "engine serve: error:" in err and "data pack" in err

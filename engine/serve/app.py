@@ -72,8 +72,9 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
             raise Refused(401, "give the seat token as 'Authorization: Bearer TOKEN'", "token")
         return token.strip()
 
-    def table_of(request: Any) -> Table:
-        table = tables.get(request.path_params["game"])
+    async def table_of(request: Any) -> Table:
+        # reading a table back from disk loads its pack and its save: not in the event loop
+        table = await asyncio.to_thread(tables.get, request.path_params["game"])
         wake_bots(table)  # after a restart, a bot whose turn it was plays on
         return table
 
@@ -141,14 +142,18 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
     async def index(request: Request) -> FileResponse:
         return FileResponse(WEB_DIR / "index.html")
 
-    async def packs(request: Request) -> JSONResponse:
-        lang = lang_of(request)
+    def pack_list(lang: str) -> list[dict[str, Any]]:
         out = []
         for ref in tables.playable():
-            pack = tables.pack(ref)
+            pack = tables.pack(ref)  # built once (a pack not in the build cache: seconds)
             cat = catalog(pack, lang)
             out.append({"pack": ref, "name": pack.name,
                         "sides": [{"side": s, "name": cat.value(s)} for s in pack.sides]})
+        return out
+
+    async def packs(request: Request) -> JSONResponse:
+        lang = lang_of(request)
+        out = await asyncio.to_thread(pack_list, lang)
         return JSONResponse({"packs": out, "words": words(lang)})
 
     async def create(request: Request) -> JSONResponse:
@@ -166,14 +171,14 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
         return JSONResponse(out, status_code=201)
 
     async def show(request: Request) -> JSONResponse:
-        table = table_of(request)
+        table = await table_of(request)
         lang = lang_of(request, table)
         async with table.lock:
             side = table.side_of(token_of(request))
             return JSONResponse(payload(table, side, lang))
 
     async def join(request: Request) -> JSONResponse:
-        table = table_of(request)
+        table = await table_of(request)
         body = await body_of(request)
         async with table.lock:
             token = tables.join(table, body.get("side"))
@@ -182,7 +187,7 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
         return JSONResponse({"token": token, "side": body.get("side")}, status_code=201)
 
     async def act(request: Request) -> JSONResponse:
-        table = table_of(request)
+        table = await table_of(request)
         lang = lang_of(request, table)
         body = await body_of(request)
         if "decision" not in body or "action" not in body:
@@ -209,7 +214,7 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
     async def socket(ws: WebSocket) -> None:
         await ws.accept()
         try:
-            table = table_of(ws)
+            table = await table_of(ws)
             lang = lang_of(ws, table)
             async with table.lock:
                 side = table.side_of(ws.query_params.get("token") or None)

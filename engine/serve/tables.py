@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,9 @@ class Tables:
         self.directory.mkdir(parents=True, exist_ok=True)
         self._tables: dict[str, Table] = {}
         self._packs: dict[str, Any] = {p.id: p for p in packs or []}
+        # tables and packs are read in worker threads: each once, never twice at a time
+        self._reading = threading.Lock()
+        self._loading = threading.Lock()
 
     # ---- packs ---------------------------------------------------------------------------
     def playable(self) -> list[str]:
@@ -116,10 +120,11 @@ class Tables:
         if not isinstance(ref, str) or ref not in self.playable():
             raise Refused(404, f"no pack {ref!r} to play here (packs: "
                           f"{', '.join(self.playable())})", "pack")
-        pack = self._packs.get(ref)
-        if pack is None:
-            pack = self._packs[ref] = load_pack(ref)
-        return pack
+        with self._loading:
+            pack = self._packs.get(ref)
+            if pack is None:
+                pack = self._packs[ref] = load_pack(ref)
+            return pack
 
     # ---- tables --------------------------------------------------------------------------
     def create(self, pack_ref: Any, seed: Any, bots: Any, lang: str) -> Table:
@@ -151,14 +156,15 @@ class Tables:
 
     def get(self, game_id: str) -> Table:
         """The table of `game_id`, read from disk the first time; Refused (404) if none."""
-        table = self._tables.get(game_id)
-        if table is not None:
+        with self._reading:
+            table = self._tables.get(game_id)
+            if table is not None:
+                return table
+            path = self._path(game_id)
+            if path is None or not path.is_file():
+                raise Refused(404, f"no game {game_id!r} here", "game")
+            table = self._tables[game_id] = self._read(game_id, path)
             return table
-        path = self._path(game_id)
-        if path is None or not path.is_file():
-            raise Refused(404, f"no game {game_id!r} here", "game")
-        table = self._tables[game_id] = self._read(game_id, path)
-        return table
 
     def join(self, table: Table, side: Any) -> str:
         """A new secret token for the person who takes `side`'s seat (once per seat)."""

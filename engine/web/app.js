@@ -125,7 +125,8 @@ function render(screen, pushed) {
   board.replaceChildren();
   for (const section of screen.board) {
     board.append(el("h2", section.head));
-    section.lines.forEach((line, i) => board.append(el("div", line, "line depth-" + section.depth[i])));
+    section.lines.forEach(
+      (line, i) => board.append(el("div", line, "line depth-" + section.depth[i])));
   }
   renderDecision(screen);
   $("result").hidden = !screen.result;
@@ -146,7 +147,8 @@ function renderJoin(screen) {
     button.onclick = async () => {
       const res = await api("POST", `/api/games/${gameId}/join`, {side: s.side});
       if (!res.ok) { say(res.data.error); return; }
-      localStorage.setItem(seatKey(gameId), JSON.stringify({token: res.data.token, side: s.side}));
+      localStorage.setItem(seatKey(gameId),
+                           JSON.stringify({token: res.data.token, side: s.side}));
       shown = -1;
       connect();
     };
@@ -154,8 +156,14 @@ function renderJoin(screen) {
   }
 }
 
+let asked = null;  // the id of the decision whose options are shown
+
 function renderDecision(screen) {
   const d = screen.decision;
+  // the same question again (a push after the reply, a seat taken): keep what the person
+  // has ticked or ordered so far
+  if (d && d.mine && d.id === asked) return;
+  asked = d && d.mine ? d.id : null;
   $("decision").hidden = !d;
   const options = $("options");
   options.replaceChildren();
@@ -189,7 +197,8 @@ function renderDecision(screen) {
       button.onclick = () => {
         picked.push(o.action);
         button.disabled = true;
-        order.textContent = picked.map((a) => d.options.find((x) => x.action === a).label).join(" → ");
+        order.textContent = picked.map(
+          (a) => d.options.find((x) => x.action === a).label).join(" → ");
       };
       options.append(button);
     }
@@ -203,9 +212,11 @@ function renderDecision(screen) {
 async function send(decision, action) {
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   const mine = seat(gameId);
-  const res = await api("POST", `/api/games/${gameId}/act`, {decision, action}, mine && mine.token);
+  const res = await api("POST", `/api/games/${gameId}/act`, {decision, action},
+                        mine && mine.token);
   if (!res.ok) {
     say(res.data.error);
+    asked = null;  // show the question afresh
     const again = await api("GET", `/api/games/${gameId}`, undefined, mine && mine.token);
     if (again.ok) render(again.data.screen, false);
     return;
