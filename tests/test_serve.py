@@ -164,7 +164,7 @@ def test_bad_requests_get_a_4xx_with_a_clear_message_and_change_nothing(client, 
     assert client.post(act, headers=bearer(tokens["carthage"]), json=good).status_code == 200
 
 
-def test_creating_a_game_refuses_what_is_not_a_game(client):
+def test_creating_a_game_refuses_what_is_not_a_game(client, tmp_path):
     for body, status, words in [
         ({"pack": "../content/ante_portas"}, 404, "no pack"),
         ({"pack": "sword_of_rome"}, 404, "no pack"),  # a data pack: nothing to play
@@ -174,9 +174,11 @@ def test_creating_a_game_refuses_what_is_not_a_game(client):
         ({"pack": PACK, "bots": {"gaul": "greedy"}}, 400, "not a side"),
         ({"pack": PACK, "bots": ["rome"]}, 400, "bots maps sides"),
         ({"pack": PACK, "bots": {"rome": "greedy"}, "join": "rome"}, 409, "bot"),
+        ({"pack": PACK, "join": "gaul"}, 400, "not a side"),
     ]:
         r = client.post("/api/games", json=body)
         assert r.status_code == status and words in r.json()["error"], (body, r.json())
+    assert list((tmp_path / "games").iterdir()) == []  # no game was made
 
 
 def test_each_socket_is_shown_only_its_sides_view(client):

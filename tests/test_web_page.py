@@ -201,7 +201,9 @@ def test_two_browsers_on_one_game_never_see_each_others_hands(browser, server):
             own = hidden_names(server, game_id, side, other[side])
             assert all(n in text for n in own), side  # a player sees its own hand
             checked += 1
+        made = server.game(game_id).state["decisions"]
         page.locator("#options button").first.click()
+        page.wait_for_function("n => Number(document.body.dataset.decisions) > n", arg=made)
         moves[decider] += 1
     assert moves["carthage"] and moves["rome"] and checked >= 20
     for p in pages.values():

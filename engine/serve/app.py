@@ -159,14 +159,12 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
     async def create(request: Request) -> JSONResponse:
         body = await body_of(request)
         lang = lang_of(request)
-        table = await asyncio.to_thread(tables.create, body.get("pack"), body.get("seed"),
-                                        body.get("bots"), lang)
+        side = body.get("join")
+        table, token = await asyncio.to_thread(tables.create, body.get("pack"),
+                                               body.get("seed"), body.get("bots"), lang, side)
         out: dict[str, Any] = {"game": table.id, "seats": table.seats}
-        if body.get("join") is not None:
-            async with table.lock:
-                side = body["join"]
-                out["token"] = tables.join(table, side)
-                out["side"] = side
+        if token is not None:
+            out.update(token=token, side=side)
         wake_bots(table)
         return JSONResponse(out, status_code=201)
 

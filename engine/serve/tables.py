@@ -127,9 +127,11 @@ class Tables:
             return pack
 
     # ---- tables --------------------------------------------------------------------------
-    def create(self, pack_ref: Any, seed: Any, bots: Any, lang: str) -> Table:
+    def create(self, pack_ref: Any, seed: Any, bots: Any, lang: str, join: Any = None
+               ) -> tuple[Table, str | None]:
         """A new game of `pack_ref`; `bots`: side -> bot kind, for the sides played by bots
-        (the others wait for people to join)."""
+        (the others wait for people to join). With `join`, that side's seat is taken at
+        once: the table and the seat's token (else None). Nothing is made when refused."""
         pack = self.pack(pack_ref)
         if seed is None:
             seed = secrets.randbelow(1 << 31)
@@ -149,10 +151,15 @@ class Tables:
                 raise Refused(400, f"{kind!r} is not a bot (bots: {', '.join(BOT_KINDS)})",
                               "bots")
         seats = {side: bots.get(side, PERSON) for side in pack.sides}
-        table = Table(secrets.token_hex(8), pack_ref, pack.new_game(seed), seats, lang)
+        if join is not None:
+            self._check_seat(seats, join, {})
+        # no undo: the server offers none, and its snapshots cost time and memory
+        table = Table(secrets.token_hex(8), pack_ref, pack.new_game(seed, undo=False), seats,
+                      lang)
+        token = None if join is None else self._seat(table, join)
         self._tables[table.id] = table
         self.store(table)
-        return table
+        return table, token
 
     def get(self, game_id: str) -> Table:
         """The table of `game_id`, read from disk the first time; Refused (404) if none."""
@@ -168,17 +175,26 @@ class Tables:
 
     def join(self, table: Table, side: Any) -> str:
         """A new secret token for the person who takes `side`'s seat (once per seat)."""
-        if side not in table.seats:
+        self._check_seat(table.seats, side, table.tokens)
+        token = self._seat(table, side)
+        self.store(table)
+        return token
+
+    @staticmethod
+    def _check_seat(seats: dict[str, str], side: Any, tokens: dict[str, str]) -> None:
+        if not isinstance(side, str) or side not in seats:
             raise Refused(400, f"{side!r} is not a side of this game (sides: "
-                          f"{', '.join(table.seats)})", "side")
-        if table.seats[side] != PERSON:
+                          f"{', '.join(seats)})", "side")
+        if seats[side] != PERSON:
             raise Refused(409, f"{side}'s seat is played by a bot", "seat")
-        if side in table.tokens:
+        if side in tokens:
             raise Refused(409, f"{side}'s seat is taken (its player's page keeps the token "
                           "and resumes on reload)", "seat")
+
+    @staticmethod
+    def _seat(table: Table, side: str) -> str:
         token = secrets.token_urlsafe(24)
         table.tokens[side] = token_hash(token)
-        self.store(table)
         return token
 
     def store(self, table: Table) -> None:
@@ -201,7 +217,7 @@ class Tables:
                 raise ValueError(f"not a {TABLE_FORMAT} file")
             pack = self.pack(data["pack"])
             # the server wrote it: the save's digest is checked, without a replay
-            game = Game.load(pack, data["save"], verify="digest")
+            game = Game.load(pack, data["save"], verify="digest", undo=False)
             seats = dict(data["seats"])
             if list(seats) != pack.sides:
                 raise ValueError("its seats are not the pack's sides")
