@@ -52,6 +52,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
     sentences = spec.get("log") == "sentences"
     log = [text for _, text in log_lines(view["log"], cat, sentences=sentences)]
     result = view["result"]
+    said = words(lang)
     return {
         "game": table.id,
         "title": pack.name,
@@ -59,7 +60,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
         # i18n: who watches a game without playing a side
         "who": cat.value(side) if side else tr(lang, "spectator"),
         "seats": [{"side": s, "name": cat.value(s), "seat": kind,
-                   "seat_name": words(lang).get(kind, kind), "joined": s in table.tokens}
+                   "seat_name": said.get(kind, kind), "joined": s in table.tokens}
                   for s, kind in table.seats.items()],
         "decisions": view["decisions"],
         "board": [{"head": head, "lines": [line.strip() for line in lines],
@@ -69,7 +70,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
         "decision": _decision(view, cat, name, lang),
         "result": None if result is None else tr(lang, "result: {outcome}", outcome=cat.outcome(
             result.get("winner"), cat.reason(result.get("reason"), view["log"]))),
-        "words": words(lang),
+        "words": said,
         "lang": lang,
     }
 
