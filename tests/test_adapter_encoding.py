@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.adapters.actions import NO, NONE, YES, ActionSpace, UnindexedValue
 from engine.adapters.observe import Observer, information_state_string, observation_string
@@ -162,3 +164,30 @@ def test_the_layout_is_documented_and_covers_the_tensor():
     assert [s.start for s in observer.sections[1:]] == ends[:-1]
     assert ends[-1] == observer.size
     assert any(s.name.startswith("zone:hand|") for s in observer.sections)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_any_legal_steps_make_an_answer_the_game_accepts(seed, data):
+    """testgame asks sets, orders, yes/no and optional choices: whatever legal steps are
+    taken, the action they make is one `Game.validate` accepts."""
+    pack = load_pack(ROOT / "tests" / "packs" / "testgame")
+    space = ActionSpace.for_pack(pack)
+    game = pack.new_game(seed, log=False, undo=False)
+    for _ in range(30):
+        if game.over:
+            break
+        steps: list[int] = []
+        while not space.is_complete(game, steps):
+            steps.append(data.draw(st.sampled_from(space.legal_indices(game, steps))))
+        action = space.to_engine_action(game, steps)
+        assert game.validate(action) == action
+        game.apply(action)
+
+
+def test_a_value_outside_its_type_is_named():
+    pack = load_pack(ROOT / "content" / "ante_portas")
+    view = pack.new_game(0).view("rome")
+    view["vars"]["hannibal"] = "atlantis"
+    with pytest.raises(ValueError, match="hannibal holds 'atlantis'"):
+        Observer.for_pack(pack).tensor(view)

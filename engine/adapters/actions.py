@@ -30,7 +30,8 @@ and `is_complete(game, steps)` tells when the sequence answers the decision; the
                 ("done"); 0 is legal once the picks so far are a legal answer (count and the
                 choice's `require` condition), and the answer ends by itself when the
                 maximum is picked. A pick is legal only if some legal answer contains the
-                picks so far and it.
+                picks so far and it (the answers `Game.legal_actions` lists: for a set
+                with more than 20,000 answers, those it lists first).
   kind 'order'  a permutation: pick the options one per step, first first; the answer is
                 complete when every option is picked (the last step has one legal index).
 

@@ -3,7 +3,9 @@ hidden state: what a learning agent or a search bot may know.
 
 Strings (canonical JSON: sorted keys, no spaces, so equal views give equal strings):
 - `information_state_string(view)`: the whole view, its log included: everything the side
-  saw since the game began (two histories the side cannot tell apart give one string).
+  saw since the game began (two histories the side cannot tell apart give one string). It
+  needs a game played with its log (`log=True`, the default): without one it is only the
+  observation and the decision counter.
 - `observation_string(view)`: the view without its log: what the side sees now.
 
 Tensor: `Observer.for_pack(pack)` fixes a layout from the pack's model, the same for every
