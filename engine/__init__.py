@@ -17,8 +17,8 @@ from typing import Any
 DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project] name)
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
-           "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded", "validate_paths",
-           "Limits"]
+           "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded",
+           "validate_paths", "Limits"]
 
 _WHERE = {
     "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
