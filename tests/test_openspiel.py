@@ -28,7 +28,7 @@ from conftest import REPO  # noqa: E402
 SIMS = {
     "engine_kuhn": (REPO / "bench/packs/kuhn", 200),  # 0.2 s
     "engine_tictactoe": (REPO / "bench/packs/tictactoe", 30),  # 0.3 s
-    "engine_ante_portas": (REPO / "content/ante_portas", 10),  # 2 s
+    "engine_ante_portas": (REPO / "content/ante_portas", 10),  # 1.3 s
     "engine_testgame": (REPO / "tests/packs/testgame", 5),  # 0.5 s
     "engine_leakgame": (REPO / "tests/packs/leakgame", 5),
     "engine_roadgame": (REPO / "tests/packs/roadgame", 5),
@@ -48,7 +48,7 @@ def test_random_sim_test_with_serialization(name: str) -> None:
 
 
 def test_hannibal_random_sim_test() -> None:
-    """Two whole random games of Hannibal with every check OpenSpiel makes: about 10 s of
+    """Two whole random games of Hannibal with every check OpenSpiel makes: about 5 s of
     CPU (most of it in the views that the observation strings and tensors read)."""
     game = pyspiel.load_game("engine_hannibal")
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
@@ -148,7 +148,7 @@ def play_ismcts(game: Any, seat: int, simulations: int, seed: int) -> tuple[floa
 
 def test_ismcts_plays_whole_ante_portas_games_against_random() -> None:
     """Rome's ISMCTS (20 simulations a move) against a random Carthage: four whole games in
-    about 6 s of CPU, each search on worlds resampled from Rome's information state. (Not
+    about 4 s of CPU, each search on worlds resampled from Rome's information state. (Not
     Carthage's seat: a copy determinized for Carthage can deal Rome's Roman-only cards into
     Carthage's deck, whose rules then fail, engine/determinize.py; and a random Carthage
     loses every game anyway, so the result says nothing about the bot.)"""
