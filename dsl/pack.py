@@ -28,7 +28,10 @@ _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
              "board": False, "playable": False, "names_from": False, "limits": False,
-             "imports": False, "glossary": False, "determinize": False}
+             "imports": False, "glossary": False, "determinize": False,
+             "deal_by": False}
+# pack.yaml `deal_by`: how a bot's imagined copy deals the hidden records anew (engine.determinize)
+DEAL_BY = ("type", "side")
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 # Keys of one `disagree:` entry.
@@ -196,6 +199,8 @@ class _Loader:
             self._board(model, self._meta_map)
         if self._meta_map is not None and "determinize" in self._meta_map:
             self._determinize(model, self._meta_map)
+        if self._meta_map is not None and "deal_by" in self._meta_map:
+            self._deal_by(self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)
@@ -506,6 +511,17 @@ class _Loader:
                      "pack, e.g. determinize: imagine for procedure imagine(s: side)")
             return
         model.determinize = (name, _site(loc, name))
+
+    def _deal_by(self, meta: YMap) -> None:
+        """pack.yaml `deal_by: type | side` (engine.determinize): `side` keeps each side's
+        hidden records among the zones of that side when a bot's copy deals them anew (E346)."""
+        value = meta["deal_by"]
+        if value not in DEAL_BY:
+            loc = meta.val_loc.get("deal_by") or meta.key_loc["deal_by"]
+            shown = value if isinstance(value, str) else repr(value)
+            self.error("E346", f"'deal_by' is one of {', '.join(DEAL_BY)}, not '{shown}'",
+                       _site(loc, shown if isinstance(value, str) else None),
+                       did_you_mean(shown, DEAL_BY))
 
     def _at(self, m: YMap, key: str, code: str, message: str) -> None:
         loc = m.val_loc.get(key) or m.key_loc.get(key)

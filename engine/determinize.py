@@ -7,7 +7,11 @@ which everything hidden from `side` is drawn again, consistently with what `side
 
 - every record in a zone `side` cannot see (another side's private hand, a hidden deck)
   and not revealed to `side` goes into a pool of its record type; the pool is shuffled and
-  dealt back into the places those records held. Every zone keeps its count of records of
+  dealt back into the places those records held. With pack.yaml `deal_by: side` there is a
+  pool per type and side: a record in a zone keyed by a side (`hand[s]`, `deck[s]`) is dealt
+  only among the hidden zones of that side, for games where each side's cards stay its own
+  (the other side's cards can never be in its deck), and one per type for the zones of no
+  side. Every zone keeps its count of records of
   each type (a hand of 5 cards stays 5 cards, a leader never lands in a deck of cards),
   revealed records stay where they are, and a hidden ordered deck gets a new order.
 - the draw is a relabelling of the hidden records: what the state says about a hidden record
@@ -69,19 +73,23 @@ def _redeal(world: Any, side: str, rng: random.Random) -> None:
     zones, revealed, loc = rt.z, rt.revealed, rt.loc
     visible = pack.visible_zones[side]
     kinds = _record_types(pack)
-    # type -> the places (zone key, index) of its hidden records, and those records
-    places: dict[str, list[tuple[str, int]]] = {}
-    pooled: dict[str, list[str]] = {}
+    by_side = pack.meta.get("deal_by") == "side"
+    sides = pack.side_set
+    # pool (type, and with deal_by: side the side whose zone holds it) -> the places
+    # (zone key, index) of its hidden records, and those records
+    places: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    pooled: dict[tuple[str, str], list[str]] = {}
     for key, items in zones.items():
         if not items or key in visible:
             continue
+        owner = next((p for p in key.split("|")[1:] if p in sides), "") if by_side else ""
         for i, e in enumerate(items):
             seen = revealed.get(e)
             if seen is not None and side in seen:
                 continue  # revealed to side: it knows this one is here
-            t = kinds.get(e) or rt._made_type(e) or ""
-            places.setdefault(t, []).append((key, i))
-            pooled.setdefault(t, []).append(e)
+            pool = (kinds.get(e) or rt._made_type(e) or "", owner)
+            places.setdefault(pool, []).append((key, i))
+            pooled.setdefault(pool, []).append(e)
     relabel: dict[str, str] = {}
     for t, ents in pooled.items():
         if len(ents) < 2:

@@ -488,3 +488,63 @@ def test_determinize_runs_the_packs_procedure(tmp_path):
     assert {game.determinized("red", random.Random(i)).var("secret", "red")
             for i in range(10)} == {secret}
     assert game.save() == before  # the real game: its state, dice and log untouched
+
+
+# ---- pack.yaml `deal_by: side`: each side's hidden cards stay among its own zones -----------
+_ROME_ZONES = ("hand", "deck", "attached", "secret_attached")
+
+
+def _hidden_to(game, side):
+    """The hidden records of each side's zones that `side` cannot see, as multisets (the
+    zones of no side under "")."""
+    pack, out = game.pack, {}
+    for key, items in game.state["z"].items():
+        if key in pack.visible_zones[side]:
+            continue
+        owner = next((p for p in key.split("|")[1:] if p in pack.side_set), "")
+        out.setdefault(owner, Counter()).update(items)
+    return out
+
+
+def test_carthages_copies_never_hold_romes_cards(ante_portas):
+    """Source: seed 000, "Kezdés": the deck is split three ways and only Carthage's part
+    becomes its deck; Rome's cards (its two starting cards among them, which have no
+    Carthaginian half) never reach Carthage. With `deal_by: side` Carthage's imagined deck
+    holds the very cards of its real deck, in a new order, and Rome's hidden cards are dealt
+    among Rome's zones; play goes on from every copy (a Roman card drawn by Carthage broke
+    the rules' march sum before)."""
+    assert ante_portas.meta.get("deal_by") == "side"
+    rng = random.Random(5)
+    reordered = 0
+    for seed in range(6):
+        game = _play_until(ante_portas, lambda g: g.decider == "carthage"
+                           and len(g.zone("deck", "rome")) >= 2, seeds=range(seed, 80))
+        real = _hidden_to(game, "carthage")
+        for _ in range(15):
+            world = game.determinized("carthage", rng)
+            assert _hidden_to(world, "carthage") == real
+            reordered += world.zone("deck", "carthage") != game.zone("deck", "carthage")
+            rnd = random.Random(rng.random())
+            for _ in range(60):
+                if world.over:
+                    break
+                world.apply(world.random_action(rnd))
+    assert reordered > 45  # the order is drawn anew (a deck of 2 may come out the same)
+
+
+@pytest.mark.parametrize("value, suggestion", [("sides", "did you mean 'side'?"),
+                                               ("[side]", "did you mean 'side'?")])
+def test_deal_by_errors_are_located(tmp_path, value, suggestion):
+    """A bad `deal_by:` is E346 at its value in pack.yaml, listed with the other errors."""
+    root = write_pack_files(tmp_path / "dealing", IMAGINING, pack_id="dealing")
+    with (root / "pack.yaml").open("a", encoding="utf-8") as f:
+        f.write(f"deal_by: {value}\nboard: [shwn]\n")
+    with pytest.raises(PackError) as err:
+        load_pack(root)
+    found = [(d.code, d.path, d.line, d.col, d.suggestion) for d in err.value.diagnostics]
+    path = str(root / "pack.yaml")
+    assert ("E346", path, 5, 10, suggestion) in found, found
+    assert any(d[0] == "E340" for d in found), found
+    shown = value if value == "sides" else "['side']"
+    assert f"{path}:5:10: error[E346]: 'deal_by' is one of type, side, not '{shown}'" \
+        in str(err.value)
