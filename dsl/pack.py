@@ -28,7 +28,7 @@ _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
              "board": False, "playable": False, "names_from": False, "limits": False,
-             "imports": False, "glossary": False}
+             "imports": False, "glossary": False, "turn_event": False, "heuristic": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 # Keys of one `disagree:` entry.
@@ -194,6 +194,8 @@ class _Loader:
                 model.glossary |= self._glossary(model, part.meta)
         if self._meta_map is not None and "board" in self._meta_map:
             self._board(model, self._meta_map)
+        if self._meta_map is not None:
+            self._play_keys(model, self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)
@@ -491,6 +493,33 @@ class _Loader:
 
         if not model.poisoned:
             BoardCheck(model, error).check(meta, "board", meta["board"])
+
+    def _play_keys(self, model: PackModel, meta: YMap) -> None:
+        """pack.yaml `turn_event:` (the event whose count `engine simulate` reports as
+        turns) names an event of the pack, and `heuristic:` (what the greedy bot maximises)
+        a `value NAME(s: side): int`; else E341 at the name, with a did-you-mean."""
+        for key, table, what in (("turn_event", model.events, "event"),
+                                 ("heuristic", model.values, "value")):
+            if key not in meta:
+                continue
+            name = meta[key]
+            loc = meta.val_loc.get(key) or meta.key_loc[key]
+            if not isinstance(name, str) or name in model.poisoned:
+                if not isinstance(name, str):
+                    self.error("E341", f"'{key}' names {'an' if what == 'event' else 'a'} "
+                               f"{what} of the pack, not {name!r}", _site(loc))
+                continue
+            if name not in table:
+                self.error("E341", f"{key}: the pack declares no {what} '{name}'",
+                           _site(loc, name), did_you_mean(name, table))
+                continue
+            if key == "heuristic":
+                decl = table[name]
+                params = [T.from_ast(p.type) for p in decl.params]
+                if params != ["side"] or T.from_ast(decl.type) != "int":
+                    self.error("E341", f"heuristic: value '{name}' must be declared "
+                               f"'value {name}(s: side): int' (how well side s stands)",
+                               _site(loc, name))
 
     def _at(self, m: YMap, key: str, code: str, message: str) -> None:
         loc = m.val_loc.get(key) or m.key_loc.get(key)

@@ -361,11 +361,11 @@ class Game:
         return None if d is None else d["side"]
 
     def heuristic(self, side: str) -> float | None:
-        """How well `side` stands now by the pack's `value heuristic(s: side): int` (its
-        designer's idea of a good position), or None when the pack declares none. It reads
+        """How well `side` stands now by the value the pack names in pack.yaml `heuristic:`
+        (its designer's idea of a good position), or None when it names none. It reads
         the whole state: bots call it on determinized copies (`determinized`) only."""
-        fn = self.pack.ns["VALUES"].get("heuristic")
-        return None if fn is None else self.rt.call_rule(fn, side)
+        name = self.pack.heuristic
+        return None if name is None else self.rt.call_rule(self.pack.ns["VALUES"][name], side)
 
     # ---- save / load / replay / clone -------------------------------------------------------
     def load_dice(self, values: list[int]) -> None:

@@ -172,6 +172,18 @@ class CompiledPack:
         from engine.game import Game
         return Game.new(self, seed, log=log, undo=undo, limits=limits)
 
+    # ---- what front-ends and bots read of the pack ---------------------------------------------
+    @property
+    def turn_event(self) -> str | None:
+        """The event whose count is the game's turns (pack.yaml `turn_event:`), or None."""
+        return self.meta.get("turn_event")
+
+    @property
+    def heuristic(self) -> str | None:
+        """The name of the `value NAME(s: side): int` the greedy bot maximises (pack.yaml
+        `heuristic:`), or None; `Game.heuristic(side)` evaluates it."""
+        return self.meta.get("heuristic")
+
     # ---- visibility -------------------------------------------------------------------------
     def can_see_zone(self, side: str | None, key: str) -> bool:
         """May `side` see the contents of zone `key`? (None = an observer.)"""
