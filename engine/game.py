@@ -86,6 +86,8 @@ class Game:
 
     @property
     def decision(self) -> Decision | None:
+        """What the game waits for (a `Decision`; its JSON in a view is engine.api's
+        `Decision`), or None when it is over."""
         d = self.rt.s["decision"]
         if d is None:
             return None
@@ -105,11 +107,14 @@ class Game:
 
     @property
     def result(self) -> Result | None:
+        """How the game ended (`Result(winner, reason)`; winner None: a draw), or None while
+        it runs."""
         r = self.rt.s["result"]
         return None if r is None else Result(r["winner"], r["reason"])
 
     @property
     def over(self) -> bool:
+        """Has the game ended?"""
         return self.rt.s["result"] is not None
 
     @property
@@ -125,6 +130,8 @@ class Game:
 
     # ---- actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
+        """Every legal answer to the decision (engine.api `Action`s; for `order` at most
+        5040 orders), [] when the game is over. Listing them never runs an effect."""
         d = self.rt.s["decision"]
         if d is None:
             return []
@@ -342,10 +349,12 @@ class Game:
         self.rt.attach(state)
 
     # ---- views ----------------------------------------------------------------------------
-    def view(self, side: str | None) -> dict[str, Any]:
-        """What `side` may see (None: a spectator), as plain JSON-ready data."""
+    def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
+        """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
+        engine.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
+        name in that language (`pack.name_of`)."""
         from engine.views import player_view
-        return player_view(self, side)
+        return player_view(self, side, lang)
 
     def position(self, side: str) -> bytes:
         """What `side` sees now, without the log, the counters and the decision's id, as

@@ -133,7 +133,9 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     return e
 
 
-def player_view(game: Any, side: str | None) -> dict[str, Any]:
+def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[str, Any]:
+    """`Game.view(side, lang)`: the format is engine.api.View (docs/api.md)."""
+    from engine.saves import FORMAT_VERSION
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
@@ -179,13 +181,17 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
             log.append(shown_e)
     result = game.result
     view = {
-        "pack": pack.id, "side": side, "vars": variables, "zones": zones,
+        "format_version": FORMAT_VERSION, "pack": pack.id, "side": side, "vars": variables,
+        "zones": zones,
         "decision": decision, "legal_actions": legal, "log": log,
         "result": None if result is None else _conv.unstructure(result),
         "decisions": rt.s["decisions"],
     }
     if fields is not None:
         view["fields"] = fields
+    if lang is not None:
+        view["lang"] = lang
+        view["names"] = pack.names_in(view, lang)
     return view
 
 
