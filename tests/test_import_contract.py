@@ -26,7 +26,8 @@ def contracts() -> list[dict]:
 def lint(root: Path) -> subprocess.CompletedProcess:
     """`lint-imports` on the packages under `root`, with `root`'s pyproject.toml."""
     env = {**os.environ, "PYTHONPATH": str(root), "PYTHONDONTWRITEBYTECODE": "1"}
-    code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True))"
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(no_cache=True))")
     return subprocess.run([sys.executable, "-c", code], cwd=root, env=env,
                           capture_output=True, text=True, timeout=300)
 
