@@ -29,7 +29,8 @@ from engine.saves import FORMAT_VERSION, SAVE_FORMAT
 
 __all__ = ["FORMAT_VERSION", "SAVE_FORMAT", "Doc", "FormatError", "structure", "View",
            "Decision", "DecisionSeen", "Pick", "HiddenZone", "Result", "Action", "Option",
-           "LogEntry", "Save", "TYPES", "KINDS"]
+           "LogEntry", "Save", "TYPES", "KINDS", "decision_data", "decision_of",
+           "result_data"]
 
 
 @attrs.frozen
@@ -523,11 +524,23 @@ def _json(value: Any, path: str, depth: int = 0) -> None:
     raise _Misfit(path, f"expected JSON data, got {type(value).__name__} {_shown(value)}")
 
 
-# cattrs converts the engine's attrs classes (`Game.decision`, `Game.result`) to these
-# JSON shapes; `decision_data(game.decision)` is the `Decision` a view carries.
+# cattrs converts between the engine's attrs classes (`Game.decision`, `Game.result`) and
+# these JSON shapes, both ways.
 _conv = cattrs.Converter()
 
 
 def decision_data(decision: Any) -> dict[str, Any]:
     """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
     return _conv.unstructure(decision)
+
+
+def decision_of(data: Any) -> Any:
+    """The `engine.game.Decision` of a view's `Decision` (JSON, checked first: a
+    `FormatError` says where it does not fit), e.g. for a front-end across a network."""
+    from engine.game import Decision as DecisionClass
+    return _conv.structure(structure(data, Decision), DecisionClass)
+
+
+def result_data(result: Any) -> dict[str, Any] | None:
+    """`Game.result` (an attrs class, or None) as the JSON `Result` a view carries."""
+    return None if result is None else _conv.unstructure(result)

@@ -165,3 +165,16 @@ def test_a_save_written_before_format_version_loads():
     del data["format_version"]
     again = Game.load(pack, json.dumps(data), verify="digest")
     assert again.state == game.state and again.save() == game.save()
+
+
+def test_a_views_decision_converts_back_to_the_games():
+    """cattrs both ways: Game.decision -> the view's JSON -> the same attrs Decision."""
+    pack = load_pack(TESTS / "packs" / "windowgame")
+    game = pack.new_game(0)
+    game.apply(game.legal_actions()[0])
+    d = game.decision
+    assert d.window is not None
+    wire = json.loads(json.dumps(game.view(d.side)["decision"]))
+    assert api.decision_of(wire) == d
+    with pytest.raises(api.FormatError, match=r"\$.min: expected a whole number"):
+        api.decision_of({**wire, "min": "1"})
