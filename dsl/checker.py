@@ -214,9 +214,32 @@ class Checker:
                 self.error("E233", f"procedure '{call.func}' may ask a player, so it must be "
                            f"called on its own: 'let x = {call.func}(...)' or a statement", path,
                            call.at)
+        self._check_determinize(fns)
         self._check_ev_uses()
         return CheckResult(self.types, self.res, fns, evs, self.diags, modified=self.modified,
                            bound=self.bound, const_order=const_order)
+
+    def _check_determinize(self, suspending: set[str]) -> None:
+        """pack.yaml `determinize: NAME` (engine.determinize): a procedure of the pack taking
+        the imagining side alone, `procedure NAME(s: side)`, that never asks a player: it
+        runs on a bot's copy of the game, outside any turn (E345)."""
+        if self.m.determinize is None:
+            return
+        name, site = self.m.determinize
+        proc = self.m.procs.get(name)
+        if proc is None:
+            self._unknown("E345", "procedure", name, self.m.procs, site.path, site,
+                          " in 'determinize'")
+            return
+        params = proc.params
+        if len(params) != 1 or T.from_ast(params[0].type) != "side":
+            shown = ", ".join(f"{p.name}: {T.show(T.from_ast(p.type))}" for p in params)
+            self.error("E345", f"determinize: procedure '{name}({shown})' must take the "
+                       f"imagining side alone: procedure {name}(s: side)", site.path, site)
+        elif f"p_{name}" in suspending:
+            self.error("E345", f"determinize: procedure '{name}' may ask a player; it runs on a "
+                       "bot's imagined copy, outside any turn, so it may only set and move "
+                       "(random_pick for a choice)", site.path, site)
 
     def _lines(self, path: str) -> list[str]:
         if path not in self._source_lines:  # split once: a broken pack has hundreds of errors

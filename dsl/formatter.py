@@ -409,13 +409,22 @@ class _Layout:
             yield from self._brackets(d, ind, col, tail)
         elif isinstance(d, Seq):
             yield from self._seq(d, ind, col, tail)
-        if bare and d.wrap and col > ind + _STEP:  # `(`, on a line of its own, `)`
+        # `(`, on a line of its own, `)`: where that starts it further left, or moves what
+        # follows it (an `until` list, which cannot break) onto the short line of `)`
+        if bare and d.wrap and (col > ind + _STEP or tail > len(d.flat)):
             wrapped = self._wrapped(d, ind, col, tail, lambda b: self._put(b, d, ind + _STEP))
             if wrapped.cost == 0 or not _word(d):  # a word: only if it then fits
                 yield wrapped
         if isinstance(d, Seq) and not d.wrap:  # last: a statement's word in parentheses
-            for k in reversed([i for i, p in enumerate(d.parts) if _word(p)]):
+            words = [i for i, p in enumerate(d.parts) if _word(p)]
+            for k in reversed(words):
                 yield self._seq_with(d, ind, col, tail, {k})
+            # and with the rest broken too: `set (` .. `) = (` .. `) until ...` puts what
+            # follows the word (an `until` list, which cannot break) on the short line of `)`
+            rest = {i for i, p in enumerate(d.parts) if not isinstance(p, Text)}
+            if rest:
+                for k in reversed(words):
+                    yield self._seq_with(d, ind, col, tail, rest | {k})
 
     def _broken(self, d: Doc, ind: int, col: int, tail: int, bare: bool) -> _Out:
         """The layout that breaks `d` wherever it can, chosen without a search."""

@@ -154,6 +154,9 @@ class PackModel:
     disagreements: list[Disagreement] = attrs.Factory(list)  # records' `disagree:` entries
     imports: list[str] = attrs.Factory(list)  # pack.yaml `imports`, with theirs, in load order
     glossary: set[str] = attrs.Factory(set)  # pack.yaml `glossary`: types of terms for people
+    # pack.yaml `determinize`: the procedure that re-makes hidden choices in a bot's imagined
+    # copy of the game (engine.determinize), and where it is named
+    determinize: tuple[str, Site] | None = None
 
     def own_namespace(self, record_type: str) -> bool:
         """Are records of this type out of the names rules use (tables, glossary terms)?

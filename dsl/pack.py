@@ -28,7 +28,8 @@ _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
              "board": False, "playable": False, "names_from": False, "limits": False,
-             "imports": False, "glossary": False, "turn_event": False, "heuristic": False}
+             "imports": False, "glossary": False, "determinize": False, "turn_event": False,
+             "heuristic": False}
 # Keys every record may carry besides its type's fields.
 RECORD_META = ("id", "name", "source", "reconstructed", "note", "disagree")
 # Keys of one `disagree:` entry.
@@ -196,6 +197,8 @@ class _Loader:
             self._board(model, self._meta_map)
         if self._meta_map is not None:
             self._play_keys(model, self._meta_map)
+        if self._meta_map is not None and "determinize" in self._meta_map:
+            self._determinize(model, self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)
@@ -520,6 +523,18 @@ class _Loader:
                     self.error("E341", f"heuristic: value '{name}' must be declared "
                                f"'value {name}(s: side): int' (how well side s stands)",
                                _site(loc, name))
+    def _determinize(self, model: PackModel, meta: YMap) -> None:
+        """pack.yaml `determinize: PROCEDURE`: the procedure that re-makes hidden choices in
+        a bot's imagined copy (engine.determinize). Its name is kept with its place; the
+        checker, which knows the procedures and which of them may ask a player, checks it
+        (E345)."""
+        name = meta["determinize"]
+        loc = meta.val_loc.get("determinize") or meta.key_loc["determinize"]
+        if not isinstance(name, str) or not name:
+            self._at(meta, "determinize", "E345", "'determinize' names a procedure of the "
+                     "pack, e.g. determinize: imagine for procedure imagine(s: side)")
+            return
+        model.determinize = (name, _site(loc, name))
 
     def _at(self, m: YMap, key: str, code: str, message: str) -> None:
         loc = m.val_loc.get(key) or m.key_loc.get(key)

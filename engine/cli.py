@@ -500,6 +500,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---- serve ---------------------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from engine.serve.app import serve
+    except ImportError as err:  # starlette or uvicorn missing
+        raise UsageError(f"engine serve needs the serve extra (pip install "
+                         f"'engine-dsl[serve]'): {err}") from None
+    packs = [_load_playable(ref) for ref in args.pack or []]
+    for pack in packs:
+        _read_from(pack)
+    _err(f"engine serve: games in {args.dir}; open http://{args.host}:{args.port}/")
+    serve(args.host, args.port, args.dir, packs)
+    return EXIT_OK
+
+
 # ---- the parser ----------------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose help may end with the shipped packs to play, listed only
@@ -648,6 +663,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--api", action="store_true",
                     help="the format of views, decisions, actions, log entries and saves")
     sc.set_defaults(func=cmd_schema)
+
+    sv = sub.add_parser("serve", help="host games over HTTP and WebSockets, with a web page",
+                        description="Serve games to play in a browser (the page at /) or from "
+                        "any program (the JSON API under /api, see engine/serve/app.py). "
+                        "Games are saved in DIR after every move and resume after a restart.")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on "
+                    "(default: 127.0.0.1, this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="default: 8000")
+    sv.add_argument("--dir", default="games", metavar="DIR",
+                    help="where the games are kept (default: ./games)")
+    sv.add_argument("--pack", action="append", metavar="PACK",
+                    help="offer this pack too (a directory: your own pack); repeatable")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

@@ -16,12 +16,21 @@ which everything hidden from `side` is drawn again, consistently with what `side
   the other sides' knowledge of that place (`revealed`) goes with it too.
 - the dice: the copy's random numbers are seeded from `rng`, and dice a host loaded for the
   real game (`Game.load_dice`) are dropped, so the copy's future rolls are not the game's.
+- the pack's hidden choices: a hidden var that names no pooled record (a private number, a
+  secret target city) cannot be relabelled, and any value drawn blindly could contradict the
+  rules that set it. A pack that has such vars names in pack.yaml a procedure that makes
+  them again as its rules would (`determinize: imagine` for `procedure imagine(s: side)`,
+  docs/language.md "Imagined copies"); it runs on the copy after the redeal, for the side
+  doing the imagining, with the copy's dice, and keeps what that side knows (a var of its
+  own, a target revealed to it). The checker makes sure it never asks a player.
 
-What the draw cannot know: a hidden var that names no pooled record (a private number, a
-secret target city) keeps its value, since any other value could contradict the rules that
-set it; so does a record a side remembers from the log (a card it saw go into a hidden
-deck), since the view, not the log, is what a side knows; and so does a record a rule holds
-in a local while it waits (the card being played). The copy has no log and no undo.
+What the draw cannot know: without such a procedure, a hidden var that names no pooled
+record keeps its value; so does a record a side remembers from the log (a card it saw go
+into a hidden deck), since the view, not the log, is what a side knows; and so does a record
+a rule holds in a local while it waits (the card being played): rules that a bot's copy may
+re-make read the var, not a local copy of it. The draw deals records by type and count,
+not by rule, so a record may land where no rule could have put it. The copy has no log and
+no undo.
 """
 from __future__ import annotations
 
@@ -43,7 +52,15 @@ def determinized(game: Any, side: str, rng: random.Random) -> Any:
     world = Game(pack, state, game.seed, list(game.actions), log=False, undo=False,
                  limits=game.limits)
     _redeal(world, side, rng)
+    _imagine(world, side)
     return world
+
+
+def _imagine(world: Any, side: str) -> None:
+    """Run the pack's `determinize:` procedure on the copy for `side` (module doc)."""
+    name = world.pack.meta.get("determinize")
+    if name is not None:
+        world.rt.call_rule(world.pack.ns["PROCS"][name], side)
 
 
 def _redeal(world: Any, side: str, rng: random.Random) -> None:

@@ -114,7 +114,6 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
     `recent` in all; else the last `recent` lines."""
     from dsl.boardspec import board_spec
     spec = board_spec(board)
-    name = Namer(cat, spec.get("show"), view.get("fields"))
     out = []
     lang = cat.lang
     side = view.get("side")
@@ -127,14 +126,35 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
     # i18n: the head of a screen: the game's title, the side playing, decisions made
     out.append(ntr(lang, "== {title} - {who} - {n} decision so far ==",
                    "== {title} - {who} - {n} decisions so far ==", n, title=title, who=who))
+    for head, lines in board_sections(view, cat, spec, width):
+        out.append(head)
+        out.extend(lines)
+    out.extend(_log_block(view, cat, spec, recent, since))
+    if view.get("result"):
+        r = view["result"]
+        # i18n: outcome: "Rome wins (the reason)", "Rome wins" or "no winner"
+        out.append(tr(lang, "result: {outcome}", outcome=cat.outcome(
+            r.get("winner"), cat.reason(r.get("reason"), view.get("log", [])))))
+    return "\n".join(out)
+
+
+def board_sections(view: dict[str, Any], cat: Any, spec: dict[str, Any], width: int = WIDTH
+                   ) -> list[tuple[str, list[str]]]:
+    """The board of a side's view as (head, lines) sections, in order: the labelled vars and
+    the turn track ("board:"), the map, the cards. `spec` is the pack's board spec
+    (dsl.boardspec.board_spec); see `render_view`."""
+    name = Namer(cat, spec.get("show"), view.get("fields"))
+    lang = cat.lang
+    sections: list[tuple[str, list[str]]] = []
     vars_ = view.get("vars", {})
     names = [n for n in spec.get("vars", []) if n in vars_] if spec else list(vars_)
     turn = _turn_line(view, cat, spec["turn"]) if spec.get("turn") else None
     if names or turn:
+        lines = []
         # i18n: the heads of a screen's parts, each followed by its lines
-        out.append(tr(lang, "board:") if spec else tr(lang, "vars:"))
+        sections.append((tr(lang, "board:") if spec else tr(lang, "vars:"), lines))
         if turn:
-            out.append("  " + turn)
+            lines.append("  " + turn)
         for var in names:
             value = vars_[var]
             if isinstance(value, dict):
@@ -142,15 +162,14 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                                   f"{cat.value(v)}" for k, v in value.items()
                                   if v not in (False, 0, "", None))
                 if shown:
-                    out.append(f"  {cat.term(var)}: {shown}")
+                    lines.append(f"  {cat.term(var)}: {shown}")
             else:
-                out.append(f"  {cat.term(var)} = {cat.value(value)}")
+                lines.append(f"  {cat.term(var)} = {cat.value(value)}")
     on_map: set[str] = set()
     if spec.get("map"):
         lines, on_map = _map_lines(view, cat, spec["map"], width)
         if lines:
-            out.append(tr(lang, "map:"))
-            out.extend(lines)
+            sections.append((tr(lang, "map:"), lines))
     zones = view.get("zones", {})
     listed = spec.get("cards")
     shown_zones = [(k, v) for k, v in zones.items()
@@ -158,7 +177,8 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                    and (k.partition("|")[0] in listed if listed is not None
                         else k.partition("|")[0] not in on_map)]
     if shown_zones:
-        out.append(tr(lang, "cards:"))
+        lines = []
+        sections.append((tr(lang, "cards:"), lines))
         for key, items in shown_zones:
             if isinstance(items, dict):
                 n = items.get("count", 0)
@@ -169,20 +189,14 @@ def render_view(view: dict[str, Any], cat: Any, recent: int = RECENT,
                     text = tr(lang, "{hidden}; revealed to you: {cards}", hidden=text,
                               cards=name(items["revealed"]))
             elif any(isinstance(e, str) and name.details(e) for e in items):
-                out.append(f"  {cat.zone(key)}:")  # one card a line, with its fields
+                lines.append(f"  {cat.zone(key)}:")  # one card a line, with its fields
                 for e in items:
-                    out.extend(_wrap(f"    {name(e)}", width))
+                    lines.extend(_wrap(f"    {name(e)}", width))
                 continue
             else:
                 text = cat.value(items)
-            out.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
-    out.extend(_log_block(view, cat, spec, recent, since))
-    if view.get("result"):
-        r = view["result"]
-        # i18n: outcome: "Rome wins (the reason)", "Rome wins" or "no winner"
-        out.append(tr(lang, "result: {outcome}", outcome=cat.outcome(
-            r.get("winner"), cat.reason(r.get("reason"), view.get("log", [])))))
-    return "\n".join(out)
+            lines.extend(_wrap(f"  {cat.zone(key)}: {text}", width))
+    return sections
 
 
 def _log_block(view: dict[str, Any], cat: Any, spec: dict[str, Any], recent: int,

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.bots import GreedyBot, RandomBot
+from engine.errors import PackError
 from engine.loader import load_pack
 from engine.simulate import simulate
 from conftest import write_pack_files
@@ -249,3 +250,241 @@ def test_greedy_does_not_go_round_in_circles(tmp_path):
             break
         game.apply(bot.choose(game, "red"))
     assert game.over and game.result.winner == "blue"
+
+
+
+# ---- what the cards do not carry: the pack's `determinize:` procedure ---------------------
+# Ante Portas (content/ante_portas/imagine.rules): Carthage's secret target city, the march time
+# its road needs and the march time played face down are private vars that name no card; Rome's
+# face-down type markers (`use[rome, c]`) name no card either. Each side's imagined copy
+# re-makes the other's by the rules (seed 000, "Menetidő", "Csatolt lapok").
+
+def _targets(game):
+    """The cities Carthage could choose its target from (seed 000, "A térkép", "Tengeri
+    hegemonia"), with the sea hegemony as it stood when Carthage chose."""
+    return game.rt.call_rule(game.pack.ns["VALUES"]["targets_at"], game.var("target_sea"))
+
+
+def _road_cost(game, city):
+    """The march time of the road from Hannibal's city to `city` (seed 000, "Menetidő")."""
+    road = game.pack.graphs["roads"].edge(game.var("hannibal"), city)
+    return game.pack.records[road]["cost"]
+
+
+def _march_played(game):
+    """The march time played this round: the face-up part and the march cards face down."""
+    records = game.pack.records
+    cards = game.zone("marched", "carthage")
+    return game.var("march_open") + sum(
+        records[records[c]["carthaginian"]]["march"] for c in cards
+        if records[c]["carthaginian"] is not None)
+
+
+def _play_until(pack, found, seeds=range(80), steps=3000):
+    """The first position, over random games from `seeds`, where `found(game)` holds."""
+    for seed in seeds:
+        game = pack.new_game(seed, log=False)
+        rnd = random.Random(seed)
+        for _ in range(steps):
+            if game.over:
+                break
+            if found(game):
+                return game
+            game.apply(game.random_action(rnd))
+    raise AssertionError("no such position in the random games")
+
+
+def _target_hidden(game):
+    return (game.decider == "rome" and game.var("revealed_target") is None
+            and game.var("target", "carthage") is not None and len(_targets(game)) >= 3)
+
+
+def _what_a_bot_reads(world):
+    """What a bot may look into of an imagined copy: its vars and zones (the state a
+    heuristic and the rules read; the log is empty)."""
+    return world.state["v"], world.state["z"]
+
+
+@pytest.fixture(scope="module")
+def ante_portas():
+    return load_pack("ante_portas")
+
+
+def test_rome_imagines_carthages_target(ante_portas):
+    """Over many copies Rome imagines, the target is each of the cities Carthage could have
+    chosen, and never another; the march time needed is its road's, the march time played
+    the face-up part plus the march cards dealt to the copy; Rome's view is unchanged."""
+    game = _play_until(ante_portas, _target_hidden)
+    legal = _targets(game)
+    imagined = set()
+    for i in range(60):
+        world = game.determinized("rome", random.Random(i))
+        t = world.var("target", "carthage")
+        assert t in legal
+        assert world.var("need", "carthage") == _road_cost(world, t)
+        assert world.var("march", "carthage") == max(0, _march_played(world))
+        assert _seen(world.view("rome")) == _seen(game.view("rome"))
+        assert world.check_invariants() == []
+        imagined.add(t)
+    assert imagined == set(legal)
+    # Carthage knows its own target: its copies keep it
+    assert game.determinized("carthage", random.Random(0)).var("target", "carthage") == \
+        game.var("target", "carthage")
+
+
+def test_a_revealed_target_is_not_imagined(ante_portas):
+    """Once the round ends the target is revealed (seed 000, "Menetidő": "Ekkor kell felfedni
+    a célvárost"): Rome's copies keep it."""
+    game = _play_until(ante_portas, lambda g: g.decider == "rome"
+                       and g.var("revealed_target") is not None)
+    target = game.var("target", "carthage")
+    assert target == game.var("revealed_target")
+    for i in range(20):
+        world = game.determinized("rome", random.Random(i))
+        assert world.var("target", "carthage") == target
+        assert world.var("need", "carthage") == game.var("need", "carthage")
+
+
+def test_carthage_imagines_romes_markers(ante_portas):
+    """The type markers are face down (seed 000, "Csatolt lapok"): in Carthage's copies each
+    card Rome attached carries a marker it may carry (money only on the secret target and
+    with a wealth value, an event only if underlined, an army only with troops; none on a
+    card the copy dealt there that no rule could attach), and the markers vary from copy to
+    copy."""
+    game = _play_until(ante_portas, lambda g: g.decider == "carthage"
+                       and len(g.zone("secret_attached", "rome")) >= 2)
+    records = ante_portas.records
+    markers = set()
+    for i in range(40):
+        world = game.determinized("carthage", random.Random(i))
+        for c in world.zone("secret_attached", "rome"):
+            roman = records[records[c]["roman"]]
+            fits = {"army": roman.get("infantry", 0) + roman.get("cavalry", 0) > 0,
+                    "event": roman.get("attachable", False),
+                    "money": roman.get("wealth", 0) > 0}
+            kind = world.var("use", "rome", c)
+            assert fits[kind] if kind is not None else not any(fits.values()), (c, kind)
+        markers.add(tuple(world.var("use", "rome", c)
+                          for c in world.zone("secret_attached", "rome")))
+        assert _seen(world.view("carthage")) == _seen(game.view("carthage"))
+    assert len(markers) >= 2
+
+
+def test_rome_plays_the_same_whatever_carthages_target(ante_portas):
+    """Two games that differ only in Carthage's secret target, everything Rome sees the
+    same: Rome's greedy bot, with the same seed, imagines the same copies and chooses the
+    same actions, decision after decision, until the games part (Carthage may end the round
+    only once its march time reaches its target's)."""
+    compared = 0
+    for seed in range(80):
+        a = ante_portas.new_game(seed, log=False)
+        rnd = random.Random(seed)
+        while not a.over and not (a.decision.prompt.startswith("Carthage: choose the secret")
+                                  and len(a.decision.options) >= 2 and a.var("round_no") >= 2):
+            a.apply(a.random_action(rnd))
+        if a.over:
+            continue
+        b = a.clone()
+        a.apply(a.decision.options[0])
+        b.apply(b.decision.options[1])
+        assert a.var("target", "carthage") != b.var("target", "carthage")
+        bot_a, bot_b = GreedyBot(seed), GreedyBot(seed)
+        while not a.over and _same_decision(a, b):
+            if a.decider == "rome":
+                for i in range(3):
+                    assert _what_a_bot_reads(a.determinized("rome", random.Random(i))) == \
+                        _what_a_bot_reads(b.determinized("rome", random.Random(i)))
+                action = bot_a.choose(a, "rome")
+                assert bot_b.choose(b, "rome") == action
+                compared += 1
+            else:
+                action = a.random_action(rnd)
+            a.apply(action)
+            b.apply(action)
+        if compared >= 8:
+            break
+    assert compared >= 8
+
+
+def _same_decision(a, b):
+    da, db = a.decision, b.decision
+    return db is not None and (da.side, da.kind, da.options, da.prompt) == \
+        (db.side, db.kind, db.options, db.prompt)
+
+
+def test_without_the_procedure_rome_would_know_the_target(ante_portas, monkeypatch):
+    """The control of the test above: without `determinize:`, the copies of the two games
+    differ in the target (the value the rules set stays), so that test can tell."""
+    monkeypatch.delitem(ante_portas.meta, "determinize")
+    a = _play_until(ante_portas, _target_hidden)
+    b = a.clone()
+    others = [t for t in _targets(a) if t != a.var("target", "carthage")]
+    b.state["v"]["target"]["carthage"] = others[0]
+    assert _what_a_bot_reads(a.determinized("rome", random.Random(0))) != \
+        _what_a_bot_reads(b.determinized("rome", random.Random(0)))
+
+
+# ---- pack.yaml `determinize:` is checked when the pack loads (E345) --------------------------
+IMAGINING = """
+var secret[s: side]: int = 0 private
+var shown: int = 0
+
+procedure imagine(s: side):
+    secret[other(s)] = roll(1, 6)
+
+procedure imagine_two(s: side, n: int):
+    secret[s] = n
+
+procedure imagine_asking(s: side):
+    let n = choose n from [1, 2] by s
+    secret[s] = n
+
+on setup:
+    secret[red] = roll(1, 6)
+    let guess = choose g from numbers(1, 6) by blue
+    win blue if guess == secret[red] else red
+"""
+
+
+@pytest.mark.parametrize("value, message, suggestion", [
+    ("imagin", "unknown procedure 'imagin' in 'determinize'", "did you mean 'imagine'?"),
+    ("imagine_two", "determinize: procedure 'imagine_two(s: side, n: int)' must take the "
+     "imagining side alone: procedure imagine_two(s: side)", None),
+    ("imagine_asking", "determinize: procedure 'imagine_asking' may ask a player; it runs on "
+     "a bot's imagined copy, outside any turn, so it may only set and move (random_pick for "
+     "a choice)", None),
+    ("[imagine]", "'determinize' names a procedure of the pack, e.g. determinize: imagine for "
+     "procedure imagine(s: side)", None),
+])
+def test_determinize_errors_are_located(tmp_path, value, message, suggestion):
+    """A bad `determinize:` is E345 at its value in pack.yaml, with a did-you-mean, listed
+    with the pack's other errors (here an unknown board var)."""
+    root = write_pack_files(tmp_path / "imagining", IMAGINING, pack_id="imagining")
+    with (root / "pack.yaml").open("a", encoding="utf-8") as f:
+        f.write(f"determinize: {value}\nboard: [shwn]\n")
+    with pytest.raises(PackError) as err:
+        load_pack(root)
+    found = [(d.code, d.path, d.line, d.col, d.message, d.suggestion)
+             for d in err.value.diagnostics]
+    path = str(root / "pack.yaml")
+    assert ("E345", path, 5, 14, message, suggestion) in found, found
+    assert ("E340", path, 6, 9, "board: 'shwn' is not a var of the pack",
+            "did you mean 'shown'?") in found, found
+    assert f"{path}:5:14: error[E345]: {message}" in str(err.value)
+
+
+def test_determinize_runs_the_packs_procedure(tmp_path):
+    """`determinize: imagine`: red's secret number, which names no record, is drawn again in
+    blue's copies (by the copy's own dice) and kept in red's own."""
+    root = write_pack_files(tmp_path / "imagining", IMAGINING, pack_id="imagining")
+    with (root / "pack.yaml").open("a", encoding="utf-8") as f:
+        f.write("determinize: imagine\n")
+    pack = load_pack(root)
+    game = pack.new_game(3)
+    secret, before = game.var("secret", "red"), game.save()
+    imagined = {game.determinized("blue", random.Random(i)).var("secret", "red")
+                for i in range(40)}
+    assert imagined == set(range(1, 7))
+    assert {game.determinized("red", random.Random(i)).var("secret", "red")
+            for i in range(10)} == {secret}
+    assert game.save() == before  # the real game: its state, dice and log untouched

@@ -305,6 +305,22 @@ def test_text_before_the_first_bracket_cannot_break():
     assert out == f'check "{message}": (\n    a and b\n)\n'
 
 
+def test_a_word_before_an_until_list_goes_in_parentheses_to_fit():
+    # found by test_random_long_code_round_trips_within_99_columns: an `until` list cannot
+    # break, so the value before it goes in parentheses and the list follows `)`
+    long = ("            set scoring[ally_status + reinforcement() + naval_victory"
+            " + region_of(province) + 1] = \"besieged\" until end of outermost round 2 times"
+            " or turn or end of outermost deck 2 times\n")
+    src = "procedure a():\n    for a in 0:\n        for b in 0:\n" + long
+    out = format_source(src)
+    assert out.split("\n")[-4:-1] == [
+        "            ] = (", '                "besieged"',
+        "            ) until end of outermost round 2 times or turn or end of outermost deck"
+        " 2 times"]
+    assert max(len(line) for line in out.split("\n")) <= WIDTH
+    assert format_source(out) == out
+
+
 # ---- properties ---------------------------------------------------------------------------
 # Names as long as the shipped packs' own, so that random code often passes 99 columns.
 LONG_NAMES = ["carthage", "new_carthage", "province", "ally_status", "battle_card",

@@ -1,0 +1,239 @@
+"""The reference web page of `engine serve`, in headless Chromium (Debian's package) driven
+by Playwright: a whole game of Ante Portas against the bot, a reload that resumes, two
+browsers on one game that never see each other's hands, the page in Hungarian.
+
+Chromium is found at /usr/bin/chromium (or $ENGINE_CHROMIUM); never downloaded. Without
+it the tests skip, unless ENGINE_BROWSER_TESTS=required (set by .ci/run): then they fail.
+`ENGINE_SCREENSHOT=docs/screenshot.png` makes the whole-game test save the page mid-game.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("ENGINE_CHROMIUM", "/usr/bin/chromium")
+REQUIRED = os.environ.get("ENGINE_BROWSER_TESTS") == "required"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHOICEGAME = Path(__file__).resolve().parent / "packs" / "choicegame"
+WAIT_MS = 60_000  # for the bot's move or the server's answer, under a loaded machine
+
+
+def _missing() -> str | None:
+    for module in ("playwright", "uvicorn", "starlette", "websockets"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"the Python package {module} is missing (pip install '.[test]')"
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+if _missing():
+    if REQUIRED:
+        pytest.fail(f"browser tests are required here: {_missing()}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {_missing()}", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+from engine.loader import load_pack  # noqa: E402
+from engine.serve.app import create_app  # noqa: E402
+from engine.translations import catalog  # noqa: E402
+
+
+
+class Server:
+    """`engine serve`'s app on uvicorn in a thread, on a free port of this machine."""
+
+    def __init__(self, directory: Path):
+        self.app = create_app(directory, [load_pack(CHOICEGAME)])
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+
+    def __enter__(self) -> "Server":
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < end and self.thread.is_alive(), "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    def game(self, game_id: str) -> Any:
+        return self.app.state.tables.get(game_id).game
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with Server(tmp_path_factory.mktemp("games")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(WAIT_MS)
+    yield p
+    context.close()
+
+
+def start(page: Page, server: Server, side: str = "carthage", others: str = "greedy",
+          seed: int = 3, lang: str = "en", pack: str = "ante_portas") -> str:
+    """Make a game on the new-game form; the game's id."""
+    page.goto(f"{server.url}/?lang={lang}")
+    page.select_option("#pack", pack)
+    page.select_option("#side", side)
+    page.select_option("#others", others)
+    page.fill("#seed", str(seed))
+    page.click("#new-game-form button[type=submit]")
+    page.wait_for_url("**game=*")
+    wait_ready(page)
+    return page.url.split("game=")[1].split("&")[0]
+
+
+def wait_ready(page: Page) -> str:
+    """Wait until the page shows a question for its side or the result: "mine" or
+    "over"."""
+    page.wait_for_function("() => !document.getElementById('result').hidden || "
+                           "document.querySelector('#options button:not([disabled])')")
+    return "over" if page.is_visible("#result") else "mine"
+
+
+def ready_now(page: Page) -> bool:
+    return page.evaluate("() => !!document.querySelector('#options button:not([disabled])')")
+
+
+def test_a_whole_game_against_the_bot_to_its_result(page, server):
+    t0 = time.process_time()
+    game_id = start(page, server)
+    clicks = 0
+    while wait_ready(page) == "mine":
+        assert page.inner_text("#prompt").startswith("Carthage")
+        buttons = page.locator("#options button")
+        buttons.nth(buttons.count() - 1).click()
+        clicks += 1
+        if clicks == 8 and os.environ.get("ENGINE_SCREENSHOT"):
+            wait_ready(page)
+            page.screenshot(path=os.environ["ENGINE_SCREENSHOT"], full_page=False)
+    game = server.game(game_id)
+    assert game.over and clicks > 5
+    shown = page.inner_text("#result")
+    assert shown.startswith("result: ") and game.result.winner.capitalize() in shown
+    assert page.locator("#log li").last.inner_text().startswith("game over")
+    print(f"whole game: {clicks} clicks, {time.process_time() - t0:.1f} s CPU in this process")
+
+
+def test_a_reload_mid_game_resumes_exactly(page, server):
+    start(page, server, seed=11)
+    for _ in range(3):
+        assert wait_ready(page) == "mine"
+        page.locator("#options button").first.click()
+    assert wait_ready(page) == "mine"
+    parts = ("#title", "#board", "#prompt", "#options", "#log")
+    before = {p: page.inner_text(p) for p in parts}
+    page.reload()
+    assert wait_ready(page) == "mine"
+    assert {p: page.inner_text(p) for p in parts} == before
+    assert "card 3" in before["#board"] or "march time" in before["#board"]  # values shown
+
+
+def hidden_names(server: Server, game_id: str, owner: str, viewer: str) -> list[str]:
+    """The names of the cards in `owner`'s hand that `viewer` may not see."""
+    game = server.game(game_id)
+    shown = game.view(viewer)["zones"][f"hand|{owner}"]
+    seen = set(shown["revealed"]) if isinstance(shown, dict) else set(shown)
+    cat = catalog(game.pack, "en")
+    return [cat.name(c) for c in game.zone("hand", owner) if c not in seen]
+
+
+def test_two_browsers_on_one_game_never_see_each_others_hands(browser, server):
+    pages = {}
+    for side in ("carthage", "rome"):
+        context = browser.new_context()
+        pages[side] = context.new_page()
+        pages[side].set_default_timeout(WAIT_MS)
+    game_id = start(pages["carthage"], server, others="person", seed=21)
+    rome = pages["rome"]
+    rome.goto(f"{server.url}/?game={game_id}")
+    rome.click("#join button")  # the one free seat: Rome
+    rome.wait_for_function("() => document.getElementById('title').textContent"
+                           ".includes('Rome')")
+    other = {"carthage": "rome", "rome": "carthage"}
+    moves = {"carthage": 0, "rome": 0}
+    checked = 0
+    while sum(moves.values()) < 16 and not server.game(game_id).over:
+        decider = server.game(game_id).decider
+        page = pages[decider]
+        page.wait_for_function("() => document.querySelector('#options button:not([disabled])')")
+        for side, p in pages.items():
+            p.wait_for_function("n => document.body.dataset.decisions == n",
+                                arg=str(server.game(game_id).state["decisions"]))
+            text = p.inner_text("body")
+            secret = hidden_names(server, game_id, other[side], side)
+            assert secret and not [n for n in secret if n in text], side
+            own = hidden_names(server, game_id, side, other[side])
+            assert all(n in text for n in own), side  # a player sees its own hand
+            checked += 1
+        made = server.game(game_id).state["decisions"]
+        page.locator("#options button").first.click()
+        page.wait_for_function("n => Number(document.body.dataset.decisions) > n", arg=made)
+        moves[decider] += 1
+    assert moves["carthage"] and moves["rome"] and checked >= 20
+    for p in pages.values():
+        p.context.close()
+
+
+def test_the_page_in_hungarian(page, server):
+    page.goto(f"{server.url}/?lang=hu")
+    page.wait_for_selector("#new-game:not([hidden])")
+    assert page.inner_text("#title") == "Új játék"
+    assert "Te vagy" in page.inner_text("#new-game-form")
+    start(page, server, seed=4, lang="hu")
+    assert page.inner_text("#prompt").startswith("Karthágó")
+    board = page.inner_text("#board")
+    assert "tábla:" in board and "lapszám" in board and "menetidő" in board
+    assert page.inner_text("#table h2[data-word=log]") == "Napló"
+
+
+def test_choices_too_many_to_list_are_ticked_and_put_in_order(page, server):
+    game_id = start(page, server, side="red", pack="choicegame", seed=1)
+    assert page.inner_text("#prompt") == "red: Pick 2 to 5 tokens"
+    page.get_by_label("Ivy").check()
+    page.get_by_label("Jar").check()
+    page.locator("#options button").last.click()  # send
+    page.wait_for_function("() => document.body.dataset.decisions == '1'")
+    names = ["Horn", "Gem", "Feather", "Egg", "Die", "Coin", "Bell", "Acorn"]
+    for name in names:
+        page.locator("#options button", has_text=name).click()
+    assert page.inner_text("#options p") == " → ".join(names)
+    page.locator("#options button").last.click()
+    assert wait_ready(page) == "over"
+    assert page.inner_text("#result") == "result: red wins"
+    assert server.game(game_id).actions == [["t9", "t10"], [f"t{i}" for i in range(8, 0, -1)]]
