@@ -28,8 +28,8 @@ _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
 PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "languages": False,
              "sources": False, "description": False, "options": False, "provenance": False,
              "board": False, "playable": False, "names_from": False, "limits": False,
-             "imports": False, "glossary": False, "determinize": False,
-             "deal_by": False}
+             "imports": False, "glossary": False, "determinize": False, "deal_by": False,
+             "turn_event": False, "heuristic": False}
 # pack.yaml `deal_by`: how a bot's imagined copy deals the hidden records anew (engine.determinize)
 DEAL_BY = ("type", "side")
 # Keys every record may carry besides its type's fields.
@@ -197,6 +197,8 @@ class _Loader:
                 model.glossary |= self._glossary(model, part.meta)
         if self._meta_map is not None and "board" in self._meta_map:
             self._board(model, self._meta_map)
+        if self._meta_map is not None:
+            self._play_keys(model, self._meta_map)
         if self._meta_map is not None and "determinize" in self._meta_map:
             self._determinize(model, self._meta_map)
         if self._meta_map is not None and "deal_by" in self._meta_map:
@@ -499,6 +501,32 @@ class _Loader:
         if not model.poisoned:
             BoardCheck(model, error).check(meta, "board", meta["board"])
 
+    def _play_keys(self, model: PackModel, meta: YMap) -> None:
+        """pack.yaml `turn_event:` (the event whose count `engine simulate` reports as
+        turns) names an event of the pack, and `heuristic:` (what the greedy bot maximises)
+        a `value NAME(s: side): int`; else E341 at the name, with a did-you-mean."""
+        for key, table, what in (("turn_event", model.events, "event"),
+                                 ("heuristic", model.values, "value")):
+            if key not in meta:
+                continue
+            name = meta[key]
+            loc = meta.val_loc.get(key) or meta.key_loc[key]
+            if not isinstance(name, str) or name in model.poisoned:
+                if not isinstance(name, str):
+                    self.error("E341", f"'{key}' names {'an' if what == 'event' else 'a'} "
+                               f"{what} of the pack, not {name!r}", _site(loc))
+                continue
+            if name not in table:
+                self.error("E341", f"{key}: the pack declares no {what} '{name}'",
+                           _site(loc, name), did_you_mean(name, table))
+                continue
+            if key == "heuristic":
+                decl = table[name]
+                params = [T.from_ast(p.type) for p in decl.params]
+                if params != ["side"] or T.from_ast(decl.type) != "int":
+                    self.error("E341", f"heuristic: value '{name}' must be declared "
+                               f"'value {name}(s: side): int' (how well side s stands)",
+                               _site(loc, name))
     def _determinize(self, model: PackModel, meta: YMap) -> None:
         """pack.yaml `determinize: PROCEDURE`: the procedure that re-makes hidden choices in
         a bot's imagined copy (engine.determinize). Its name is kept with its place; the

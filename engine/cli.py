@@ -551,6 +551,16 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+def cmd_schema(args: argparse.Namespace) -> int:
+    import json
+    if not args.api:
+        raise UsageError("say which schema: --api (views, decisions, actions, log entries "
+                         "and saves)")
+    from engine.schema import api_schema
+    print(json.dumps(api_schema(), indent=2, ensure_ascii=False))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="engine", description="A rules engine for card and board games: check, format, "
@@ -645,6 +655,14 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--lang", type=_lang, default="en", metavar="CODE")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_terms)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of the public format",
+                        description="Print the JSON Schema (draft 2020-12) of what the engine "
+                        "gives and takes: views, decisions, actions, log entries and saves "
+                        "(engine.api; docs/api.md explains every key).")
+    sc.add_argument("--api", action="store_true",
+                    help="the format of views, decisions, actions, log entries and saves")
+    sc.set_defaults(func=cmd_schema)
 
     sv = sub.add_parser("serve", help="host games over HTTP and WebSockets, with a web page",
                         description="Serve games to play in a browser (the page at /) or from "

@@ -110,6 +110,8 @@ class Game:
 
     @property
     def decision(self) -> Decision | None:
+        """What the game waits for (a `Decision`; its JSON in a view is engine.api's
+        `Decision`), or None when it is over."""
         d = self.rt.s["decision"]
         if d is None:
             return None
@@ -129,11 +131,14 @@ class Game:
 
     @property
     def result(self) -> Result | None:
+        """How the game ended (`Result(winner, reason)`; winner None: a draw), or None while
+        it runs."""
         r = self.rt.s["result"]
         return None if r is None else Result(r["winner"], r["reason"])
 
     @property
     def over(self) -> bool:
+        """Has the game ended?"""
         return self.rt.s["result"] is not None
 
     @property
@@ -149,6 +154,8 @@ class Game:
 
     # ---- actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
+        """Every legal answer to the decision (engine.api `Action`s; for `order` at most
+        5040 orders), [] when the game is over. Listing them never runs an effect."""
         d = self.rt.s["decision"]
         if d is None:
             return []
@@ -376,10 +383,12 @@ class Game:
         self.rt.attach(state)
 
     # ---- views ----------------------------------------------------------------------------
-    def view(self, side: str | None) -> dict[str, Any]:
-        """What `side` may see (None: a spectator), as plain JSON-ready data."""
+    def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
+        """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
+        engine.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
+        name in that language (`pack.name_of`)."""
         from engine.views import player_view
-        return player_view(self, side)
+        return player_view(self, side, lang)
 
     def position(self, side: str) -> bytes:
         """What `side` sees now, without the log, the counters and the decision's id, as
@@ -395,11 +404,11 @@ class Game:
         return None if d is None else d["side"]
 
     def heuristic(self, side: str) -> float | None:
-        """How well `side` stands now by the pack's `value heuristic(s: side): int` (its
-        designer's idea of a good position), or None when the pack declares none. It reads
+        """How well `side` stands now by the value the pack names in pack.yaml `heuristic:`
+        (its designer's idea of a good position), or None when it names none. It reads
         the whole state: bots call it on determinized copies (`determinized`) only."""
-        fn = self.pack.ns["VALUES"].get("heuristic")
-        return None if fn is None else self.rt.call_rule(fn, side)
+        name = self.pack.heuristic
+        return None if name is None else self.rt.call_rule(self.pack.ns["VALUES"][name], side)
 
     # ---- save / load / replay / clone -------------------------------------------------------
     def load_dice(self, values: list[int]) -> None:

@@ -1,6 +1,7 @@
 """Find a pack by name or path, build it, and hold what a running game needs from it."""
 from __future__ import annotations
 
+import functools
 import itertools
 import linecache
 from pathlib import Path
@@ -171,6 +172,82 @@ class CompiledPack:
         `limits` overrides the pack's step budget and size caps for this game."""
         from engine.game import Game
         return Game.new(self, seed, log=log, undo=undo, limits=limits)
+
+    # ---- what front-ends and bots read of the pack ---------------------------------------------
+    @property
+    def turn_event(self) -> str | None:
+        """The event whose count is the game's turns (pack.yaml `turn_event:`), or None."""
+        return self.meta.get("turn_event")
+
+    @property
+    def heuristic(self) -> str | None:
+        """The name of the `value NAME(s: side): int` the greedy bot maximises (pack.yaml
+        `heuristic:`), or None; `Game.heuristic(side)` evaluates it."""
+        return self.meta.get("heuristic")
+
+    # ---- names for people ---------------------------------------------------------------------
+    @functools.cached_property
+    def enum_ids(self) -> frozenset[str]:
+        """Every value of the pack's enums."""
+        return frozenset(v for e in self.model.enums for v in self.model.enum_values(e))
+
+    @functools.cached_property
+    def name_ids(self) -> frozenset[str]:
+        """Every id `name_of` names: records, sides, enum values, and the names of zones, vars,
+        events, record types and their fields."""
+        m = self.model
+        fields = {f for t in m.types.values() for f in t.fields}
+        return frozenset((*self.records, *self.sides, *self.enum_ids, *m.zones, *m.vars, *m.events,
+                          *m.types, *fields))
+
+    def name_of(self, id: str, lang: str | None = None) -> str:
+        """The name of `id` for people, in `lang` (default English; a name the language
+        lacks falls back to English, then to the id): a record's name, or the term of a
+        side, an enum value, a zone, var, event, record type or field (an enum value that
+        is also a declaration's name is named as the value, as a decision offers it). A
+        record made in play (`unit#3`) is named by its type. (`pack.name` is the pack's own name.)
+        KeyError (with a did-you-mean) for an id the pack does not have."""
+        from engine.translations import DEFAULT_LANG, catalog
+        cat = catalog(self, lang or DEFAULT_LANG)
+        kind, hash_, serial = id.partition("#") if isinstance(id, str) else ("", "", "")
+        if hash_ and serial.isdigit() and kind in self.created:
+            return cat.term(kind)
+        if not isinstance(id, str) or id not in self.name_ids:
+            from dsl.errors import did_you_mean
+            hint = did_you_mean(str(id), sorted(self.name_ids))
+            raise KeyError(f"pack '{self.id}' has no id {id!r}" + (f"; {hint}" if hint else ""))
+        if id in self.records:
+            return cat.name(id)
+        if id in self.side_set or id in self.enum_ids:  # an option before a declaration
+            return cat.value(id)
+        return cat.term(id)
+
+    def names_in(self, data: Any, lang: str | None = None) -> dict[str, str]:
+        """id -> `name_of(id, lang)` for every id in `data` (a view, a decision, a log
+        entry: any JSON), zone and var keys taken apart at `|`. The keys of a view's `vars`,
+        `zones` and `fields` are ids; other keys are the format's own, not ids."""
+        out: dict[str, str] = {}
+        ids = self.name_ids
+        created = self.created
+
+        def visit(x: Any, keyed: bool = False) -> None:
+            if isinstance(x, str):
+                for part in x.split("|") if "|" in x else (x,):
+                    if part not in out and (part in ids or "#" in part
+                                            and part.partition("#")[0] in created):
+                        out[part] = self.name_of(part, lang)
+            elif isinstance(x, list):
+                for v in x:
+                    visit(v)
+            elif isinstance(x, dict):
+                for k, v in x.items():
+                    if keyed:
+                        visit(k)
+                    visit(v, keyed and k in self.model.vars or k in ("vars", "zones",
+                                                                     "fields")
+                          or keyed and k in self.records)
+        visit(data)
+        return out
 
     # ---- visibility -------------------------------------------------------------------------
     def can_see_zone(self, side: str | None, key: str) -> bool:

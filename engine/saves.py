@@ -33,6 +33,11 @@ from engine.errors import ChanceNeeded, EngineFault, IllegalAction, SaveError
 from engine.loader import live_keys
 
 SAVE_FORMAT = "engine-save/2"
+# The version of the public format (views, decisions, actions, log entries, saves: see
+# engine.api and docs/api.md), in every view and save; `format` above says what a file is.
+# It counts on from "engine-save/2", the first format published. A save written before
+# saves carried it (format "engine-save/2", no `format_version`) is of version 2.
+FORMAT_VERSION = 2
 OLD_FORMATS = ("engine-save/1",)
 VERIFY_MODES = ("replay", "digest")
 # Lists in lists in game data: rules never nest this deep, a bomb does. Checked when the
@@ -162,6 +167,7 @@ class SaveFile:
     actions: list[JsonData]
     state: SavedState
     digest: str
+    format_version: int = FORMAT_VERSION  # absent in saves written before it was added
 
 
 @attrs.frozen
@@ -193,8 +199,8 @@ def _sha256(text: str) -> str:
 
 def save_data(pack: Any, seed: int, log: bool, actions: list[Any],
               state: dict[str, Any]) -> dict[str, Any]:
-    return {"format": SAVE_FORMAT, "pack": pack.id, "pack_hash": pack.hash, "seed": seed,
-            "log": log, "actions": actions, "state": state,
+    return {"format": SAVE_FORMAT, "format_version": FORMAT_VERSION, "pack": pack.id,
+            "pack_hash": pack.hash, "seed": seed, "log": log, "actions": actions, "state": state,
             "digest": digest_of(seed, log, actions, state)}
 
 
@@ -206,7 +212,8 @@ def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
     claimed = f'{{"actions":{a},"log":{lg},"seed":{sd},"state":{st}}}'
     digest = _sha256(claimed)
     return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'
-            f'"log":{lg},"pack":{canonical(pack.id)},"pack_hash":{canonical(pack.hash)},'
+            f'"format_version":{FORMAT_VERSION},"log":{lg},"pack":{canonical(pack.id)},'
+            f'"pack_hash":{canonical(pack.hash)},'
             f'"seed":{sd},"state":{st}}}')
 
 
@@ -246,7 +253,7 @@ def _digest_holds(pack: Any, text: str) -> bool:
         return False
     actions, digest = text[len(head):cut], text[cut + 11:cut + 75]
     rest = text[cut + 75:]
-    middle = f'","format":{canonical(SAVE_FORMAT)},"log":'
+    middle = f'","format":{canonical(SAVE_FORMAT)},"format_version":{FORMAT_VERSION},"log":'
     if not rest.startswith(middle):
         return False
     rest = rest[len(middle):]
@@ -321,6 +328,10 @@ def check_header(pack: Any, data: Any) -> None:
             "again")
     if fmt != SAVE_FORMAT:
         raise SaveError(f"not a saved game: format is {_show(fmt)}, expected {SAVE_FORMAT!r}")
+    version = data.get("format_version", FORMAT_VERSION)
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise SaveError(f"this save is of format_version {_show(version)}; this engine reads "
+                        f"format_version {FORMAT_VERSION} (a newer engine wrote it?)")
     if data.get("pack") != pack.id:
         raise SaveError(f"this game was saved with pack {_show(data.get('pack'))}, "
                         f"not {pack.id!r}")

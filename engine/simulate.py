@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 DEFAULT_MAX_DECISIONS = 100_000
-TURN_EVENTS = ("turn", "round")
 # A worker is handed about this much play at a time (measured as games finish): long enough
 # that sending the work and its results costs little, short enough that the bar moves.
 CHUNK_SECONDS = 0.2
@@ -62,23 +61,16 @@ class InvariantFailed(AssertionError):
         self.messages = messages
 
 
-def turn_event(pack: Any) -> str | None:
-    """The event that counts turns: 'turn' or 'round' when the pack declares one."""
-    for name in TURN_EVENTS:
-        if name in pack.model.events:
-            return name
-    return None
-
-
 def count_turns(pack: Any, log: list[dict[str, Any]], decisions: int) -> int:
     """Turns played: the turn events in the log; for a pack whose board names its turn var
-    (pack.yaml `board: {turn: {var: ...}}`), the times that var was set; else decisions."""
+    (pack.yaml `board: {turn: {var: ...}}`), the times that var was set; else the
+    occurrences of the pack's `turn_event:`; else decisions."""
     from dsl.boardspec import board_spec
     turn = board_spec(pack.meta.get("board")).get("turn")
     var = turn.get("var") if isinstance(turn, dict) else None
     if var is not None and any(e.get("t") == "set" and e.get("n") == var for e in log):
         return sum(1 for e in log if e.get("t") == "set" and e.get("n") == var)
-    name = turn_event(pack)
+    name = pack.turn_event
     if name is None:
         return decisions
     return sum(1 for e in log if e.get("t") == "event" and e.get("n") == name)

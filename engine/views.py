@@ -21,10 +21,6 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-import cattrs
-
-_conv = cattrs.Converter()
-
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
     """Does `side` see `ent` lying in `zone` now?"""
@@ -133,7 +129,9 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     return e
 
 
-def player_view(game: Any, side: str | None) -> dict[str, Any]:
+def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[str, Any]:
+    """`Game.view(side, lang)`: the format is engine.api.View (docs/api.md)."""
+    from engine.api import FORMAT_VERSION, decision_data, result_data
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
@@ -157,7 +155,7 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
     legal: list[Any] = []
     if d is not None:
         if d.side == side:
-            decision = _conv.unstructure(d)
+            decision = decision_data(d)
             legal = game.legal_actions()
         elif d.window is not None:  # the same whatever the decider holds: no options
             decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
@@ -179,13 +177,17 @@ def player_view(game: Any, side: str | None) -> dict[str, Any]:
             log.append(shown_e)
     result = game.result
     view = {
-        "pack": pack.id, "side": side, "vars": variables, "zones": zones,
+        "format_version": FORMAT_VERSION, "pack": pack.id, "side": side, "vars": variables,
+        "zones": zones,
         "decision": decision, "legal_actions": legal, "log": log,
-        "result": None if result is None else _conv.unstructure(result),
+        "result": result_data(result),
         "decisions": rt.s["decisions"],
     }
     if fields is not None:
         view["fields"] = fields
+    if lang is not None:
+        view["lang"] = lang
+        view["names"] = pack.names_in(view, lang)
     return view
 
 

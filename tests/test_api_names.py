@@ -1,0 +1,70 @@
+"""Names are public: `pack.name_of(id, lang)` names whatever a view carries (records, sides,
+enum values, zones, vars, events), and `game.view(side, lang=...)` carries a `names` map of
+the ids in it. Ante Portas in English and Hungarian (content/translations/ante_portas.*)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.loader import load_pack
+
+
+@pytest.fixture(scope="module")
+def ap():
+    return load_pack("ante_portas")
+
+
+@pytest.mark.parametrize("id, en, hu", [
+    ("card_01", "Consul Scipio", "Scipio konzul"),  # a record
+    ("rome", "Rome", "Róma"),  # a side
+    ("march", "march time (face down)", "menetidő (lefordítva)"),  # the enum value, as offered
+    ("hand", "hand", "kéz"),  # a zone
+    # a zone English has no term for: its id
+    ("marched", "marched", "menetidőként lerakott lapok"),
+])
+def test_name_of_in_english_and_hungarian(ap, id, en, hu):
+    assert ap.name_of(id) == ap.name_of(id, "en") == en
+    assert ap.name_of(id, "hu") == hu
+
+
+def test_a_language_without_the_name_falls_back_to_english(ap):
+    assert ap.name_of("card_01", "nl") == "Consul Scipio"
+
+
+def test_an_unknown_id_is_a_key_error_with_a_suggestion(ap):
+    with pytest.raises(KeyError, match="pack 'ante_portas' has no id 'card_1'; did you mean "
+                       "'card_01'"):
+        ap.name_of("card_1")
+
+
+def test_records_made_in_play_are_named_by_their_type():
+    stack = load_pack("tests/packs/stackgame")
+    made = next(t for t in stack.created)
+    assert stack.name_of(f"{made}#1") == stack.name_of(made)
+
+
+@pytest.mark.parametrize("lang", ["en", "hu"])
+def test_a_view_names_every_id_it_holds(ap, lang):
+    game = ap.new_game(2)
+    rnd = random.Random(2)
+    for _ in range(12):
+        game.apply(game.random_action(rnd))
+    side = game.decider
+    view = game.view(side, lang=lang)
+    names = view["names"]
+    assert view["lang"] == lang
+    plain = game.view(side)
+    assert {k: v for k, v in view.items() if k not in ("names", "lang")} == plain
+    for key in view["zones"]:
+        for part in key.split("|"):
+            assert names[part] == ap.name_of(part, lang)
+    for option in view["decision"]["options"]:
+        if isinstance(option, str):
+            assert names[option] == ap.name_of(option, lang)
+    assert names[side] == ap.name_of(side, lang)
+    assert all(names[e["e"]] for e in view["log"] if e.get("e"))
+    # only ids: a log entry's own keys ('t', 'a', 'e') are no names
+    assert not {"t", "a", "e", "n"} & set(names)
+    if lang == "hu":
+        assert names["rome"] == "Róma" and names["hand"] == "kéz"
