@@ -16,6 +16,9 @@ from engine.runtime import Runtime, enumerate_many
 from engine import saves  # the save format, its checks and verification
 
 SAVE_FORMAT = saves.SAVE_FORMAT
+# Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
+# many again, plus the run's own.
+CHECKPOINT_EVERY = 16
 
 
 @attrs.frozen
@@ -59,14 +62,16 @@ class Game:
         self.actions = actions
         self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
-        # One entry per decision `side` may take back: (state without its log, side, number
-        # of actions, log length). Only the first entry of a run (the decisions one side
-        # takes in a row with nothing hidden or random between them) holds a snapshot; the
-        # others hold None and are rebuilt from it by answering the run's actions again,
-        # which is exact. A snapshot per decision cost most of a long game's time (about
-        # 70% with random players). The log only grows, so an entry keeps its length instead
-        # of a copy.
-        self._undo: list[tuple[dict[str, Any] | None, str, int, int]] = []
+        # One entry per decision `side` may take back: (side, number of actions, log
+        # length). The state before an entry is rebuilt from the checkpoint by answering
+        # the actions since it again, which is exact (all randomness is in the state).
+        # The checkpoint (state without its log, number of actions, log length) is taken
+        # when a run (the decisions one side takes in a row with nothing hidden or random
+        # between them) starts CHECKPOINT_EVERY actions or more after the last one: a
+        # snapshot at every run's start was most of the cost of undo in random play, and
+        # undo itself is rare. The log only grows, so both keep its length, not a copy.
+        self._undo: list[tuple[str, int, int]] = []
+        self._checkpoint: tuple[dict[str, Any], int, int] | None = None
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -258,22 +263,24 @@ class Game:
         action = self.validate(action, side, decision)
         decider = self.rt.s["decision"]["side"]
         undo_before = list(self._undo)
+        checkpoint_before = self._checkpoint
         log_length = len(self.rt.s["log"])
         if self.undo_enabled:
-            if self._undo and self._undo[-1][1] != decider:
+            if self._undo and self._undo[-1][0] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
-            # a run's first decision keeps a snapshot; the others are rebuilt from it
-            before = None if self._undo else copy_state(self.rt.s, self.pack, log=False)
-            self._undo.append((before, decider, len(self.actions), log_length))
+            n = len(self.actions)
+            if not self._undo and (self._checkpoint is None
+                                   or n - self._checkpoint[1] >= CHECKPOINT_EVERY):
+                self._checkpoint = (copy_state(self.rt.s, self.pack, log=False), n,
+                                    log_length)
+            self._undo.append((decider, n, log_length))
             self.rt.watch(decider)
-        else:
-            before = None  # rebuilt by replay if the answer fails: faults are rare
         self.actions.append(action)
         try:
             self._guard(lambda: self.rt.answer(action))
         except BaseException:
             self.rt.unwatch()
-            self._roll_back(log_length, undo_before)
+            self._roll_back(log_length, undo_before, checkpoint_before)
             raise
         if self.undo_enabled:
             hit = self.rt.barrier_hit
@@ -284,7 +291,8 @@ class Game:
             if hit or nxt is None or nxt["side"] != decider:
                 self._undo.clear()
 
-    def _roll_back(self, log_length: int, undo_before: list) -> None:
+    def _roll_back(self, log_length: int, undo_before: list,
+                   checkpoint_before: tuple[dict[str, Any], int, int] | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
@@ -298,16 +306,17 @@ class Game:
                             limits=self.limits).rt.s
             self._restore(before, log_length)
         self._undo[:] = undo_before
+        self._checkpoint = checkpoint_before
         self.rt.barrier_hit = False
 
     def _rewind(self, k: int) -> None:
-        """Back to the state before the undo run's entry k: the run's snapshot, then the
-        answers the run gave before entry k, again (nothing hidden or random lies between
-        them, so they come out the same, log included)."""
-        first, _side, n0, log0 = self._undo[0]
-        n_k = self._undo[k][2]
-        assert first is not None
-        self._restore(copy_state(first, self.pack), log0)
+        """Back to the state before the undo run's entry k: the checkpoint (taken at or
+        before the run's start), then the answers given since, again (all randomness is in
+        the state, so they come out the same, log included)."""
+        assert self._checkpoint is not None
+        state, n0, log0 = self._checkpoint
+        n_k = self._undo[k][1]
+        self._restore(copy_state(state, self.pack), log0)
         for a in self.actions[n0:n_k]:
             self.rt.answer(a)
 
@@ -321,7 +330,7 @@ class Game:
 
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
-        return bool(self._undo) and self._undo[-1][1] == side
+        return bool(self._undo) and self._undo[-1][0] == side
 
     def undo(self, side: str) -> None:
         """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
@@ -331,7 +340,7 @@ class Game:
                                         "draws, reveals and the other side's decisions)",
                                         side=side), "undo")
         self._rewind(len(self._undo) - 1)
-        del self.actions[self._undo.pop()[2]:]
+        del self.actions[self._undo.pop()[1]:]
 
     def _restore(self, state: dict[str, Any], log_length: int) -> None:
         """Go back to `state` (a snapshot without the log), cutting the log back to the
@@ -376,6 +385,7 @@ class Game:
             raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
         self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
         self._undo.clear()  # undo stops at dice; the undo run could not answer again past them
+        self._checkpoint = None  # nor could answers from a checkpoint taken before them
 
     def _refuse_loaded_dice(self) -> None:
         if "dice" in self.rt.s:
@@ -423,7 +433,8 @@ class Game:
         state["log"] = list(self.rt.s["log"])
         g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
                  undo=self.undo_enabled, limits=self.limits)
-        g._undo = list(self._undo)  # the snapshots in it are never changed: shared
+        g._undo = list(self._undo)
+        g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
         return g
 
     def determinized(self, side: str, rng: random.Random) -> "Game":
