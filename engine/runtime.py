@@ -65,6 +65,9 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
+        # (state, side, zones, vars, fields) read through watchers (see `watch`), reused
+        # while the state and the side stay the same
+        self._watchers: tuple | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -1092,10 +1095,16 @@ class Runtime:
         self.undo_side = side
         self.barrier_hit = False
         self.changed()  # kept results were read past the watchers: read again through them
-        self.z = _WatchedZones(self.s["z"], self, side)
-        self.v = _WatchedVars(self.s["v"], self, side)
+        s = self.s
+        w = self._watchers
+        if w is None or w[0] is not s or w[1] != side:  # made again for a new state or side
+            f = s.get("f")
+            w = self._watchers = (s, side, _WatchedZones(s["z"], self, side),
+                                  _WatchedVars(s["v"], self, side),
+                                  None if f is None else _WatchedFields(f, self, side))
+        self.z, self.v = w[2], w[3]
         if self.f is not None:
-            self.f = _WatchedFields(self.s["f"], self, side)
+            self.f = w[4]
 
     def unwatch(self) -> None:
         self.undo_side = None
@@ -1199,13 +1208,14 @@ def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
 class _WatchedZones:
     """The zones as seen by rules while a decision may be undone (see Runtime.watch)."""
 
-    __slots__ = ("real", "rt", "side")
+    __slots__ = ("real", "rt", "side", "visible")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
+        self.visible = rt.P.visible_zones.get(side, ())  # the zones known at load
 
     def __getitem__(self, key: str) -> list:
-        if not self.rt.P.can_see_zone(self.side, key):
+        if key not in self.visible and not self.rt.P.can_see_zone(self.side, key):
             self.rt.barrier()
         return self.real[key]
 
@@ -1223,14 +1233,15 @@ class _WatchedZones:
 
 
 class _WatchedVars:
-    __slots__ = ("real", "rt", "side")
+    __slots__ = ("real", "rt", "side", "public")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
+        self.public = _public_vars(rt.P)
 
     def __getitem__(self, name: str) -> Any:
         inner = self.real[name]
-        if self.rt.P.model.vars[name].visibility == "public":
+        if name in self.public:
             return inner
         return _WatchedKeys(inner, name, self.rt, self.side)
 
@@ -1242,6 +1253,18 @@ class _WatchedVars:
 
     def items(self) -> Any:
         return self.real.items()
+
+
+_PUBLIC: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _public_vars(pack: Any) -> frozenset[str]:
+    """The names of `pack`'s public vars (anyone may read them), kept per pack."""
+    got = _PUBLIC.get(id(pack))
+    if got is None or got[0] is not pack:
+        got = _PUBLIC[id(pack)] = (pack, frozenset(
+            name for name, decl in pack.model.vars.items() if decl.visibility == "public"))
+    return got[1]
 
 
 class _WatchedKeys:
