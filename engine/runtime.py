@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import marshal
 import os
 import re
 from typing import Any, Iterable
@@ -30,6 +31,10 @@ from engine.rt import RuleError, Runaway
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
 # What a waiting rule's function returns to the run loop (see dsl.compiler).
 DONE, SUSPEND, PUSHED = 0, 1, 2
+
+
+# pack id -> (pack, marshal of the vars and var fields before setup): see Runtime.setup
+_BEFORE_SETUP: dict[int, tuple[Any, bytes]] = {}
 
 
 class GameOver(Exception):
@@ -109,15 +114,32 @@ class Runtime:
         return state
 
     def setup(self) -> None:
+        """Every zone empty, every var at its default and every var field from its YAML
+        or default, then the setup event. What comes before the event is the same in every
+        game of a pack: it is worked out once per pack and copied (one marshal call) after,
+        which was most of a small game's `new_game`."""
         P = self.P
-        for key in P.zone_keys:
-            self.z[key] = []
-        for name, combos in P.var_keys.items():
-            fn = P.ns["DEFAULTS"][name]
-            table = self.v[name] = {}
-            for key, args in combos:
-                table[key] = fn(self, *args)
-        self.init_fields()
+        got = _BEFORE_SETUP.get(id(P))
+        if got is not None and got[0] is P:
+            v, f = marshal.loads(got[1])
+            self.z.update(zip(P.zone_keys, map(list, itertools.repeat((), len(P.zone_keys)))))
+            self.v.update(v)
+            if f:
+                self.f.update(f)
+        else:
+            untouched = {k: x for k, x in self.s.items() if k not in ("v", "z", "f")}
+            for key in P.zone_keys:
+                self.z[key] = []
+            for name, combos in P.var_keys.items():
+                fn = P.ns["DEFAULTS"][name]
+                table = self.v[name] = {}
+                for key, args in combos:
+                    table[key] = fn(self, *args)
+            self.init_fields()
+            # kept only when the defaults read no dice and wrote nothing but vars and fields
+            if untouched == {k: x for k, x in self.s.items() if k not in ("v", "z", "f")} \
+                    and not any(self.z.values()):
+                _BEFORE_SETUP[id(P)] = (P, marshal.dumps((self.s["v"], self.s.get("f"))))
         self.push_event("setup", ())
 
     def init_fields(self) -> None:
