@@ -72,6 +72,7 @@ class Game:
         # undo itself is rare. The log only grows, so both keep its length, not a copy.
         self._undo: list[tuple[str, int, int]] = []
         self._checkpoint: tuple[dict[str, Any], int, int] | None = None
+        self._log_text = saves.LogText()  # the log's JSON so far, for the next save
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -401,7 +402,8 @@ class Game:
     def save(self) -> str:
         """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
         self._refuse_loaded_dice()
-        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
+        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s,
+                               self._log_text)
 
     @classmethod
     def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,

@@ -195,11 +195,43 @@ def save_data(pack: Any, seed: int, log: bool, actions: list[Any],
             "digest": digest_of(seed, log, actions, state)}
 
 
+class LogText:
+    """The canonical JSON of a log's entries written so far, kept between saves: the log
+    only grows and an entry never changes once written, so a save writes only the entries
+    new since the last (the log is most of a long game's save). `last` is the entry the
+    text ends with, held so that a log cut back (undo) and grown again is noticed: its
+    entry at that place is then another object."""
+
+    __slots__ = ("count", "last", "parts")
+
+    def __init__(self) -> None:
+        self.count, self.last, self.parts = 0, None, []
+
+    def of(self, log: list[dict[str, Any]]) -> str:
+        n = self.count
+        if n > len(log) or (n and log[n - 1] is not self.last):
+            n, self.parts = 0, []  # cut back since: written again
+        if n < len(log):
+            self.parts.append(",".join(map(canonical, log[n:])))
+            self.count, self.last = len(log), log[-1]
+        return "[" + ",".join(filter(None, self.parts)) + "]"
+
+
+def canonical_state(state: dict[str, Any], log_text: LogText | None = None) -> str:
+    """`canonical(state)`, the log written through `log_text` when given."""
+    if log_text is None or not isinstance(state.get("log"), list):
+        return canonical(state)
+    return "{" + ",".join(f"{canonical(k)}:" + (log_text.of(v) if k == "log" else canonical(v))
+                          for k, v in sorted(state.items())) + "}"
+
+
 def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
-              state: dict[str, Any]) -> str:
+              state: dict[str, Any], log_text: LogText | None = None) -> str:
     """`canonical(save_data(...))`, writing the state's JSON once for both the digest and
-    the text (the state is most of a save, and hosts save often)."""
-    a, lg, sd, st = canonical(actions), canonical(log), canonical(seed), canonical(state)
+    the text (the state is most of a save, and hosts save often), its log through
+    `log_text` (see LogText) when given."""
+    a, lg, sd = canonical(actions), canonical(log), canonical(seed)
+    st = canonical_state(state, log_text)
     claimed = f'{{"actions":{a},"log":{lg},"seed":{sd},"state":{st}}}'
     digest = _sha256(claimed)
     return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'

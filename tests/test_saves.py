@@ -391,6 +391,29 @@ def test_the_digest_is_over_what_the_save_claims(saves):
     assert Game.load(pack, edited(original, edits[-1])).save() == original
 
 
+def test_a_save_writes_the_log_once_and_the_same_text(ante_portas):
+    """Game.save keeps the log's JSON between saves (engine.saves.LogText); through undo
+    (the log cut back and grown again) and clones its text stays what writing the whole
+    game gives."""
+    from engine import saves as saves_module
+    game = ante_portas.new_game(seed=4)
+    rnd = random.Random(4)
+    games = [game]
+    for i in range(120):
+        if game.over:
+            break
+        side = game.decider
+        game.apply(game.random_action(rnd))
+        if i % 7 == 3 and game.can_undo(side):
+            game.undo(side)
+        if i % 25 == 0:
+            games.append(game.clone())
+        for g in (game, games[-1]):
+            whole = saves_module.save_text(g.pack, g.seed, g.rt.logging, g.actions, g.state)
+            assert g.save() == whole
+    assert len(game.log) > 100
+
+
 def test_the_step_count_is_no_part_of_the_replayed_game(saves):
     """The step count is a budget counter (engine.limits), not game state: a save whose
     count differs (one written before the count was defined as it is now) loads by replay
