@@ -638,6 +638,8 @@ def check_against_pack(pack: Any, file: SaveFile) -> None:
 
 
 def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
+    if found.keys() == (expected.keys() if type(expected) is dict else expected):
+        return  # the same keys (most often): nothing to say
     found, expected = set(found), set(expected)
     unknown, missing = sorted(found - expected), sorted(expected - found)
     if unknown:
@@ -692,12 +694,28 @@ def _check_fields(pack: Any, st: SavedState) -> None:
         return
     types = pack.model.types
     want = {rid: types[rid.partition("#")[0]].fields for rid in _live(st)}
-    for t in pack.var_field_types:
-        for rid in pack.by_type[t]:
-            want[rid] = {n: f for n, f in types[t].fields.items() if f.var}
+    want.update(_var_fields(pack))
     _check_same_keys("state.f", "record with fields in play", st.f, want)
     for rid, rec in st.f.items():
         _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+
+
+_VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
+
+
+def _var_fields(pack: Any) -> dict[str, frozenset[str]]:
+    """Record id -> the names of its var fields, for every record of `pack` with var
+    fields: worked out once per pack."""
+    got = _VAR_FIELDS.get(id(pack))
+    if got is None or got[0] is not pack:
+        types = pack.model.types
+        want = {}
+        for t in pack.var_field_types:
+            names = frozenset(n for n, f in types[t].fields.items() if f.var)
+            for rid in pack.by_type[t]:
+                want[rid] = names
+        got = _VAR_FIELDS[id(pack)] = (pack, want)
+    return got[1]
 
 
 def _check_vars(pack: Any, st: SavedState) -> None:
@@ -717,8 +735,12 @@ def _check_zones(pack: Any, st: SavedState) -> None:
     live = _live(st)
     _check_same_keys("state.z", "zone", st.z, zone_keys)
     where: dict[str, str] = {}
+    records, loc = pack.records, st.loc
     for key, items in st.z.items():
         for i, rid in enumerate(items):
+            if (rid in records or rid in live) and rid not in where and loc.get(rid) == key:
+                where[rid] = key  # (most often) a record, once, where loc says it lies
+                continue
             path = f"state.z{_key_step(key)}[{i}]"
             _check_record(pack, path, rid, live)
             if rid in where:
