@@ -456,13 +456,19 @@ def _log_entry_hook(scan: bool) -> Callable[[Any, Any], Any]:
     return structure
 
 
+_SCALARS = (int, str, bool)  # checked by their exact type (_scalar_hook)
+
+
 def _list_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     item_type = get_args(t)[0]
     item = conv.get_structure_hook(item_type)
+    plain = {item_type} if item_type in _SCALARS else None
 
     def structure(value: Any, _t: Any) -> list[Any]:
         if not isinstance(value, list):
             raise _Invalid(f"expected a list, got {_show(value)}")
+        if plain is not None and set(map(type, value)) <= plain:
+            return list(value)  # (most often) all of the type: checked at C speed
         out = []
         for i, x in enumerate(value):
             try:
@@ -494,10 +500,16 @@ def _tuple_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
 def _dict_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     key_type, value_type = get_args(t)
     key_hook, value_hook = conv.get_structure_hook(key_type), conv.get_structure_hook(value_type)
+    plain_keys = {key_type} if key_type in _SCALARS else None
+    plain_values = {value_type} if value_type in _SCALARS else None
 
     def structure(value: Any, _t: Any) -> dict[Any, Any]:
         if not isinstance(value, dict):
             raise _Invalid(f"expected an object, got {_show(value)}")
+        if plain_keys is not None and plain_values is not None \
+                and set(map(type, value)) <= plain_keys \
+                and set(map(type, value.values())) <= plain_values:
+            return dict(value)  # (most often) all of the types: checked at C speed
         out = {}
         for k, x in value.items():
             try:
