@@ -73,6 +73,9 @@ class Game:
         self._undo: list[tuple[str, int, int]] = []
         self._checkpoint: tuple[dict[str, Any], int, int] | None = None
         self._log_text = saves.LogText()  # the log's JSON so far, for the next save
+        # (the state's decision, the Decision made of it): front-ends and bots read
+        # `decision` several times per decision
+        self._decision: tuple[dict[str, Any], Decision] | None = None
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -95,10 +98,15 @@ class Game:
         d = self.rt.s["decision"]
         if d is None:
             return None
+        made = self._decision
+        if made is not None and made[0] is d:  # asked again for the same decision: kept
+            return made[1]
         each = d.get("each")
-        return Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                        d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
-                        None if each is None else {**each, "picked": list(each["picked"])})
+        got = Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
+                       d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
+                       None if each is None else {**each, "picked": list(each["picked"])})
+        self._decision = (d, got)  # (the state's decision held, so `is` cannot mistake it)
+        return got
 
     @property
     def limits(self) -> Limits:
@@ -185,7 +193,8 @@ class Game:
                                 if self.over else
                                 lazy_tr("the game is not waiting for a decision"),
                                 "no-decision")
-        self._check_addressee(d, side, decision)
+        if side is not None or decision is not None:
+            self._check_addressee(d, side, decision)
         to_decider = side is not None
         kind, opts = d["kind"], d["options"]
         if kind == "ask":
@@ -262,10 +271,11 @@ class Game:
         illegal action raises IllegalAction and changes nothing; so does a rule that fails
         while the answer runs (EngineFault): the game is exactly as before the call."""
         action = self.validate(action, side, decision)
-        decider = self.rt.s["decision"]["side"]
-        undo_before = list(self._undo)
+        rt = self.rt
+        decider = rt.s["decision"]["side"]
+        undo_before = self._undo[:]
         checkpoint_before = self._checkpoint
-        log_length = len(self.rt.s["log"])
+        log_length = len(rt.s["log"])
         if self.undo_enabled:
             if self._undo and self._undo[-1][0] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
@@ -278,15 +288,17 @@ class Game:
             self.rt.watch(decider)
         self.actions.append(action)
         try:
-            self._guard(lambda: self.rt.answer(action))
-        except BaseException:
-            self.rt.unwatch()
+            rt.answer(action)
+        except BaseException as err:
+            if isinstance(err, EngineFault):
+                self._locate(err)  # (with the actions up to this one, before rolling back)
+            rt.unwatch()
             self._roll_back(log_length, undo_before, checkpoint_before)
             raise
         if self.undo_enabled:
-            hit = self.rt.barrier_hit
-            self.rt.unwatch()
-            nxt = self.rt.s["decision"]
+            hit = rt.barrier_hit
+            rt.unwatch()
+            nxt = rt.s["decision"]
             # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
             # soon as another side is asked anything (it has seen the move).
             if hit or nxt is None or nxt["side"] != decider:
@@ -325,9 +337,13 @@ class Game:
         try:
             fn()
         except EngineFault as err:
-            err.pack, err.pack_hash, err.seed = self.pack.id, self.pack.hash, self.seed
-            err.actions = list(self.actions)
+            self._locate(err)
             raise
+
+    def _locate(self, err: EngineFault) -> None:
+        """Tell a fault what replays it: the pack, the seed and the actions so far."""
+        err.pack, err.pack_hash, err.seed = self.pack.id, self.pack.hash, self.seed
+        err.actions = list(self.actions)
 
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
