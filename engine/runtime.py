@@ -80,7 +80,9 @@ class Runtime:
         self.changed()
         self.s = state
         self.v = state["v"]
+        self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
         self.z = state["z"]
+        self.pz = state["z"]  # public zones are read here, never through watchers
         self.loc = state["loc"]
         self.mods = state["mods"]
         self._expiring = _ending_events(self.mods)
@@ -88,6 +90,7 @@ class Runtime:
         self.f = state.get("f")  # record fields in play (var fields, created records)
         self.made = state.get("made")  # created type -> ids of its live records
         self.stack = state["stack"]
+        self._log = state["log"].append  # type: ignore[method-assign]  (see _log)
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
         self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
         # The state of each running instance of an event `with` state, innermost last. An
@@ -288,8 +291,7 @@ class Runtime:
         if self.mods:
             self._expire("start", name)
         if self.logging:
-            self._log({"t": "event", "n": name, "a": list(args),
-                       "at": [self._where(a) for a in args]})
+            self._log({"t": "event", "n": name, "a": list(args), "at": self._wheres(args)})
 
     def emit_now(self, name: str, args: tuple) -> None:
         """Run an event that cannot suspend, nested in the current Python call."""
@@ -1080,8 +1082,12 @@ class Runtime:
 
     def say(self, message: str, args: list) -> None:
         if self.logging:
-            self._log({"t": "say", "m": message, "a": args,
-                       "at": [self._where(a) for a in args]})
+            self._log({"t": "say", "m": message, "a": args, "at": self._wheres(args)})
+
+    def _wheres(self, values: list) -> list:
+        """`_where` of each of `values` (most often text: a record's place, or None)."""
+        loc = self.loc
+        return [loc.get(v) if type(v) is str else self._where(v) for v in values]
 
     def _where(self, value: Any) -> Any:
         """Where a logged value lies (a zone key, or a list of them for a list), so that a
@@ -1096,6 +1102,8 @@ class Runtime:
         raise EngineFault(message)
 
     def _log(self, entry: dict) -> None:
+        """Write an entry to the log (`attach` binds this to the log's own `append`, which
+        saves a Python call per entry; the log list of a state is never replaced)."""
         self.s["log"].append(entry)
 
     def changed(self) -> None:
