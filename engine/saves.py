@@ -19,6 +19,7 @@ classes only hold what is checked.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from typing import Any, Callable, Literal, NewType, get_args, get_origin
@@ -457,18 +458,26 @@ def _log_entry_hook(scan: bool) -> Callable[[Any, Any], Any]:
 
 
 _SCALARS = (int, str, bool)  # checked by their exact type (_scalar_hook)
+_DICT, _STR = {dict}, {str}
 
 
-def _list_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+def _list_hook(t: Any, conv: cattrs.Converter, scan: bool = True
+               ) -> Callable[[Any, Any], Any]:
     item_type = get_args(t)[0]
     item = conv.get_structure_hook(item_type)
     plain = {item_type} if item_type in _SCALARS else None
+    # a log without fractional numbers (no scan, see parse_json): its entries are JSON
+    # data by construction, and only their kinds need a look
+    entries = item_type is LogEntry and not scan
 
     def structure(value: Any, _t: Any) -> list[Any]:
         if not isinstance(value, list):
             raise _Invalid(f"expected a list, got {_show(value)}")
         if plain is not None and set(map(type, value)) <= plain:
             return list(value)  # (most often) all of the type: checked at C speed
+        if entries and set(map(type, value)) <= _DICT \
+                and set(map(type, map(dict.get, value, itertools.repeat("t")))) <= _STR:
+            return list(value)  # every entry an object with its kind as text: at C speed
         out = []
         for i, x in enumerate(value):
             try:
@@ -497,11 +506,13 @@ def _tuple_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     return structure
 
 
-def _dict_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+def _dict_hook(t: Any, conv: cattrs.Converter, scan: bool = True
+               ) -> Callable[[Any, Any], Any]:
     key_type, value_type = get_args(t)
     key_hook, value_hook = conv.get_structure_hook(key_type), conv.get_structure_hook(value_type)
     plain_keys = {key_type} if key_type in _SCALARS else None
     plain_values = {value_type} if value_type in _SCALARS else None
+    data_values = value_type is JsonData and not scan  # JSON data by construction
 
     def structure(value: Any, _t: Any) -> dict[Any, Any]:
         if not isinstance(value, dict):
@@ -510,6 +521,8 @@ def _dict_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
                 and set(map(type, value)) <= plain_keys \
                 and set(map(type, value.values())) <= plain_values:
             return dict(value)  # (most often) all of the types: checked at C speed
+        if data_values and plain_keys is not None and set(map(type, value)) <= plain_keys:
+            return dict(value)
         out = {}
         for k, x in value.items():
             try:
@@ -595,9 +608,11 @@ def _make_converter(scan: bool = True) -> cattrs.Converter:
     conv.register_structure_hook_func(lambda t: t is JsonData, json_hook)
     conv.register_structure_hook_func(lambda t: t is LogEntry, _log_entry_hook(scan))
     conv.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _literal_hook)
-    conv.register_structure_hook_factory(lambda t: get_origin(t) is list, _list_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is list,
+                                         lambda t, c: _list_hook(t, c, scan))
     conv.register_structure_hook_factory(lambda t: get_origin(t) is tuple, _tuple_hook)
-    conv.register_structure_hook_factory(lambda t: get_origin(t) is dict, _dict_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is dict,
+                                         lambda t, c: _dict_hook(t, c, scan))
     conv.register_structure_hook_factory(attrs.has, _class_hook)
     conv.register_structure_hook_func(lambda t: t == Frame, _frame_hook(conv))
     conv.register_structure_hook_func(lambda t: t == Mod, _mod_hook(conv))
