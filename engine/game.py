@@ -18,7 +18,7 @@ from engine import saves  # the save format, its checks and verification
 SAVE_FORMAT = saves.SAVE_FORMAT
 # Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
 # many again, plus the run's own.
-CHECKPOINT_EVERY = 16
+CHECKPOINT_EVERY = 32
 
 
 @attrs.frozen

@@ -1086,8 +1086,10 @@ class Runtime:
 
     def _wheres(self, values: list) -> list:
         """`_where` of each of `values` (most often text: a record's place, or None)."""
-        loc = self.loc
-        return [loc.get(v) if type(v) is str else self._where(v) for v in values]
+        try:  # a value that is no record's id has no place: loc holds records' ids only
+            return list(map(self.loc.get, values))
+        except TypeError:  # a list among them (unhashable): where each of its items lies
+            return [self._where(v) for v in values]
 
     def _where(self, value: Any) -> Any:
         """Where a logged value lies (a zone key, or a list of them for a list), so that a
@@ -1264,17 +1266,21 @@ class _WatchedZones:
 
 
 class _WatchedVars:
-    __slots__ = ("real", "rt", "side", "public")
+    __slots__ = ("real", "rt", "side", "public", "keyed")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
         self.public = _public_vars(rt.P)
+        self.keyed: dict[str, _WatchedKeys] = {}  # made once per var (the tables stay)
 
     def __getitem__(self, name: str) -> Any:
         inner = self.real[name]
         if name in self.public:
             return inner
-        return _WatchedKeys(inner, name, self.rt, self.side)
+        got = self.keyed.get(name)
+        if got is None or got.real is not inner:
+            got = self.keyed[name] = _WatchedKeys(inner, name, self.rt, self.side)
+        return got
 
     def __setitem__(self, name: str, value: dict) -> None:
         self.real[name] = value

@@ -530,11 +530,14 @@ def test_undo_own_last_decision(undo_pack, choice):
         g.undo("red")
 
 
-def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack):
+def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack, monkeypatch):
     """Undo rebuilds the state from a checkpoint taken up to CHECKPOINT_EVERY actions
     earlier by answering again (engine.game): across rolls, draws, shuffles and the other
-    side's answers since, it still gives back exactly the save and log before the move."""
-    from engine.game import CHECKPOINT_EVERY
+    side's answers since, it still gives back exactly the save and log before the move.
+    (Checkpoints every 5 actions here, so that this short game holds several.)"""
+    import engine.game
+    monkeypatch.setattr(engine.game, "CHECKPOINT_EVERY", 5)
+    CHECKPOINT_EVERY = 5
     g = undo_pack.new_game(3)
     kinds = ["roll", "plain", "draw", "secret", "blue", "shuffle", "public", "reveal"]
     undone = 0
