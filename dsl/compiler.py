@@ -182,7 +182,7 @@ class Compiler:
                 ctx = _Ctx(False, params)
                 self.site(f"c_{tr.fn}", d.at.line)
                 out.append(f"def c_{tr.fn}(G, {', '.join('l_' + p for p in params)}):")
-                out.append("    V, Z, R = G.v, G.z, G.R")
+                out.append(_PRE)
                 out.append(f"    return {self.expr(d.cond, ctx)}  # @L{d.at.line}")
                 out.append("")
         for eff in m.effects:
@@ -192,7 +192,7 @@ class Compiler:
             self.path = path
             self.site(f"check_{i}", decl.at.line)
             out.append(f"def check_{i}(G):")
-            out.append("    V, Z, R = G.v, G.z, G.R")
+            out.append(_PRE)
             out.append(f"    return {self.expr(decl.expr, _Ctx(False))}  # @L{decl.at.line}")
             out.append("")
             self._check_items(i, decl)
@@ -215,7 +215,7 @@ class Compiler:
             failing = f"({self.expr(comp.cond, inner)}) and {failing}"
         fn = f"check_{i}_failing"
         self.site(fn, decl.at.line)
-        self.out += [f"def {fn}(G):", "    V, Z, R = G.v, G.z, G.R",
+        self.out += [f"def {fn}(G):", _PRE,
                      f"    return [l_{comp.var} for l_{comp.var} in "
                      f"G.loop({self.expr(comp.source, _Ctx(False))}) "
                      f"if {failing}]  # @L{decl.at.line}", ""]
@@ -295,7 +295,7 @@ class Compiler:
 
     def _const(self, name: str, d: A.ConstDecl) -> None:
         self.site(f"k_{name}", d.at.line)
-        self.out += [f"def k_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+        self.out += [f"def k_{name}(G):", _PRE,
                      f"    return {self.value(d.expr, _Ctx(False))}  # @L{d.at.line}", ""]
 
     def _value(self, name: str, v: A.ValueDecl, body: str) -> None:
@@ -303,7 +303,7 @@ class Compiler:
             self.site(f"dv_{name}", v.at.line)
             given = ", ".join(f"{p.name!r}: {self.expr(p.default, _Ctx(False))}"
                               for p in v.params if p.default is not None)
-            self.out += [f"def dv_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+            self.out += [f"def dv_{name}(G):", _PRE,
                          f"    return {{{given}}}", ""]
         params = [p.name for p in v.params]
         key = self._key([f"str(l_{p})" for p in params])
@@ -378,7 +378,7 @@ class Compiler:
     def _graph_filter(self, name: str, lam: A.Lambda) -> None:
         """`gf_<graph>(G, edge)`: does the filtered graph keep this edge? (run at load)"""
         self.site(f"gf_{name}", lam.at.line)
-        self.out += [f"def gf_{name}(G, l_{lam.param}):", "    V, Z, R = G.v, G.z, G.R",
+        self.out += [f"def gf_{name}(G, l_{lam.param}):", _PRE,
                      f"    return {self.expr(lam.body, _Ctx(False, [lam.param]))}  "
                      f"# @L{lam.at.line}", ""]
 
@@ -393,10 +393,10 @@ class Compiler:
         if v.default is None and isinstance(v.type, A.TName) and v.type.name == "bool":
             default = "False"
         self.out += [f"def default_{name}(G{''.join(', l_' + p for p in params)}):",
-                     "    V, Z, R = G.v, G.z, G.R", f"    return {default}", ""]
+                     _PRE, f"    return {default}", ""]
         if v.bounds:
             lo, hi = (self.expr(b, _Ctx(False)) for b in v.bounds)
-            self.out += [f"def bounds_{name}(G):", "    V, Z, R = G.v, G.z, G.R",
+            self.out += [f"def bounds_{name}(G):", _PRE,
                          f"    return ({lo}, {hi})", ""]
 
     def _event_state(self, name: str, ev: A.EventDecl) -> None:
@@ -416,7 +416,7 @@ class Compiler:
             items.append(f"{f.name!r}: {default}")
         self.site(f"xstate_{name}", ev.at.line)
         self.out += [f"def xstate_{name}(G{''.join(', l_' + p for p in params)}):",
-                     "    V, Z, R = G.v, G.z, G.R",
+                     _PRE,
                      f"    return {{{', '.join(items)}}}  # @L{ev.at.line}", ""]
 
     def _field_helpers(self, tname: str) -> None:
@@ -429,7 +429,7 @@ class Compiler:
         fn = f"init_{tname}"
         self.site(fn, info.site.line)
         ctx = _Ctx(False, ["self"])
-        lines = [f"def {fn}(G, l_self, given):", "    V, Z, R = G.v, G.z, G.R",
+        lines = [f"def {fn}(G, l_self, given):", _PRE,
                  "    F = G.s['f'][l_self]"]
         for f in info.fields.values():
             if not (f.var or info.created):
@@ -460,7 +460,7 @@ class Compiler:
             self.field_bound_fns.add(fn)
             lo, hi = (self.expr(b, _Ctx(False, ["self"])) for b in bounds)
             self.site(fn, bounds[0].at.line)
-            self.extra += [f"def {fn}(G, l_self):", "    V, Z, R = G.v, G.z, G.R",
+            self.extra += [f"def {fn}(G, l_self):", _PRE,
                            f"    return ({lo}, {hi})  # @L{bounds[0].at.line}", ""]
         return fn
 
@@ -722,7 +722,7 @@ class Compiler:
         names = sorted(self._free_locals(d.cond, ctx))
         wctx = _Ctx(False, names)
         self.site(fn, s.at.line)
-        self.extra += [f"def {fn}(G, C):", "    V, Z, R = G.v, G.z, G.R"]
+        self.extra += [f"def {fn}(G, C):", _PRE]
         self.extra += [f"    l_{n} = C[{n!r}]" for n in names]
         self.extra += [f"    return {self.expr(d.cond, wctx)}  # @L{s.at.line}", ""]
         captured = "{" + ", ".join(f"{n!r}: {ctx.local(n)}" for n in names) + "}"
@@ -817,6 +817,17 @@ class Compiler:
         # a zone key held in a local or returned by zone_of()
         return self.expr(e, ctx)
 
+    def _vars(self, name: str) -> str:
+        """Where generated code reads var `name`: a public var without the undo watchers
+        (PV), any other through them (V)."""
+        return "PV" if self.m.vars[name].visibility == "public" else "V"
+
+    def _zones(self, name: str) -> str:
+        """Where generated code reads zone `name`: a public one without the undo watchers
+        (PZ), a hidden or private one through them (Z)."""
+        flags = self.m.zones[name].flags
+        return "Z" if "hidden" in flags or "private" in flags else "PZ"
+
     def expr(self, e: A.Expr, ctx: _Ctx) -> str:
         c = self.c
         if isinstance(e, (A.Int, A.Str, A.Bool)):
@@ -829,9 +840,9 @@ class Compiler:
             if kind == "local":
                 return ctx.local(res[1])
             if kind == "var":
-                return f"V[{res[1]!r}]['']"
+                return f"{self._vars(res[1])}[{res[1]!r}]['']"
             if kind == "zone":
-                return f"Z[{res[1]!r}]"
+                return f"{self._zones(res[1])}[{res[1]!r}]"
             if kind == "const":
                 return repr(res[1])
             if kind == "all":
@@ -849,9 +860,9 @@ class Compiler:
             res = c.res[id(e)]
             if res[0] == "var":
                 key = self._key([self.keypart(a, ctx) for a in e.args])
-                return f"V[{res[1]!r}][{key}]"
+                return f"{self._vars(res[1])}[{res[1]!r}][{key}]"
             if res[0] == "zone":
-                return f"Z[{self.zone_key(e, ctx)}]"
+                return f"{self._zones(res[1])}[{self.zone_key(e, ctx)}]"
             return f"{self.expr(e.obj, ctx)}[{self.expr(e.args[0], ctx)}]"
         if isinstance(e, A.Attr):
             res = c.res.get(id(e))
@@ -1027,7 +1038,7 @@ class Compiler:
         if walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
             items = self.temp()
             lines.append(f"{pad}{items} = {src}")
-            if not src.startswith(("Z[", "G.all(")):  # zones and a type's records are lists
+            if not src.startswith(("Z[", "PZ[", "G.all(")):  # zones and a type's records are lists
                 lines.append(f"{pad}if type({items}) is not list: {items} = list({items})")
             lines += [f"{pad}G.left -= len({items}) + 1",
                       f"{pad}if G.left < 0: G.over_budget()"]
@@ -1312,13 +1323,21 @@ _MAX_LOWERED_DEPTH = 12
 _TICK = ("    G.left -= 1", "    if G.left < 0: G.over_budget()")
 
 
+# The state's vars (V) and zones (Z), read through the undo watchers while a decision may
+# be undone (see Runtime.watch), the records (R), and the vars and zones again without the
+# watchers (PV, PZ), for reading public ones: anyone may see them, so no read of one can
+# end an undo.
+_PRE = "    V, Z, R, PV, PZ = G.v, G.z, G.R, G.pv, G.pz"
+_PRE_NAMES = {"V": "G.v", "Z": "G.z", "R": "G.R", "PV": "G.pv", "PZ": "G.pz"}
+
+
 def _prelude(lines: list[str], body: str) -> list[str]:
-    """`V, Z, R = G.v, G.z, G.R` for those of them the function's code reads."""
+    """`_PRE` for those of its names the function's code reads."""
     code = "\n".join(lines) + "\n" + body
-    used = [n for n in ("V", "Z", "R") if re.search(rf"\b{n}\b", code)]
+    used = [n for n in _PRE_NAMES if re.search(rf"\b{n}\b", code)]
     if not used:
         return []
-    return [f"    {', '.join(used)} = {', '.join('G.' + n.lower() if n != 'R' else 'G.R' for n in used)}"]
+    return [f"    {', '.join(used)} = {', '.join(_PRE_NAMES[n] for n in used)}"]
 
 
 def _is_literal(e: A.Expr) -> bool:
@@ -1480,7 +1499,7 @@ class _Machine:
         out = self.comp.out
         self.comp.site(self.fn, body[0].at.line if body else 0)
         out.append(f"def {self.fn}(G, F):")
-        out.append("    V, Z, R = G.v, G.z, G.R")
+        out.append(_PRE)
         out.append("    L = F['L']")
         out.append("    pc = F['pc']")
         out.append("    while True:")
@@ -1683,7 +1702,7 @@ class _Machine:
     def _choice(self, d: A.Choose) -> tuple[str, str, str, str, str, str]:
         """Code for a choice's kind, decider, options, counts and `require` condition."""
         comp, ctx = self.comp, self.ctx
-        by = comp.expr(d.by, ctx) if d.by is not None else "V['active']['']"
+        by = comp.expr(d.by, ctx) if d.by is not None else f"{comp._vars('active')}['active']['']"
         src = comp.expr(d.source, ctx)
         if d.where is not None:
             inner = _Ctx(True, ctx.pylocals | {d.var})
@@ -1705,7 +1724,7 @@ class _Machine:
             names = sorted(comp._free_locals(d.require, ctx) - {d.var})
             rctx = _Ctx(False, names + [d.var])
             comp.site(fn, d.require.at.line)
-            comp.extra += [f"def {fn}(G, C, l_{d.var}):", "    V, Z, R = G.v, G.z, G.R"]
+            comp.extra += [f"def {fn}(G, C, l_{d.var}):", _PRE]
             comp.extra += [f"    l_{n} = C[{n!r}]" for n in names]
             comp.extra += [f"    return {comp.expr(d.require, rctx)}  # @L{d.require.at.line}",
                            ""]
@@ -1762,7 +1781,7 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
 # records lie, what is revealed), none of which changes while an expression is read.
 _READ_G = _STATIC_G | {"v", "z", "f", "field", "attribute", "evget", "pieces", "loc",
                        "revealed", "mods", "modint", "modto", "having"}
-_READ_NAMES = _STATIC_NAMES | {"V", "Z"}
+_READ_NAMES = _STATIC_NAMES | {"V", "Z", "PV", "PZ"}
 # What makes a value worth keeping: walking all the records of a type, searching a graph
 _COSTLY = ("G.all(", "G.graphs[", "G.pieces(")
 

@@ -561,12 +561,25 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: reads the installed version only when asked (importlib.metadata costs
+    about a fifth of `engine --help`'s start-up)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show the program's version number and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser._print_message(f"{parser.prog} {_version()}\n", sys.stdout)
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="engine", description="A rules engine for card and board games: check, format, "
         "play and simulate content packs.",
         epilog="Exit codes: 0 ok, 1 problems found or a game fault, 2 usage errors.")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action=_VersionAction)
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     v = sub.add_parser("validate", help="check packs, their self-checks and translations",

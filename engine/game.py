@@ -16,6 +16,9 @@ from engine.runtime import Runtime, enumerate_many
 from engine import saves  # the save format, its checks and verification
 
 SAVE_FORMAT = saves.SAVE_FORMAT
+# Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
+# many again, plus the run's own.
+CHECKPOINT_EVERY = 32
 
 
 @attrs.frozen
@@ -59,14 +62,20 @@ class Game:
         self.actions = actions
         self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
-        # One entry per decision `side` may take back: (state without its log, side, number
-        # of actions, log length). Only the first entry of a run (the decisions one side
-        # takes in a row with nothing hidden or random between them) holds a snapshot; the
-        # others hold None and are rebuilt from it by answering the run's actions again,
-        # which is exact. A snapshot per decision cost most of a long game's time (about
-        # 70% with random players). The log only grows, so an entry keeps its length instead
-        # of a copy.
-        self._undo: list[tuple[dict[str, Any] | None, str, int, int]] = []
+        # One entry per decision `side` may take back: (side, number of actions, log
+        # length). The state before an entry is rebuilt from the checkpoint by answering
+        # the actions since it again, which is exact (all randomness is in the state).
+        # The checkpoint (state without its log, number of actions, log length) is taken
+        # when a run (the decisions one side takes in a row with nothing hidden or random
+        # between them) starts CHECKPOINT_EVERY actions or more after the last one: a
+        # snapshot at every run's start was most of the cost of undo in random play, and
+        # undo itself is rare. The log only grows, so both keep its length, not a copy.
+        self._undo: list[tuple[str, int, int]] = []
+        self._checkpoint: tuple[dict[str, Any], int, int] | None = None
+        self._log_text = saves.LogText()  # the log's JSON so far, for the next save
+        # (the state's decision, the Decision made of it): front-ends and bots read
+        # `decision` several times per decision
+        self._decision: tuple[dict[str, Any], Decision] | None = None
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -115,10 +124,15 @@ class Game:
         d = self.rt.s["decision"]
         if d is None:
             return None
+        made = self._decision
+        if made is not None and made[0] is d:  # asked again for the same decision: kept
+            return made[1]
         each = d.get("each")
-        return Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                        d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
-                        None if each is None else {**each, "picked": list(each["picked"])})
+        got = Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
+                       d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
+                       None if each is None else {**each, "picked": list(each["picked"])})
+        self._decision = (d, got)  # (the state's decision held, so `is` cannot mistake it)
+        return got
 
     @property
     def limits(self) -> Limits:
@@ -210,7 +224,8 @@ class Game:
                                 if self.over else
                                 lazy_tr("the game is not waiting for a decision"),
                                 "no-decision")
-        self._check_addressee(d, side, decision)
+        if side is not None or decision is not None:
+            self._check_addressee(d, side, decision)
         to_decider = side is not None
         kind, opts = d["kind"], d["options"]
         if kind == "ask":
@@ -292,40 +307,46 @@ class Game:
         draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
         outcome waiting."""
         action = self.validate(action, side, decision)
+        rt = self.rt
         if chance is not None:
-            if self.rt.chance is None:
+            if rt.chance is None:
                 raise ValueError("chance outcomes were given to a game that draws its own "
                                  "(only a game made with Game.new(..., chance=...) takes them)")
-            self.rt.chance[:0] = _supply(chance)  # the queue is kept last-first
-        decider = self.rt.s["decision"]["side"]
-        undo_before = list(self._undo)
-        log_length = len(self.rt.s["log"])
+            rt.chance[:0] = _supply(chance)  # the queue is kept last-first
+        decider = rt.s["decision"]["side"]
+        undo_before = self._undo[:]
+        checkpoint_before = self._checkpoint
+        log_length = len(rt.s["log"])
         if self.undo_enabled:
-            if self._undo and self._undo[-1][1] != decider:
+            if self._undo and self._undo[-1][0] != decider:
                 self._undo.clear()  # another player decided since: no undo across them
-            # a run's first decision keeps a snapshot; the others are rebuilt from it
-            before = None if self._undo else copy_state(self.rt.s, self.pack, log=False)
-            self._undo.append((before, decider, len(self.actions), log_length))
+            n = len(self.actions)
+            if not self._undo and (self._checkpoint is None
+                                   or n - self._checkpoint[1] >= CHECKPOINT_EVERY):
+                self._checkpoint = (copy_state(self.rt.s, self.pack, log=False), n,
+                                    log_length)
+            self._undo.append((decider, n, log_length))
             self.rt.watch(decider)
-        else:
-            before = None  # rebuilt by replay if the answer fails: faults are rare
         self.actions.append(action)
         try:
-            self._guard(lambda: self.rt.answer(action))
-        except BaseException:
-            self.rt.unwatch()
-            self._roll_back(log_length, undo_before)
+            rt.answer(action)
+        except BaseException as err:
+            if isinstance(err, EngineFault):
+                self._locate(err)  # (with the actions up to this one, before rolling back)
+            rt.unwatch()
+            self._roll_back(log_length, undo_before, checkpoint_before)
             raise
         if self.undo_enabled:
-            hit = self.rt.barrier_hit
-            self.rt.unwatch()
-            nxt = self.rt.s["decision"]
+            hit = rt.barrier_hit
+            rt.unwatch()
+            nxt = rt.s["decision"]
             # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
             # soon as another side is asked anything (it has seen the move).
             if hit or nxt is None or nxt["side"] != decider:
                 self._undo.clear()
 
-    def _roll_back(self, log_length: int, undo_before: list) -> None:
+    def _roll_back(self, log_length: int, undo_before: list,
+                   checkpoint_before: tuple[dict[str, Any], int, int] | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
@@ -339,16 +360,17 @@ class Game:
                             limits=self.limits, chance=self.rt.s.get("chance")).rt.s
             self._restore(before, log_length)
         self._undo[:] = undo_before
+        self._checkpoint = checkpoint_before
         self.rt.barrier_hit = False
 
     def _rewind(self, k: int) -> None:
-        """Back to the state before the undo run's entry k: the run's snapshot, then the
-        answers the run gave before entry k, again (nothing hidden or random lies between
-        them, so they come out the same, log included)."""
-        first, _side, n0, log0 = self._undo[0]
-        n_k = self._undo[k][2]
-        assert first is not None
-        self._restore(copy_state(first, self.pack), log0)
+        """Back to the state before the undo run's entry k: the checkpoint (taken at or
+        before the run's start), then the answers given since, again (all randomness is in
+        the state, so they come out the same, log included)."""
+        assert self._checkpoint is not None
+        state, n0, log0 = self._checkpoint
+        n_k = self._undo[k][1]
+        self._restore(copy_state(state, self.pack), log0)
         for a in self.actions[n0:n_k]:
             self.rt.answer(a)
 
@@ -356,13 +378,17 @@ class Game:
         try:
             fn()
         except EngineFault as err:
-            err.pack, err.pack_hash, err.seed = self.pack.id, self.pack.hash, self.seed
-            err.actions = list(self.actions)
+            self._locate(err)
             raise
+
+    def _locate(self, err: EngineFault) -> None:
+        """Tell a fault what replays it: the pack, the seed and the actions so far."""
+        err.pack, err.pack_hash, err.seed = self.pack.id, self.pack.hash, self.seed
+        err.actions = list(self.actions)
 
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
-        return bool(self._undo) and self._undo[-1][1] == side
+        return bool(self._undo) and self._undo[-1][0] == side
 
     def undo(self, side: str) -> None:
         """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
@@ -372,7 +398,7 @@ class Game:
                                         "draws, reveals and the other side's decisions)",
                                         side=side), "undo")
         self._rewind(len(self._undo) - 1)
-        del self.actions[self._undo.pop()[2]:]
+        del self.actions[self._undo.pop()[1]:]
 
     def _restore(self, state: dict[str, Any], log_length: int) -> None:
         """Go back to `state` (a snapshot without the log), cutting the log back to the
@@ -419,6 +445,7 @@ class Game:
             raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
         self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
         self._undo.clear()  # undo stops at dice; the undo run could not answer again past them
+        self._checkpoint = None  # nor could answers from a checkpoint taken before them
 
     def _refuse_loaded_dice(self) -> None:
         if "dice" in self.rt.s:
@@ -434,7 +461,8 @@ class Game:
     def save(self) -> str:
         """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
         self._refuse_loaded_dice()
-        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
+        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s,
+                               self._log_text)
 
     @classmethod
     def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
@@ -467,7 +495,8 @@ class Game:
         state["log"] = list(self.rt.s["log"])
         g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
                  undo=self.undo_enabled, limits=self.limits)
-        g._undo = list(self._undo)  # the snapshots in it are never changed: shared
+        g._undo = list(self._undo)
+        g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
         return g
 
     def determinized(self, side: str, rng: random.Random) -> "Game":

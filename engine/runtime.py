@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import marshal
 import os
 import re
 from typing import Any, Iterable
@@ -30,6 +31,10 @@ from engine.rt import RuleError, Runaway
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
 # What a waiting rule's function returns to the run loop (see dsl.compiler).
 DONE, SUSPEND, PUSHED = 0, 1, 2
+
+
+# pack id -> (pack, marshal of the vars and var fields before setup): see Runtime.setup
+_BEFORE_SETUP: dict[int, tuple[Any, bytes]] = {}
 
 
 class GameOver(Exception):
@@ -65,6 +70,9 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
+        # (state, side, zones, vars, fields) read through watchers (see `watch`), reused
+        # while the state and the side stay the same
+        self._watchers: tuple | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -72,7 +80,9 @@ class Runtime:
         self.changed()
         self.s = state
         self.v = state["v"]
+        self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
         self.z = state["z"]
+        self.pz = state["z"]  # public zones are read here, never through watchers
         self.loc = state["loc"]
         self.mods = state["mods"]
         self._expiring = _ending_events(self.mods)
@@ -83,6 +93,7 @@ class Runtime:
         self.chance: list[int] | None = None if state.get("chance") is None else []
         self.made = state.get("made")  # created type -> ids of its live records
         self.stack = state["stack"]
+        self._log = state["log"].append  # type: ignore[method-assign]  (see _log)
         self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
         self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
         # The state of each running instance of an event `with` state, innermost last. An
@@ -109,15 +120,32 @@ class Runtime:
         return state
 
     def setup(self) -> None:
+        """Every zone empty, every var at its default and every var field from its YAML
+        or default, then the setup event. What comes before the event is the same in every
+        game of a pack: it is worked out once per pack and copied (one marshal call) after,
+        which was most of a small game's `new_game`."""
         P = self.P
-        for key in P.zone_keys:
-            self.z[key] = []
-        for name, combos in P.var_keys.items():
-            fn = P.ns["DEFAULTS"][name]
-            table = self.v[name] = {}
-            for key, args in combos:
-                table[key] = fn(self, *args)
-        self.init_fields()
+        got = _BEFORE_SETUP.get(id(P))
+        if got is not None and got[0] is P:
+            v, f = marshal.loads(got[1])
+            self.z.update(zip(P.zone_keys, map(list, itertools.repeat((), len(P.zone_keys)))))
+            self.v.update(v)
+            if f:
+                self.f.update(f)
+        else:
+            untouched = {k: x for k, x in self.s.items() if k not in ("v", "z", "f")}
+            for key in P.zone_keys:
+                self.z[key] = []
+            for name, combos in P.var_keys.items():
+                fn = P.ns["DEFAULTS"][name]
+                table = self.v[name] = {}
+                for key, args in combos:
+                    table[key] = fn(self, *args)
+            self.init_fields()
+            # kept only when the defaults read no dice and wrote nothing but vars and fields
+            if untouched == {k: x for k, x in self.s.items() if k not in ("v", "z", "f")} \
+                    and not any(self.z.values()):
+                _BEFORE_SETUP[id(P)] = (P, marshal.dumps((self.s["v"], self.s.get("f"))))
         self.push_event("setup", ())
 
     def init_fields(self) -> None:
@@ -266,8 +294,7 @@ class Runtime:
         if self.mods:
             self._expire("start", name)
         if self.logging:
-            self._log({"t": "event", "n": name, "a": list(args),
-                       "at": [self._where(a) for a in args]})
+            self._log({"t": "event", "n": name, "a": list(args), "at": self._wheres(args)})
 
     def emit_now(self, name: str, args: tuple) -> None:
         """Run an event that cannot suspend, nested in the current Python call."""
@@ -1074,8 +1101,14 @@ class Runtime:
 
     def say(self, message: str, args: list) -> None:
         if self.logging:
-            self._log({"t": "say", "m": message, "a": args,
-                       "at": [self._where(a) for a in args]})
+            self._log({"t": "say", "m": message, "a": args, "at": self._wheres(args)})
+
+    def _wheres(self, values: list) -> list:
+        """`_where` of each of `values` (most often text: a record's place, or None)."""
+        try:  # a value that is no record's id has no place: loc holds records' ids only
+            return list(map(self.loc.get, values))
+        except TypeError:  # a list among them (unhashable): where each of its items lies
+            return [self._where(v) for v in values]
 
     def _where(self, value: Any) -> Any:
         """Where a logged value lies (a zone key, or a list of them for a list), so that a
@@ -1090,6 +1123,8 @@ class Runtime:
         raise EngineFault(message)
 
     def _log(self, entry: dict) -> None:
+        """Write an entry to the log (`attach` binds this to the log's own `append`, which
+        saves a Python call per entry; the log list of a state is never replaced)."""
         self.s["log"].append(entry)
 
     def changed(self) -> None:
@@ -1111,10 +1146,16 @@ class Runtime:
         self.undo_side = side
         self.barrier_hit = False
         self.changed()  # kept results were read past the watchers: read again through them
-        self.z = _WatchedZones(self.s["z"], self, side)
-        self.v = _WatchedVars(self.s["v"], self, side)
+        s = self.s
+        w = self._watchers
+        if w is None or w[0] is not s or w[1] != side:  # made again for a new state or side
+            f = s.get("f")
+            w = self._watchers = (s, side, _WatchedZones(s["z"], self, side),
+                                  _WatchedVars(s["v"], self, side),
+                                  None if f is None else _WatchedFields(f, self, side))
+        self.z, self.v = w[2], w[3]
         if self.f is not None:
-            self.f = _WatchedFields(self.s["f"], self, side)
+            self.f = w[4]
 
     def unwatch(self) -> None:
         self.undo_side = None
@@ -1218,13 +1259,15 @@ def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
 class _WatchedZones:
     """The zones as seen by rules while a decision may be undone (see Runtime.watch)."""
 
-    __slots__ = ("real", "rt", "side")
+    __slots__ = ("real", "rt", "side", "visible")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
+        self.visible = rt.P.visible_zones.get(side, frozenset())  # the zones known at load
 
     def __getitem__(self, key: str) -> list:
-        if not self.rt.P.can_see_zone(self.side, key):
+        if not frozenset.__contains__(self.visible, key) \
+                and not self.rt.P.can_see_zone(self.side, key):
             self.rt.barrier()
         return self.real[key]
 
@@ -1242,16 +1285,21 @@ class _WatchedZones:
 
 
 class _WatchedVars:
-    __slots__ = ("real", "rt", "side")
+    __slots__ = ("real", "rt", "side", "public", "keyed")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
+        self.public = _public_vars(rt.P)
+        self.keyed: dict[str, _WatchedKeys] = {}  # made once per var (the tables stay)
 
     def __getitem__(self, name: str) -> Any:
         inner = self.real[name]
-        if self.rt.P.model.vars[name].visibility == "public":
+        if name in self.public:
             return inner
-        return _WatchedKeys(inner, name, self.rt, self.side)
+        got = self.keyed.get(name)
+        if got is None or got.real is not inner:
+            got = self.keyed[name] = _WatchedKeys(inner, name, self.rt, self.side)
+        return got
 
     def __setitem__(self, name: str, value: dict) -> None:
         self.real[name] = value
@@ -1261,6 +1309,18 @@ class _WatchedVars:
 
     def items(self) -> Any:
         return self.real.items()
+
+
+_PUBLIC: dict[int, tuple[Any, frozenset[str]]] = {}
+
+
+def _public_vars(pack: Any) -> frozenset[str]:
+    """The names of `pack`'s public vars (anyone may read them), kept per pack."""
+    got = _PUBLIC.get(id(pack))
+    if got is None or got[0] is not pack:
+        got = _PUBLIC[id(pack)] = (pack, frozenset(
+            name for name, decl in pack.model.vars.items() if decl.visibility == "public"))
+    return got[1]
 
 
 class _WatchedKeys:
@@ -1282,15 +1342,19 @@ class _WatchedFields:
     """Record fields as seen by rules while a decision may be undone: reading the fields
     of a record `side` cannot see (in a zone hidden from it) ends its chance to undo."""
 
-    __slots__ = ("real", "rt", "side")
+    __slots__ = ("real", "rt", "side", "visible")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
         self.real, self.rt, self.side = real, rt, side
+        self.visible = rt.P.visible_zones.get(side, frozenset())
 
     def __getitem__(self, rid: str) -> dict:
         rt = self.rt
         where = rt.loc.get(rid)
-        if where is not None and not rt.P.can_see_zone(self.side, where) \
+        # most reads are of records lying in a zone known at load and seen by the side:
+        # that is a set lookup at C speed, without a Python call
+        if where is not None and not frozenset.__contains__(self.visible, where) \
+                and not rt.P.can_see_zone(self.side, where) \
                 and self.side not in rt.revealed.get(rid, ()):
             rt.barrier()
         return self.real[rid]

@@ -19,6 +19,7 @@ classes only hold what is checked.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
 from typing import Any, Callable, Literal, NewType, get_args, get_origin
@@ -204,11 +205,43 @@ def save_data(pack: Any, seed: int, log: bool, actions: list[Any],
             "digest": digest_of(seed, log, actions, state)}
 
 
+class LogText:
+    """The canonical JSON of a log's entries written so far, kept between saves: the log
+    only grows and an entry never changes once written, so a save writes only the entries
+    new since the last (the log is most of a long game's save). `last` is the entry the
+    text ends with, held so that a log cut back (undo) and grown again is noticed: its
+    entry at that place is then another object."""
+
+    __slots__ = ("count", "last", "parts")
+
+    def __init__(self) -> None:
+        self.count, self.last, self.parts = 0, None, []
+
+    def of(self, log: list[dict[str, Any]]) -> str:
+        n = self.count
+        if n > len(log) or (n and log[n - 1] is not self.last):
+            n, self.parts = 0, []  # cut back since: written again
+        if n < len(log):
+            self.parts.append(",".join(map(canonical, log[n:])))
+            self.count, self.last = len(log), log[-1]
+        return "[" + ",".join(filter(None, self.parts)) + "]"
+
+
+def canonical_state(state: dict[str, Any], log_text: LogText | None = None) -> str:
+    """`canonical(state)`, the log written through `log_text` when given."""
+    if log_text is None or not isinstance(state.get("log"), list):
+        return canonical(state)
+    return "{" + ",".join(f"{canonical(k)}:" + (log_text.of(v) if k == "log" else canonical(v))
+                          for k, v in sorted(state.items())) + "}"
+
+
 def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
-              state: dict[str, Any]) -> str:
+              state: dict[str, Any], log_text: LogText | None = None) -> str:
     """`canonical(save_data(...))`, writing the state's JSON once for both the digest and
-    the text (the state is most of a save, and hosts save often)."""
-    a, lg, sd, st = canonical(actions), canonical(log), canonical(seed), canonical(state)
+    the text (the state is most of a save, and hosts save often), its log through
+    `log_text` (see LogText) when given."""
+    a, lg, sd = canonical(actions), canonical(log), canonical(seed)
+    st = canonical_state(state, log_text)
     claimed = f'{{"actions":{a},"log":{lg},"seed":{sd},"state":{st}}}'
     digest = _sha256(claimed)
     return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'
@@ -438,13 +471,27 @@ def _log_entry_hook(scan: bool) -> Callable[[Any, Any], Any]:
     return structure
 
 
-def _list_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+_SCALARS = (int, str, bool)  # checked by their exact type (_scalar_hook)
+_DICT, _STR = {dict}, {str}
+
+
+def _list_hook(t: Any, conv: cattrs.Converter, scan: bool = True
+               ) -> Callable[[Any, Any], Any]:
     item_type = get_args(t)[0]
     item = conv.get_structure_hook(item_type)
+    plain = {item_type} if item_type in _SCALARS else None
+    # a log without fractional numbers (no scan, see parse_json): its entries are JSON
+    # data by construction, and only their kinds need a look
+    entries = item_type is LogEntry and not scan
 
     def structure(value: Any, _t: Any) -> list[Any]:
         if not isinstance(value, list):
             raise _Invalid(f"expected a list, got {_show(value)}")
+        if plain is not None and set(map(type, value)) <= plain:
+            return list(value)  # (most often) all of the type: checked at C speed
+        if entries and set(map(type, value)) <= _DICT \
+                and set(map(type, map(dict.get, value, itertools.repeat("t")))) <= _STR:
+            return list(value)  # every entry an object with its kind as text: at C speed
         out = []
         for i, x in enumerate(value):
             try:
@@ -473,13 +520,23 @@ def _tuple_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
     return structure
 
 
-def _dict_hook(t: Any, conv: cattrs.Converter) -> Callable[[Any, Any], Any]:
+def _dict_hook(t: Any, conv: cattrs.Converter, scan: bool = True
+               ) -> Callable[[Any, Any], Any]:
     key_type, value_type = get_args(t)
     key_hook, value_hook = conv.get_structure_hook(key_type), conv.get_structure_hook(value_type)
+    plain_keys = {key_type} if key_type in _SCALARS else None
+    plain_values = {value_type} if value_type in _SCALARS else None
+    data_values = value_type is JsonData and not scan  # JSON data by construction
 
     def structure(value: Any, _t: Any) -> dict[Any, Any]:
         if not isinstance(value, dict):
             raise _Invalid(f"expected an object, got {_show(value)}")
+        if plain_keys is not None and plain_values is not None \
+                and set(map(type, value)) <= plain_keys \
+                and set(map(type, value.values())) <= plain_values:
+            return dict(value)  # (most often) all of the types: checked at C speed
+        if data_values and plain_keys is not None and set(map(type, value)) <= plain_keys:
+            return dict(value)
         out = {}
         for k, x in value.items():
             try:
@@ -565,9 +622,11 @@ def _make_converter(scan: bool = True) -> cattrs.Converter:
     conv.register_structure_hook_func(lambda t: t is JsonData, json_hook)
     conv.register_structure_hook_func(lambda t: t is LogEntry, _log_entry_hook(scan))
     conv.register_structure_hook_factory(lambda t: get_origin(t) is Literal, _literal_hook)
-    conv.register_structure_hook_factory(lambda t: get_origin(t) is list, _list_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is list,
+                                         lambda t, c: _list_hook(t, c, scan))
     conv.register_structure_hook_factory(lambda t: get_origin(t) is tuple, _tuple_hook)
-    conv.register_structure_hook_factory(lambda t: get_origin(t) is dict, _dict_hook)
+    conv.register_structure_hook_factory(lambda t: get_origin(t) is dict,
+                                         lambda t, c: _dict_hook(t, c, scan))
     conv.register_structure_hook_factory(attrs.has, _class_hook)
     conv.register_structure_hook_func(lambda t: t == Frame, _frame_hook(conv))
     conv.register_structure_hook_func(lambda t: t == Mod, _mod_hook(conv))
@@ -620,6 +679,8 @@ def check_against_pack(pack: Any, file: SaveFile) -> None:
 
 
 def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
+    if found.keys() == (expected.keys() if type(expected) is dict else expected):
+        return  # the same keys (most often): nothing to say
     found, expected = set(found), set(expected)
     unknown, missing = sorted(found - expected), sorted(expected - found)
     if unknown:
@@ -674,12 +735,28 @@ def _check_fields(pack: Any, st: SavedState) -> None:
         return
     types = pack.model.types
     want = {rid: types[rid.partition("#")[0]].fields for rid in _live(st)}
-    for t in pack.var_field_types:
-        for rid in pack.by_type[t]:
-            want[rid] = {n: f for n, f in types[t].fields.items() if f.var}
+    want.update(_var_fields(pack))
     _check_same_keys("state.f", "record with fields in play", st.f, want)
     for rid, rec in st.f.items():
         _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+
+
+_VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
+
+
+def _var_fields(pack: Any) -> dict[str, frozenset[str]]:
+    """Record id -> the names of its var fields, for every record of `pack` with var
+    fields: worked out once per pack."""
+    got = _VAR_FIELDS.get(id(pack))
+    if got is None or got[0] is not pack:
+        types = pack.model.types
+        want = {}
+        for t in pack.var_field_types:
+            names = frozenset(n for n, f in types[t].fields.items() if f.var)
+            for rid in pack.by_type[t]:
+                want[rid] = names
+        got = _VAR_FIELDS[id(pack)] = (pack, want)
+    return got[1]
 
 
 def _check_vars(pack: Any, st: SavedState) -> None:
@@ -699,8 +776,12 @@ def _check_zones(pack: Any, st: SavedState) -> None:
     live = _live(st)
     _check_same_keys("state.z", "zone", st.z, zone_keys)
     where: dict[str, str] = {}
+    records, loc = pack.records, st.loc
     for key, items in st.z.items():
         for i, rid in enumerate(items):
+            if (rid in records or rid in live) and rid not in where and loc.get(rid) == key:
+                where[rid] = key  # (most often) a record, once, where loc says it lies
+                continue
             path = f"state.z{_key_step(key)}[{i}]"
             _check_record(pack, path, rid, live)
             if rid in where:
@@ -928,15 +1009,24 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
     f = save.file
     game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
                           chance=f.state.chance)
-    if canonical(game.rt.s) != _canonical_saved(save.state):
+    replayed_state, saved_state = _game_state(game.rt.s), _game_state(save.state)
+    if canonical(replayed_state) != _canonical_saved(saved_state):
         # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
-        live = json.loads(json.dumps(game.rt.s))
-        path, saved, got = first_difference(save.state, live, "state")
+        live = json.loads(json.dumps(replayed_state))
+        path, saved, got = first_difference(saved_state, live, "state")
         what = path.split(".")[1].split("[")[0] if "." in path else "state"
         raise SaveError(f"the saved state does not match its own actions: replaying them "
                         f"gives a different {what} (first difference: {path}: saved {saved}, "
                         f"replayed {got})")
     return game
+
+
+def _game_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The state without its step count: a budget counter of the rules run so far, not
+    game state. How steps are counted may change between versions (it did: only calls
+    of procedures and of values that may recurse count now), and a save written before
+    must still prove its game by replay; the loaded game keeps the replayed count."""
+    return {k: v for k, v in state.items() if k != "steps"}
 
 
 def first_difference(saved: Any, other: Any, path: str) -> tuple[str, str, str]:

@@ -530,6 +530,32 @@ def test_undo_own_last_decision(undo_pack, choice):
         g.undo("red")
 
 
+def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack, monkeypatch):
+    """Undo rebuilds the state from a checkpoint taken up to CHECKPOINT_EVERY actions
+    earlier by answering again (engine.game): across rolls, draws, shuffles and the other
+    side's answers since, it still gives back exactly the save and log before the move.
+    (Checkpoints every 5 actions here, so that this short game holds several.)"""
+    import engine.game
+    monkeypatch.setattr(engine.game, "CHECKPOINT_EVERY", 5)
+    CHECKPOINT_EVERY = 5
+    g = undo_pack.new_game(3)
+    kinds = ["roll", "plain", "draw", "secret", "blue", "shuffle", "public", "reveal"]
+    undone = 0
+    for i in range(29):
+        before, log = g.save(), list(g.log)
+        k = kinds[i % len(kinds)]
+        g.apply(k)
+        if k == "blue":
+            g.apply(i % 2 == 0)
+        elif g.can_undo("red"):
+            g.undo("red")
+            assert g.save() == before and g.log == log
+            g.apply(k)
+            undone += 1
+    assert undone >= 3 and len(g.actions) > 2 * CHECKPOINT_EVERY
+    assert g.save() == replay(undo_pack, 3, g.actions).save()
+
+
 @pytest.mark.parametrize("choice", ["roll", "draw", "reveal", "shuffle"])
 def test_undo_refused_after_hidden_or_random(undo_pack, choice):
     g = undo_pack.new_game(0)

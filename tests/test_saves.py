@@ -18,6 +18,7 @@ import pytest
 from engine.errors import SaveError
 from engine.game import SAVE_FORMAT, Game, replay
 from engine.loader import load_pack
+from engine.saves import digest_of
 
 from conftest import REPO
 
@@ -388,6 +389,52 @@ def test_the_digest_is_over_what_the_save_claims(saves):
             Game.load(pack, edited(original, edit), verify="digest")
     # replay proves the state itself: a damaged digest alone does not make a different game
     assert Game.load(pack, edited(original, edits[-1])).save() == original
+
+
+def test_a_save_writes_the_log_once_and_the_same_text(ante_portas):
+    """Game.save keeps the log's JSON between saves (engine.saves.LogText); through undo
+    (the log cut back and grown again) and clones its text stays what writing the whole
+    game gives."""
+    from engine import saves as saves_module
+    game = ante_portas.new_game(seed=4)
+    rnd = random.Random(4)
+    games = [game]
+    for i in range(120):
+        if game.over:
+            break
+        side = game.decider
+        game.apply(game.random_action(rnd))
+        if i % 7 == 3 and game.can_undo(side):
+            game.undo(side)
+        if i % 25 == 0:
+            games.append(game.clone())
+        for g in (game, games[-1]):
+            whole = saves_module.save_text(g.pack, g.seed, g.rt.logging, g.actions, g.state)
+            assert g.save() == whole
+    assert len(game.log) > 100
+
+
+def test_the_step_count_is_no_part_of_the_replayed_game(saves):
+    """The step count is a budget counter (engine.limits), not game state: a save whose
+    count differs (one written before the count was defined as it is now) loads by replay
+    as the game its actions give; a changed game state is still refused, and the digest
+    still covers the count."""
+    pack, original = saves["ante_portas"]
+    for steps in (0, json.loads(original)["state"]["steps"] + 12345):
+        def edit(d: dict, steps: int = steps) -> None:
+            d["state"]["steps"] = steps
+            d["digest"] = digest_of(d["seed"], d["log"], d["actions"], d["state"])
+        assert Game.load(pack, edited(original, edit)).save() == original
+        with pytest.raises(SaveError, match="digest"):
+            Game.load(pack, edited(original, lambda d: d["state"].update(steps=steps)),
+                      verify="digest")
+
+    def edit_game(d: dict) -> None:
+        d["state"]["steps"] += 1
+        d["state"]["rng"] += 1
+        d["digest"] = digest_of(d["seed"], d["log"], d["actions"], d["state"])
+    with pytest.raises(SaveError, match="replaying them gives a different rng"):
+        Game.load(pack, edited(original, edit_game))
 
 
 def test_the_digest_is_checked_on_the_text_or_on_the_json(saves):
