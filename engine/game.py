@@ -370,9 +370,17 @@ class Game:
         assert self._checkpoint is not None
         state, n0, log0 = self._checkpoint
         n_k = self._undo[k][1]
+        rt = self.rt
+        waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
+        if waiting is not None:
+            drawn = rt.s["chance"][len(state.get("chance", ())):]
         self._restore(copy_state(state, self.pack), log0)
+        if waiting is not None:
+            rt.chance = drawn[::-1]
         for a in self.actions[n0:n_k]:
-            self.rt.answer(a)
+            rt.answer(a)
+        if waiting is not None:
+            rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
 
     def _guard(self, fn: Any) -> None:
         try:
