@@ -723,8 +723,14 @@ def check_against_pack(pack: Any, file: SaveFile) -> None:
     _check_counters(file)
 
 
+def _same_keys(found: dict[str, Any], expected: Any) -> bool:
+    kind = type(expected)
+    return found.keys() == (expected.keys() if kind is dict else expected
+                            if kind is set or kind is frozenset else set(expected))
+
+
 def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
-    if found.keys() == (expected.keys() if type(expected) is dict else expected):
+    if _same_keys(found, expected):
         return  # the same keys (most often): nothing to say
     found, expected = set(found), set(expected)
     unknown, missing = sorted(found - expected), sorted(expected - found)
@@ -783,7 +789,8 @@ def _check_fields(pack: Any, st: SavedState) -> None:
     want.update(_var_fields(pack))
     _check_same_keys("state.f", "record with fields in play", st.f, want)
     for rid, rec in st.f.items():
-        _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+        if not _same_keys(rec, want[rid]):  # (the message only when there is one to give)
+            _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
 
 
 _VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
@@ -808,7 +815,8 @@ def _check_vars(pack: Any, st: SavedState) -> None:
     _zones, var_keys = live_keys(pack, st.made)
     _check_same_keys("state.v", "var", st.v, var_keys)
     for name, table in st.v.items():
-        _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
+        if not _same_keys(table, var_keys[name]):
+            _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
 
 
 def _check_record(pack: Any, path: str, rid: str, live: set[str] | None = None) -> None:
@@ -820,6 +828,10 @@ def _check_zones(pack: Any, st: SavedState) -> None:
     zone_keys, _vars = live_keys(pack, st.made)
     live = _live(st)
     _check_same_keys("state.z", "zone", st.z, zone_keys)
+    placed = {rid: key for key, items in st.z.items() for rid in items}
+    if placed == st.loc and len(placed) == sum(map(len, st.z.values())) \
+            and placed.keys() - pack.records.keys() <= live:
+        return  # (most often) every record once, where loc says, each a record or live
     where: dict[str, str] = {}
     records, loc = pack.records, st.loc
     for key, items in st.z.items():
