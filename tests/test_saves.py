@@ -518,3 +518,36 @@ def test_fractions_in_a_save_laid_out_as_written_are_still_found(saves):
     for verify in ("replay", "digest"):
         with pytest.raises(SaveError, match="expected game data .*got a fractional number 1.5"):
             Game.load(pack, text, verify=verify)
+
+
+def test_zones_and_loc_that_disagree_are_refused_with_the_place(saves):
+    """The zones and `loc` are checked together at C speed when they agree; when they do
+    not, the message still names the record and the zones."""
+    pack, original = saves["ante_portas"]
+    data = json.loads(original)
+    zones = list(data["state"]["z"])
+    zone = next(k for k in zones if data["state"]["z"][k])
+    other = zones[zones.index(zone) + 1]  # read after it
+    items = data["state"]["z"][zone]
+    rid = items[0]
+
+    def twice(d: dict) -> None:
+        d["state"]["z"][other].append(rid)
+
+    def moved(d: dict) -> None:
+        d["state"]["loc"][rid] = other
+
+    def unknown(d: dict) -> None:
+        d["state"]["z"][zone].append("no_such_record")
+        d["state"]["loc"]["no_such_record"] = zone
+
+    def dropped(d: dict) -> None:
+        d["state"]["z"][zone].remove(rid)
+
+    cases = [(twice, f"{rid!r} lies in two zones"),
+             (moved, f"says {rid!r} lies in {other!r}, but it lies in zone {zone!r}"),
+             (unknown, "'no_such_record' is not a record of pack"),
+             (dropped, f"says {rid!r} lies in {zone!r}, which does not hold it")]
+    for edit, message in cases:
+        with pytest.raises(SaveError, match=re.escape(message)):
+            Game.load(pack, edited(original, edit), verify="digest")
