@@ -1067,7 +1067,7 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
     game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
                           chance=f.state.chance)
     replayed_state, saved_state = _game_state(game.rt.s), _game_state(save.state)
-    if canonical(replayed_state) != _canonical_saved(saved_state):
+    if not _same_json(replayed_state, saved_state):
         # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
         live = json.loads(json.dumps(replayed_state))
         path, saved, got = first_difference(saved_state, live, "state")
@@ -1076,6 +1076,24 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
                         f"gives a different {what} (first difference: {path}: saved {saved}, "
                         f"replayed {got})")
     return game
+
+
+def _same_json(live: Any, saved: Any) -> bool:
+    """`canonical(live) == canonical(saved)`, `saved` read from a save (no fractional
+    number in it: read_save refuses them), most often without json's writer (twice the
+    time of a whole digest load). orjson writes the same JSON but for floats, which it
+    writes another way (yet one float one way) or, NaN and the infinities, as null; and
+    Python's == tells apart whatever JSON tells apart but for 1, 1.0 and true, which
+    orjson's texts tell apart. So both equal is canonical equality: a NaN or infinity
+    in `live` equals nothing in `saved`. Otherwise (a tuple for a list, a number of more
+    than 64 bits, nesting too deep for either) json's writer decides."""
+    try:
+        if live == saved and orjson.dumps(live, option=orjson.OPT_SORT_KEYS) \
+                == orjson.dumps(saved, option=orjson.OPT_SORT_KEYS):
+            return True
+    except (orjson.JSONEncodeError, RecursionError):
+        pass
+    return canonical(live) == _canonical_saved(saved)
 
 
 def _game_state(state: dict[str, Any]) -> dict[str, Any]:
