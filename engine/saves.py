@@ -785,12 +785,12 @@ def _check_fields(pack: Any, st: SavedState) -> None:
     if st.f is None:
         return
     types = pack.model.types
-    want = {rid: types[rid.partition("#")[0]].fields for rid in _live(st)}
+    want = {rid: types[rid.partition("#")[0]].fields.keys() for rid in _live(st)}
     want.update(_var_fields(pack))
     _check_same_keys("state.f", "record with fields in play", st.f, want)
-    for rid, rec in st.f.items():
-        if not _same_keys(rec, want[rid]):  # (the message only when there is one to give)
-            _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+    for rid in [rid for rid, rec in st.f.items() if rec.keys() != want[rid]]:
+        # (most often none: the message only when there is one to give)
+        _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", st.f[rid], want[rid])
 
 
 _VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
