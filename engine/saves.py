@@ -26,6 +26,7 @@ from typing import Any, Callable, Literal, NewType, get_args, get_origin
 
 import attrs
 import cattrs
+import orjson
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
@@ -313,6 +314,13 @@ def parse_json(text: Any) -> tuple[Any, bool]:
     def fraction(token: str) -> float:
         seen.append(token)
         return float(token)
+    try:  # json's C reader alone (no hook per object: most of the time a load took) ...
+        data = json.loads(text, parse_float=fraction, parse_constant=fraction)
+        if _written_canonically(data, text):
+            return data, bool(seen)
+    except (ValueError, RecursionError):
+        pass  # ... else the careful reader, which says what is wrong
+    seen.clear()
     try:
         data = json.loads(text, object_pairs_hook=_object_without_duplicates,
                           parse_float=fraction, parse_constant=fraction)
@@ -328,6 +336,27 @@ def parse_json(text: Any) -> tuple[Any, bool]:
             raise SaveError("not a saved game: it holds a number of thousands of digits") \
                 from None
         raise SaveError(f"not a saved game: {err}") from None
+
+
+_NOT_ASCII = re.compile(r"[^\x00-\x7e]")  # json.dumps writes these as \uXXXX
+
+
+def _written_canonically(data: Any, text: str | bytes | bytearray) -> bool:
+    """Is `text` laid out exactly as `canonical` writes `data`, its value (as `save_text`
+    writes a save)? Then no object in it gives a key twice: json keeps the last of such
+    keys silently, and writing the value out again would then give a shorter text.
+    Written with orjson (C speed; json's own writer takes twice the time a read does),
+    escaped as json escapes; whatever orjson writes otherwise (a float, a lone surrogate,
+    a number of more than 64 bits) only sends the text to the careful reader."""
+    try:
+        written = orjson.dumps(data, option=orjson.OPT_SORT_KEYS).decode()
+        if not isinstance(text, str):
+            text = bytes(text).decode()
+    except (orjson.JSONEncodeError, UnicodeDecodeError):
+        return False
+    if not written.isascii() or "\x7f" in written:
+        written = _NOT_ASCII.sub(lambda m: json.dumps(m.group())[1:-1], written)
+    return written == text
 
 
 class _DuplicateKey(ValueError):
@@ -472,26 +501,48 @@ def _log_entry_hook(scan: bool) -> Callable[[Any, Any], Any]:
 
 
 _SCALARS = (int, str, bool)  # checked by their exact type (_scalar_hook)
-_DICT, _STR = {dict}, {str}
+_DICT, _STR, _LIST = {dict}, {str}, {list}
+_chain = itertools.chain.from_iterable
+
+Check = Callable[[Any], bool]  # do all these values fit the type? (else: look one by one)
+
+
+def _all_fit(t: Any, scan: bool) -> Check | None:
+    """A check, at C speed, that every value of a list fits type `t` (most often they do;
+    when they do not, the hooks walk them and say where), or None when there is none for
+    `t`. Game data needs no check without fractional numbers (see parse_json)."""
+    if t in _SCALARS:
+        kinds = {t}
+        return lambda values: set(map(type, values)) <= kinds
+    if t is JsonData and not scan:
+        return lambda values: True
+    if t is LogEntry and not scan:  # objects with their kinds as text
+        return lambda values: set(map(type, values)) <= _DICT \
+            and set(map(type, map(dict.get, values, itertools.repeat("t")))) <= _STR
+    origin, args = get_origin(t), get_args(t)
+    items = _all_fit(args[-1], scan) if args else None
+    if items is None:
+        return None
+    if origin is list:
+        return lambda values: set(map(type, values)) <= _LIST and items(list(_chain(values)))
+    if origin is dict and args[0] is str:
+        return lambda values: set(map(type, values)) <= _DICT \
+            and set(map(type, _chain(values))) <= _STR \
+            and items(list(_chain(map(dict.values, values))))
+    return None
 
 
 def _list_hook(t: Any, conv: cattrs.Converter, scan: bool = True
                ) -> Callable[[Any, Any], Any]:
     item_type = get_args(t)[0]
     item = conv.get_structure_hook(item_type)
-    plain = {item_type} if item_type in _SCALARS else None
-    # a log without fractional numbers (no scan, see parse_json): its entries are JSON
-    # data by construction, and only their kinds need a look
-    entries = item_type is LogEntry and not scan
+    all_fit = _all_fit(item_type, scan)
 
     def structure(value: Any, _t: Any) -> list[Any]:
         if not isinstance(value, list):
             raise _Invalid(f"expected a list, got {_show(value)}")
-        if plain is not None and set(map(type, value)) <= plain:
+        if all_fit is not None and all_fit(value):
             return list(value)  # (most often) all of the type: checked at C speed
-        if entries and set(map(type, value)) <= _DICT \
-                and set(map(type, map(dict.get, value, itertools.repeat("t")))) <= _STR:
-            return list(value)  # every entry an object with its kind as text: at C speed
         out = []
         for i, x in enumerate(value):
             try:
@@ -524,19 +575,13 @@ def _dict_hook(t: Any, conv: cattrs.Converter, scan: bool = True
                ) -> Callable[[Any, Any], Any]:
     key_type, value_type = get_args(t)
     key_hook, value_hook = conv.get_structure_hook(key_type), conv.get_structure_hook(value_type)
-    plain_keys = {key_type} if key_type in _SCALARS else None
-    plain_values = {value_type} if value_type in _SCALARS else None
-    data_values = value_type is JsonData and not scan  # JSON data by construction
+    all_fit = _all_fit(t, scan)
 
     def structure(value: Any, _t: Any) -> dict[Any, Any]:
         if not isinstance(value, dict):
             raise _Invalid(f"expected an object, got {_show(value)}")
-        if plain_keys is not None and plain_values is not None \
-                and set(map(type, value)) <= plain_keys \
-                and set(map(type, value.values())) <= plain_values:
+        if all_fit is not None and all_fit([value]):
             return dict(value)  # (most often) all of the types: checked at C speed
-        if data_values and plain_keys is not None and set(map(type, value)) <= plain_keys:
-            return dict(value)
         out = {}
         for k, x in value.items():
             try:
@@ -678,8 +723,14 @@ def check_against_pack(pack: Any, file: SaveFile) -> None:
     _check_counters(file)
 
 
+def _same_keys(found: dict[str, Any], expected: Any) -> bool:
+    kind = type(expected)
+    return found.keys() == (expected.keys() if kind is dict else expected
+                            if kind is set or kind is frozenset else set(expected))
+
+
 def _check_same_keys(path: str, what: str, found: Any, expected: Any) -> None:
-    if found.keys() == (expected.keys() if type(expected) is dict else expected):
+    if _same_keys(found, expected):
         return  # the same keys (most often): nothing to say
     found, expected = set(found), set(expected)
     unknown, missing = sorted(found - expected), sorted(expected - found)
@@ -734,11 +785,12 @@ def _check_fields(pack: Any, st: SavedState) -> None:
     if st.f is None:
         return
     types = pack.model.types
-    want = {rid: types[rid.partition("#")[0]].fields for rid in _live(st)}
+    want = {rid: types[rid.partition("#")[0]].fields.keys() for rid in _live(st)}
     want.update(_var_fields(pack))
     _check_same_keys("state.f", "record with fields in play", st.f, want)
-    for rid, rec in st.f.items():
-        _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", rec, want[rid])
+    for rid in [rid for rid, rec in st.f.items() if rec.keys() != want[rid]]:
+        # (most often none: the message only when there is one to give)
+        _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", st.f[rid], want[rid])
 
 
 _VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
@@ -763,7 +815,8 @@ def _check_vars(pack: Any, st: SavedState) -> None:
     _zones, var_keys = live_keys(pack, st.made)
     _check_same_keys("state.v", "var", st.v, var_keys)
     for name, table in st.v.items():
-        _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
+        if not _same_keys(table, var_keys[name]):
+            _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
 
 
 def _check_record(pack: Any, path: str, rid: str, live: set[str] | None = None) -> None:
@@ -775,6 +828,10 @@ def _check_zones(pack: Any, st: SavedState) -> None:
     zone_keys, _vars = live_keys(pack, st.made)
     live = _live(st)
     _check_same_keys("state.z", "zone", st.z, zone_keys)
+    placed = {rid: key for key, items in st.z.items() for rid in items}
+    if placed == st.loc and len(placed) == sum(map(len, st.z.values())) \
+            and placed.keys() - pack.records.keys() <= live:
+        return  # (most often) every record once, where loc says, each a record or live
     where: dict[str, str] = {}
     records, loc = pack.records, st.loc
     for key, items in st.z.items():
@@ -1010,7 +1067,7 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
     game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
                           chance=f.state.chance)
     replayed_state, saved_state = _game_state(game.rt.s), _game_state(save.state)
-    if canonical(replayed_state) != _canonical_saved(saved_state):
+    if not _same_json(replayed_state, saved_state):
         # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
         live = json.loads(json.dumps(replayed_state))
         path, saved, got = first_difference(saved_state, live, "state")
@@ -1019,6 +1076,24 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
                         f"gives a different {what} (first difference: {path}: saved {saved}, "
                         f"replayed {got})")
     return game
+
+
+def _same_json(live: Any, saved: Any) -> bool:
+    """`canonical(live) == canonical(saved)`, `saved` read from a save (no fractional
+    number in it: read_save refuses them), most often without json's writer (twice the
+    time of a whole digest load). orjson writes the same JSON but for floats, which it
+    writes another way (yet one float one way) or, NaN and the infinities, as null; and
+    Python's == tells apart whatever JSON tells apart but for 1, 1.0 and true, which
+    orjson's texts tell apart. So both equal is canonical equality: a NaN or infinity
+    in `live` equals nothing in `saved`. Otherwise (a tuple for a list, a number of more
+    than 64 bits, nesting too deep for either) json's writer decides."""
+    try:
+        if live == saved and orjson.dumps(live, option=orjson.OPT_SORT_KEYS) \
+                == orjson.dumps(saved, option=orjson.OPT_SORT_KEYS):
+            return True
+    except (orjson.JSONEncodeError, RecursionError):
+        pass
+    return canonical(live) == _canonical_saved(saved)
 
 
 def _game_state(state: dict[str, Any]) -> dict[str, Any]:

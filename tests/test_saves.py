@@ -7,6 +7,7 @@ top-level field, every state field and a fixed sample of the paths below them.""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import random
 import re
@@ -454,3 +455,113 @@ def test_the_digest_is_checked_on_the_text_or_on_the_json(saves):
     for text in (damaged, json.dumps(json.loads(damaged), indent=1)):
         with pytest.raises(SaveError, match="digest"):
             Game.load(pack, text, verify="digest")
+
+
+def redigested(text: str) -> str:
+    """`text`, a save laid out as `Game.save` writes it, with the digest of what it now
+    claims: damage that the digest does not find."""
+    head, digest, rest = re.fullmatch(r'(\{"actions":.*?),"digest":"([0-9a-f]{64})"(.*)',
+                                      text, re.S).groups()
+    log, seed, state = re.fullmatch(r'.*?"log":(true|false),.*?"seed":(-?[0-9]+),'
+                                    r'"state":(.*)\}', rest, re.S).groups()
+    claimed = f'{head},"log":{log},"seed":{seed},"state":{state}}}'
+    fresh = hashlib.sha256(claimed.encode("utf-8", "surrogatepass")).hexdigest()
+    return text.replace(digest, fresh, 1)
+
+
+def test_a_key_given_twice_is_refused_in_a_save_laid_out_as_written(saves):
+    """A save read at C speed (json without a hook per object, see saves.parse_json) still
+    refuses a key given twice, also when the save looks exactly as `Game.save` writes it
+    and its digest is of the text with the key twice."""
+    from engine import saves as saves_module
+    pack, original = saves["ante_portas"]
+    assert saves_module._written_canonically(json.loads(original), original)
+    asked = re.search(r'"asked":[0-9]+', original).group()
+    for twice in (asked + "," + asked, asked + "," + asked.replace('":', '":1')):
+        text = redigested(original.replace(asked, twice, 1))
+        assert saves_module._digest_holds(pack, text)
+        assert not saves_module._written_canonically(json.loads(text), text)
+        for verify in ("replay", "digest"):
+            with pytest.raises(SaveError, match="the key 'asked' appears twice in one object"):
+                Game.load(pack, text, verify=verify)
+
+
+@pytest.mark.parametrize("value", ["caf\u00e9", "\U0001d11e", "del\x7f", "tab\t\x01",
+                                   'quote " and \\', "\ud800", 2 ** 64 - 1, 2 ** 64, -2 ** 63 - 1])
+def test_json_read_at_c_speed_is_what_the_careful_reader_reads(value):
+    """saves.parse_json reads a text laid out as `canonical` writes it without the
+    duplicate-key hook; every other text goes to the careful reader, and both give the
+    same value (texts, escapes, lone surrogates, numbers past 64 bits)."""
+    from engine import saves as saves_module
+    data = {"b": [value, {"k": value}], "a": {value if isinstance(value, str) else "n": 1}}
+    text = saves_module.canonical(data)
+    for given in (text, text.encode("utf-8", "surrogatepass"), json.dumps(data, indent=1)):
+        if isinstance(given, bytes) and "\ud800" in text:
+            continue  # not UTF-8: json refuses it either way
+        assert saves_module.parse_json(given) == (data, False)
+    assert saves_module._written_canonically(data, text) == (
+        value not in ("\ud800", 2 ** 64, -2 ** 63 - 1))  # orjson writes no such value
+
+
+def test_fractions_in_a_save_laid_out_as_written_are_still_found(saves):
+    """Game data with a fractional number is refused also when the save is laid out as
+    `Game.save` writes it (read at C speed): the reader still says it saw one."""
+    from engine import saves as saves_module
+    pack, original = saves["testgame"]
+    data = json.loads(original)
+    name = next(iter(data["state"]["v"]))
+    key = next(iter(data["state"]["v"][name]))
+    data["state"]["v"][name][key] = 1.5
+    text = saves_module.canonical(data)
+    assert saves_module._written_canonically(json.loads(text), text)
+    assert saves_module.parse_json(text) == (data, True)
+    for verify in ("replay", "digest"):
+        with pytest.raises(SaveError, match="expected game data .*got a fractional number 1.5"):
+            Game.load(pack, text, verify=verify)
+
+
+def test_zones_and_loc_that_disagree_are_refused_with_the_place(saves):
+    """The zones and `loc` are checked together at C speed when they agree; when they do
+    not, the message still names the record and the zones."""
+    pack, original = saves["ante_portas"]
+    data = json.loads(original)
+    zones = list(data["state"]["z"])
+    zone = next(k for k in zones if data["state"]["z"][k])
+    other = zones[zones.index(zone) + 1]  # read after it
+    items = data["state"]["z"][zone]
+    rid = items[0]
+
+    def twice(d: dict) -> None:
+        d["state"]["z"][other].append(rid)
+
+    def moved(d: dict) -> None:
+        d["state"]["loc"][rid] = other
+
+    def unknown(d: dict) -> None:
+        d["state"]["z"][zone].append("no_such_record")
+        d["state"]["loc"]["no_such_record"] = zone
+
+    def dropped(d: dict) -> None:
+        d["state"]["z"][zone].remove(rid)
+
+    cases = [(twice, f"{rid!r} lies in two zones"),
+             (moved, f"says {rid!r} lies in {other!r}, but it lies in zone {zone!r}"),
+             (unknown, "'no_such_record' is not a record of pack"),
+             (dropped, f"says {rid!r} lies in {zone!r}, which does not hold it")]
+    for edit, message in cases:
+        with pytest.raises(SaveError, match=re.escape(message)):
+            Game.load(pack, edited(original, edit), verify="digest")
+
+
+@pytest.mark.parametrize("live, saved", [
+    ({"a": [1, 2]}, {"a": [1, 2]}), ({"a": (1, 2)}, {"a": [1, 2]}), ([1.0], [1]), ([True], [1]),
+    ([float("nan")], [None]), ([float("inf")], [None]), ([-float("inf")], [None]),
+    ([2 ** 70], [2 ** 70]), ([2 ** 70], [2 ** 70 + 1]), ({"b": 1, "a": 2}, {"a": 2, "b": 1}),
+    ({"a": "caf\u00e9"}, {"a": "cafe"}), ({"a": [[[]]]}, {"a": [[[]]]}), ([None], [0])])
+def test_the_replayed_state_is_compared_as_its_canonical_json(live, saved):
+    """saves._same_json, which compares the replayed state with the saved one most often
+    without json's writer, says what comparing their canonical JSON says (floats, NaN
+    written as null by orjson, 1 and true, tuples, numbers of more than 64 bits)."""
+    from engine import saves as saves_module
+    assert saves_module._same_json(live, saved) == (
+        saves_module.canonical(live) == saves_module.canonical(saved))
