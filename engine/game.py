@@ -93,9 +93,15 @@ class Game:
         if chance is not None:
             state["chance"] = []
         game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+        rt = game.rt
         if chance is not None:
-            game.rt.chance = _supply(chance)
-        game._guard(lambda: (game.rt.setup(), game.rt.run()))
+            rt.chance = _supply(chance)
+        try:
+            rt.setup()
+            rt.run()
+        except EngineFault as err:
+            game._locate(err)
+            raise
         return game
 
     @property
@@ -306,8 +312,13 @@ class Game:
         the random numbers drawn from now on, in order (those not drawn wait for later
         draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
         outcome waiting."""
-        action = self.validate(action, side, decision)
         rt = self.rt
+        d = rt.s["decision"]
+        # An option itself, as `random_action` and `legal_actions` give them (the very
+        # object), is valid as it is: bots and simulations skip the checks of `validate`.
+        if side is not None or decision is not None or d is None or d["kind"] != "one" \
+                or not _is_option(d["options"], action):
+            action = self.validate(action, side, decision)
         if chance is not None:
             if rt.chance is None:
                 raise ValueError("chance outcomes were given to a game that draws its own "
@@ -381,13 +392,6 @@ class Game:
             rt.answer(a)
         if waiting is not None:
             rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
-
-    def _guard(self, fn: Any) -> None:
-        try:
-            fn()
-        except EngineFault as err:
-            self._locate(err)
-            raise
 
     def _locate(self, err: EngineFault) -> None:
         """Tell a fault what replays it: the pack, the seed and the actions so far."""
@@ -525,6 +529,15 @@ def _supply(outcomes: Any) -> list[int]:
     if not isinstance(outcomes, (list, tuple)):
         raise ValueError(f"chance outcomes are a list of whole numbers, not {outcomes!r}")
     return list(reversed(outcomes))
+
+
+def _is_option(options: list[Any], action: Any) -> bool:
+    """Is `action` one of `options`, the very object (no copy, no equal value of another
+    type: `validate` looks at those)?"""
+    try:
+        return options[options.index(action)] is action
+    except ValueError:
+        return False
 
 
 def _same(a: Any, b: Any) -> bool:
