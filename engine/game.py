@@ -11,6 +11,7 @@ import attrs
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
+from engine.rng import seed_state
 from engine.runtime import Runtime, enumerate_many
 
 from engine import saves  # the save format, its checks and verification
@@ -19,6 +20,13 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 # Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
 # many again, plus the run's own.
 CHECKPOINT_EVERY = 32
+
+
+# (pack id, log on) -> (pack, marshal of the state at a new game's first decision), for
+# a pack whose rules draw no random number before it: that state is then the same in
+# every game but for the seed's generator, and a new game loads it (one marshal call)
+# instead of running setup again, which was most of a small game's start.
+_STARTS: dict[tuple[int, bool], tuple[Any, bytes]] = {}
 
 
 @attrs.frozen
@@ -70,8 +78,11 @@ class Game:
         # between them) starts CHECKPOINT_EVERY actions or more after the last one: a
         # snapshot at every run's start was most of the cost of undo in random play, and
         # undo itself is rare. The log only grows, so both keep its length, not a copy.
+        # A new game's first checkpoint is its start, with no state (None): a new game of
+        # the same seed rebuilds it, so a game that ends before its next checkpoint (most
+        # small games) copies no state at all.
         self._undo: list[tuple[str, int, int]] = []
-        self._checkpoint: tuple[dict[str, Any], int, int] | None = None
+        self._checkpoint: tuple[dict[str, Any] | None, int, int] | None = None
         self._log_text = saves.LogText()  # the log's JSON so far, for the next save
         # (the state's decision, the Decision made of it): front-ends and bots read
         # `decision` several times per decision
@@ -89,19 +100,29 @@ class Game:
         `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
         state ("chance"), so a save replays them."""
         require_playable(pack)
-        state = Runtime.initial_state(pack, seed)
-        if chance is not None:
-            state["chance"] = []
-        game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
-        rt = game.rt
-        if chance is not None:
-            rt.chance = _supply(chance)
-        try:
-            rt.setup()
-            rt.run()
-        except EngineFault as err:
-            game._locate(err)
-            raise
+        plain = chance is None and limits is None  # a start that may be kept (_STARTS)
+        kept = _STARTS.get((id(pack), log)) if plain else None
+        if kept is not None and kept[0] is pack:
+            state = marshal.loads(kept[1])
+            state["rng"] = seed_state(seed)
+            game = cls(pack, state, seed, [], log=log, undo=undo)
+        else:
+            state = Runtime.initial_state(pack, seed)
+            if chance is not None:
+                state["chance"] = []
+            game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+            rt = game.rt
+            if chance is not None:
+                rt.chance = _supply(chance)
+            try:
+                rt.setup()
+                rt.run()
+            except EngineFault as err:
+                game._locate(err)
+                raise
+            if plain and rt.s["rng"] == seed_state(seed) and "dice" not in rt.s:
+                _STARTS[(id(pack), log)] = (pack, marshal.dumps(rt.s))
+        game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
         return game
 
     @property
@@ -116,6 +137,10 @@ class Game:
         if self.rt.chance is None:
             self.rt.s["chance"] = []
             self.rt.chance = []
+            if self._checkpoint is not None and self._checkpoint[0] is None:
+                # a new game of the seed no longer rebuilds the start: undo stops here
+                self._undo.clear()
+                self._checkpoint = None
 
     # ---- reading --------------------------------------------------------------------------
     @property
@@ -382,10 +407,14 @@ class Game:
         state, n0, log0 = self._checkpoint
         n_k = self._undo[k][1]
         rt = self.rt
+        fresh = state is None
+        if fresh:  # the game's start: a new game of its seed (and supplied chance)
+            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=self.limits,
+                             chance=rt.s.get("chance")).rt.s
         waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
         if waiting is not None:
             drawn = rt.s["chance"][len(state.get("chance", ())):]
-        self._restore(copy_state(state, self.pack), log0)
+        self._restore(state if fresh else copy_state(state, self.pack), log0)
         if waiting is not None:
             rt.chance = drawn[::-1]
         for a in self.actions[n0:n_k]:

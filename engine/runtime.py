@@ -86,8 +86,8 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
-        # (state, side, zones, vars, fields) read through watchers (see `watch`), reused
-        # while the state and the side stay the same
+        # (state, side -> (zones, vars, fields) read through watchers (see `watch`)), reused
+        # while the state stays the same
         self._watchers: tuple | None = None
         self.attach(state)
 
@@ -1171,15 +1171,18 @@ class Runtime:
         self.barrier_hit = False
         self.changed()  # kept results were read past the watchers: read again through them
         s = self.s
-        w = self._watchers
-        if w is None or w[0] is not s or w[1] != side:  # made again for a new state or side
+        kept = self._watchers
+        if kept is None or kept[0] is not s:  # made again for a new state
+            kept = self._watchers = (s, {})
+        w = kept[1].get(side)
+        if w is None:
             f = s.get("f")
-            w = self._watchers = (s, side, _WatchedZones(s["z"], self, side),
-                                  _WatchedVars(s["v"], self, side),
-                                  None if f is None else _WatchedFields(f, self, side))
-        self.z, self.v = w[2], w[3]
+            w = kept[1][side] = (_WatchedZones(s["z"], self, side),
+                                 _WatchedVars(s["v"], self, side),
+                                 None if f is None else _WatchedFields(f, self, side))
+        self.z, self.v = w[0], w[1]
         if self.f is not None:
-            self.f = w[4]
+            self.f = w[2]
 
     def unwatch(self) -> None:
         self.undo_side = None

@@ -556,6 +556,54 @@ def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack, m
     assert g.save() == replay(undo_pack, 3, g.actions).save()
 
 
+SHUFFLED_START = """
+type card:
+    power: int
+var x: int = 0
+zone deck of card ordered hidden
+on setup:
+    for c in card:
+        move c to deck
+    shuffle deck
+    repeat 3:
+        let k = choose k from ["a", "b"] by red
+        x += 1
+"""
+
+
+@pytest.mark.parametrize("chance", [None, [2, 0, 1]])
+def test_undo_back_to_the_start_makes_the_game_of_its_seed_again(inline_pack, chance):
+    """A new game's first undo checkpoint is its start, kept as no state (engine.game): undo
+    back to it makes a new game of the seed again, shuffle included, or with the outcomes
+    the host supplied (Game.new(..., chance=...)); the save comes out the same."""
+    pack = inline_pack(SHUFFLED_START, CARDS)
+    g = Game.new(pack, 7, chance=chance)
+    start = g.save()
+    g.apply("a")
+    g.apply("b")
+    assert g.can_undo("red")
+    g.undo("red")
+    g.undo("red")
+    assert g.save() == start and g.actions == []
+    g.apply("b")
+    assert g.var("x") == 1
+
+
+def test_a_game_whose_chance_the_host_takes_over_cannot_undo_to_its_start(inline_pack):
+    """supply_chance after the start: a new game of the seed draws its own chance, so it is
+    no longer the start of this game, and undo stops there."""
+    pack = inline_pack(SHUFFLED_START, CARDS)
+    g = Game.new(pack, 7)
+    g.apply("a")
+    assert g.can_undo("red")
+    g.supply_chance()
+    assert not g.can_undo("red")
+    g.apply("b")
+    assert g.can_undo("red")
+    g.undo("red")
+    assert g.actions == ["a"] and g.host_chance
+
+
 @pytest.mark.parametrize("choice", ["roll", "draw", "reveal", "shuffle"])
 def test_undo_refused_after_hidden_or_random(undo_pack, choice):
     g = undo_pack.new_game(0)
@@ -1376,3 +1424,21 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
             seen = []
             g.apply(g.random_action(rnd))
     assert checked >= 10
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_start_that_draws_nothing_is_kept_and_each_new_game_gets_its_own(log):
+    """tic-tac-toe draws no random number before its first decision: that state is kept
+    per pack (engine.game._STARTS) and loaded by each new game. Every new game is the game
+    its seed makes when setup runs (limits given: it runs), and changing one changes no
+    other."""
+    from engine.loader import load_pack
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/tictactoe")
+    rnd = random.Random(4)
+    for seed in range(3):
+        ran = Game.new(pack, seed, log=log, limits=pack.limits)
+        game = Game.new(pack, seed, log=log)
+        assert game.save() == ran.save()
+        while not game.over:
+            game.apply(game.random_action(rnd))
+        assert game.save() == replay(pack, seed, game.actions, log=log).save()
