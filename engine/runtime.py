@@ -20,6 +20,7 @@ import linecache
 import marshal
 import os
 import re
+import weakref
 from typing import Any, Iterable
 
 from engine import rng as _rng
@@ -1176,10 +1177,14 @@ class Runtime:
             kept = self._watchers = (s, {})
         w = kept[1].get(side)
         if w is None:
+            # The watchers hold the runtime weakly: a cycle would leave every finished
+            # game, its state and log, to the cyclic garbage collector (a tenth of random
+            # play with undo on went to it).
+            me = weakref.proxy(self)
             f = s.get("f")
-            w = kept[1][side] = (_WatchedZones(s["z"], self, side),
-                                 _WatchedVars(s["v"], self, side),
-                                 None if f is None else _WatchedFields(f, self, side))
+            w = kept[1][side] = (_WatchedZones(s["z"], me, side),
+                                 _WatchedVars(s["v"], me, side),
+                                 None if f is None else _WatchedFields(f, me, side))
         self.z, self.v = w[0], w[1]
         if self.f is not None:
             self.f = w[2]
