@@ -11,7 +11,7 @@ import attrs
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
-from engine.rng import seed_state
+from engine.rng import below, seed_state
 from engine.runtime import Runtime, enumerate_many
 
 from engine import saves  # the save format, its checks and verification
@@ -22,11 +22,61 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 CHECKPOINT_EVERY = 32
 
 
-# (pack id, log on) -> (pack, marshal of the state at a new game's first decision), for
-# a pack whose rules draw no random number before it: that state is then the same in
-# every game but for the seed's generator, and a new game loads it (one marshal call)
-# instead of running setup again, which was most of a small game's start.
-_STARTS: dict[tuple[int, bool], tuple[Any, bytes]] = {}
+class Starts:
+    """The states of a pack's new games at their first decision, by the random numbers
+    drawn before it. All randomness comes from the seeded generator, so that state is a
+    function of the numbers drawn (of how many outcomes each): a tic-tac-toe draws none
+    and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
+    lead to a start kept here loads it (one marshal call) instead of running setup, which
+    was most of a small game's time. Kept in a tree: a node is the number of outcomes of
+    the next draw and a child per outcome; a leaf the marshalled state. A pack whose
+    starts do not repeat (a big shuffle) stops adding them after MAX_BYTES."""
+
+    MAX_BYTES = 1 << 20
+
+    def __init__(self) -> None:
+        self.root: Any = None  # (n, {outcome: node}) or bytes (a start), None: none yet
+        self.size = 0
+        self.open = True  # still adding starts
+
+    def find(self, seed: int) -> tuple[bytes, int] | None:
+        """(the marshalled start, the generator's state after its draws) of a new game of
+        `seed`, or None when it is not kept."""
+        node, state = self.root, seed_state(seed)
+        while type(node) is tuple:
+            state, value = below(state, node[0])
+            node = node[1].get(value)
+        return None if node is None else (node, state)
+
+    def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
+        """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
+        if not drawn:
+            self.root = start
+        else:
+            if self.root is None:
+                self.root = (drawn[0][0], {})
+            node = self.root
+            for i, (_n, value) in enumerate(drawn):
+                kids = node[1]
+                if i + 1 == len(drawn):
+                    kids[value] = start
+                else:
+                    node = kids.get(value)
+                    if node is None:
+                        node = kids[value] = (drawn[i + 1][0], {})
+        self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
+        self.open = self.size < self.MAX_BYTES
+
+
+# (pack id, log on) -> (pack, its Starts): see Starts
+_STARTS: dict[tuple[int, bool], tuple[Any, Starts]] = {}
+
+
+def _starts(pack: Any, log: bool) -> Starts:
+    got = _STARTS.get((id(pack), log))
+    if got is None or got[0] is not pack:
+        got = _STARTS[(id(pack), log)] = (pack, Starts())
+    return got[1]
 
 
 @attrs.frozen
@@ -100,28 +150,41 @@ class Game:
         `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
         state ("chance"), so a save replays them."""
         require_playable(pack)
-        plain = chance is None and limits is None  # a start that may be kept (_STARTS)
-        kept = _STARTS.get((id(pack), log)) if plain else None
-        if kept is not None and kept[0] is pack:
-            state = marshal.loads(kept[1])
-            state["rng"] = seed_state(seed)
-            game = cls(pack, state, seed, [], log=log, undo=undo)
-        else:
-            state = Runtime.initial_state(pack, seed)
-            if chance is not None:
-                state["chance"] = []
-            game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
-            rt = game.rt
-            if chance is not None:
-                rt.chance = _supply(chance)
-            try:
-                rt.setup()
-                rt.run()
-            except EngineFault as err:
-                game._locate(err)
-                raise
-            if plain and rt.s["rng"] == seed_state(seed) and "dice" not in rt.s:
-                _STARTS[(id(pack), log)] = (pack, marshal.dumps(rt.s))
+        starts = _starts(pack, log) if chance is None and limits is None else None
+        if starts is not None:
+            got = starts.find(seed)
+            if got is not None:
+                state = marshal.loads(got[0])
+                state["rng"] = got[1]
+                game = cls(pack, state, seed, [], log=log, undo=undo)
+                game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+                return game
+        state = Runtime.initial_state(pack, seed)
+        if chance is not None:
+            state["chance"] = []
+        game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+        rt = game.rt
+        if chance is not None:
+            rt.chance = _supply(chance)
+        drawn: list[tuple[int, int]] = []
+        if starts is not None and starts.open:
+            seeded = rt._below
+
+            def recorded(n: int) -> int:
+                value = seeded(n)
+                drawn.append((n, value))
+                return value
+            rt._below = recorded  # type: ignore[method-assign]  (this run only)
+        try:
+            rt.setup()
+            rt.run()
+        except EngineFault as err:
+            game._locate(err)
+            raise
+        finally:
+            rt.__dict__.pop("_below", None)
+        if starts is not None and starts.open and "dice" not in rt.s:
+            starts.keep(drawn, marshal.dumps(rt.s))
         game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
         return game
 
@@ -350,7 +413,7 @@ class Game:
                                  "(only a game made with Game.new(..., chance=...) takes them)")
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = rt.s["decision"]["side"]
-        undo_before = self._undo[:]
+        undo_before = self._undo[:] if self._undo else []
         checkpoint_before = self._checkpoint
         log_length = len(rt.s["log"])
         if self.undo_enabled:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import EngineFault, IllegalAction
+import engine.game
 from engine.game import Game, replay
 
 
@@ -1427,18 +1428,37 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
 
 
 @pytest.mark.parametrize("log", [False, True])
-def test_a_start_that_draws_nothing_is_kept_and_each_new_game_gets_its_own(log):
-    """tic-tac-toe draws no random number before its first decision: that state is kept
-    per pack (engine.game._STARTS) and loaded by each new game. Every new game is the game
-    its seed makes when setup runs (limits given: it runs), and changing one changes no
-    other."""
+@pytest.mark.parametrize("name", ["tictactoe", "kuhn"])
+def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
+    """A new game's state at its first decision is kept by the random numbers drawn before
+    it (engine.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
+    loaded by the next game that draws the same. Every new game is the game its seed makes
+    when setup runs (limits given: it runs), and changing one changes no other."""
     from engine.loader import load_pack
-    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/tictactoe")
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
     rnd = random.Random(4)
-    for seed in range(3):
+    for seed in range(20):
         ran = Game.new(pack, seed, log=log, limits=pack.limits)
         game = Game.new(pack, seed, log=log)
         assert game.save() == ran.save()
         while not game.over:
             game.apply(game.random_action(rnd))
         assert game.save() == replay(pack, seed, game.actions, log=log).save()
+    starts = engine.game._starts(pack, log)
+    assert starts.open and starts.size > 0
+
+
+def test_starts_stop_growing_past_their_cap(monkeypatch):
+    """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
+    from engine.loader import load_pack
+    monkeypatch.setattr(engine.game.Starts, "MAX_BYTES", 1)
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/kuhn")
+    starts = engine.game.Starts()
+    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    Game.new(pack, 0, log=False)
+    size = starts.size
+    assert not starts.open and size > 0
+    for seed in range(1, 10):
+        assert Game.new(pack, seed, log=False).save() == \
+            Game.new(pack, seed, log=False, limits=pack.limits).save()
+    assert starts.size == size
