@@ -183,8 +183,11 @@ class Game:
             raise
         finally:
             rt.__dict__.pop("_below", None)
-        if starts is not None and starts.open and "dice" not in rt.s:
-            starts.keep(drawn, marshal.dumps(rt.s))
+        if starts is not None and starts.open:
+            try:
+                starts.keep(drawn, marshal.dumps(rt.s))
+            except ValueError:  # a value marshal cannot write: keep none of this pack's
+                starts.open = False
         game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
         return game
 
