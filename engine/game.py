@@ -475,7 +475,8 @@ class Game:
         rt = self.rt
         fresh = state is None
         if fresh:  # the game's start: a new game of its seed (and supplied chance)
-            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=self.limits,
+            limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
+            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
                              chance=rt.s.get("chance")).rt.s
         waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
         if waiting is not None:
