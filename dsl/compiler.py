@@ -1499,7 +1499,7 @@ class _Machine:
         out = self.comp.out
         self.comp.site(self.fn, body[0].at.line if body else 0)
         out.append(f"def {self.fn}(G, F):")
-        out.append(_PRE)
+        out += _prelude([line for blk in self.blocks for line in blk], "")
         out.append("    L = F['L']")
         out.append("    pc = F['pc']")
         out.append("    while True:")

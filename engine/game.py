@@ -11,6 +11,7 @@ import attrs
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
+from engine.rng import below, seed_state
 from engine.runtime import Runtime, enumerate_many
 
 from engine import saves  # the save format, its checks and verification
@@ -19,6 +20,63 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 # Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
 # many again, plus the run's own.
 CHECKPOINT_EVERY = 32
+
+
+class Starts:
+    """The states of a pack's new games at their first decision, by the random numbers
+    drawn before it. All randomness comes from the seeded generator, so that state is a
+    function of the numbers drawn (of how many outcomes each): a tic-tac-toe draws none
+    and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
+    lead to a start kept here loads it (one marshal call) instead of running setup, which
+    was most of a small game's time. Kept in a tree: a node is the number of outcomes of
+    the next draw and a child per outcome; a leaf the marshalled state. A pack whose
+    starts do not repeat (a big shuffle) stops adding them after MAX_BYTES."""
+
+    MAX_BYTES = 1 << 20
+
+    def __init__(self) -> None:
+        self.root: Any = None  # (n, {outcome: node}) or bytes (a start), None: none yet
+        self.size = 0
+        self.open = True  # still adding starts
+
+    def find(self, seed: int) -> tuple[bytes, int] | None:
+        """(the marshalled start, the generator's state after its draws) of a new game of
+        `seed`, or None when it is not kept."""
+        node, state = self.root, seed_state(seed)
+        while type(node) is tuple:
+            state, value = below(state, node[0])
+            node = node[1].get(value)
+        return None if node is None else (node, state)
+
+    def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
+        """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
+        if not drawn:
+            self.root = start
+        else:
+            if self.root is None:
+                self.root = (drawn[0][0], {})
+            node = self.root
+            for i, (_n, value) in enumerate(drawn):
+                kids = node[1]
+                if i + 1 == len(drawn):
+                    kids[value] = start
+                else:
+                    node = kids.get(value)
+                    if node is None:
+                        node = kids[value] = (drawn[i + 1][0], {})
+        self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
+        self.open = self.size < self.MAX_BYTES
+
+
+# (pack id, log on) -> (pack, its Starts): see Starts
+_STARTS: dict[tuple[int, bool], tuple[Any, Starts]] = {}
+
+
+def _starts(pack: Any, log: bool) -> Starts:
+    got = _STARTS.get((id(pack), log))
+    if got is None or got[0] is not pack:
+        got = _STARTS[(id(pack), log)] = (pack, Starts())
+    return got[1]
 
 
 @attrs.frozen
@@ -70,8 +128,11 @@ class Game:
         # between them) starts CHECKPOINT_EVERY actions or more after the last one: a
         # snapshot at every run's start was most of the cost of undo in random play, and
         # undo itself is rare. The log only grows, so both keep its length, not a copy.
+        # A new game's first checkpoint is its start, with no state (None): a new game of
+        # the same seed rebuilds it, so a game that ends before its next checkpoint (most
+        # small games) copies no state at all.
         self._undo: list[tuple[str, int, int]] = []
-        self._checkpoint: tuple[dict[str, Any], int, int] | None = None
+        self._checkpoint: tuple[dict[str, Any] | None, int, int] | None = None
         self._log_text = saves.LogText()  # the log's JSON so far, for the next save
         # (the state's decision, the Decision made of it): front-ends and bots read
         # `decision` several times per decision
@@ -89,13 +150,45 @@ class Game:
         `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
         state ("chance"), so a save replays them."""
         require_playable(pack)
+        starts = _starts(pack, log) if chance is None and limits is None else None
+        if starts is not None:
+            got = starts.find(seed)
+            if got is not None:
+                state = marshal.loads(got[0])
+                state["rng"] = got[1]
+                game = cls(pack, state, seed, [], log=log, undo=undo)
+                game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+                return game
         state = Runtime.initial_state(pack, seed)
         if chance is not None:
             state["chance"] = []
         game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+        rt = game.rt
         if chance is not None:
-            game.rt.chance = _supply(chance)
-        game._guard(lambda: (game.rt.setup(), game.rt.run()))
+            rt.chance = _supply(chance)
+        drawn: list[tuple[int, int]] = []
+        if starts is not None and starts.open:
+            seeded = rt._below
+
+            def recorded(n: int) -> int:
+                value = seeded(n)
+                drawn.append((n, value))
+                return value
+            rt._below = recorded  # type: ignore[method-assign]  (this run only)
+        try:
+            rt.setup()
+            rt.run()
+        except EngineFault as err:
+            game._locate(err)
+            raise
+        finally:
+            rt.__dict__.pop("_below", None)
+        if starts is not None and starts.open:
+            try:
+                starts.keep(drawn, marshal.dumps(rt.s))
+            except ValueError:  # a value marshal cannot write: keep none of this pack's
+                starts.open = False
+        game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
         return game
 
     @property
@@ -110,6 +203,10 @@ class Game:
         if self.rt.chance is None:
             self.rt.s["chance"] = []
             self.rt.chance = []
+            if self._checkpoint is not None and self._checkpoint[0] is None:
+                # a new game of the seed no longer rebuilds the start: undo stops here
+                self._undo.clear()
+                self._checkpoint = None
 
     # ---- reading --------------------------------------------------------------------------
     @property
@@ -306,15 +403,20 @@ class Game:
         the random numbers drawn from now on, in order (those not drawn wait for later
         draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
         outcome waiting."""
-        action = self.validate(action, side, decision)
         rt = self.rt
+        d = rt.s["decision"]
+        # An option itself, as `random_action` and `legal_actions` give them (the very
+        # object), is valid as it is: bots and simulations skip the checks of `validate`.
+        if side is not None or decision is not None or d is None or d["kind"] != "one" \
+                or not _is_option(d["options"], action):
+            action = self.validate(action, side, decision)
         if chance is not None:
             if rt.chance is None:
                 raise ValueError("chance outcomes were given to a game that draws its own "
                                  "(only a game made with Game.new(..., chance=...) takes them)")
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = rt.s["decision"]["side"]
-        undo_before = self._undo[:]
+        undo_before = self._undo[:] if self._undo else []
         checkpoint_before = self._checkpoint
         log_length = len(rt.s["log"])
         if self.undo_enabled:
@@ -371,23 +473,21 @@ class Game:
         state, n0, log0 = self._checkpoint
         n_k = self._undo[k][1]
         rt = self.rt
+        fresh = state is None
+        if fresh:  # the game's start: a new game of its seed (and supplied chance)
+            limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
+            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
+                             chance=rt.s.get("chance")).rt.s
         waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
         if waiting is not None:
             drawn = rt.s["chance"][len(state.get("chance", ())):]
-        self._restore(copy_state(state, self.pack), log0)
+        self._restore(state if fresh else copy_state(state, self.pack), log0)
         if waiting is not None:
             rt.chance = drawn[::-1]
         for a in self.actions[n0:n_k]:
             rt.answer(a)
         if waiting is not None:
             rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
-
-    def _guard(self, fn: Any) -> None:
-        try:
-            fn()
-        except EngineFault as err:
-            self._locate(err)
-            raise
 
     def _locate(self, err: EngineFault) -> None:
         """Tell a fault what replays it: the pack, the seed and the actions so far."""
@@ -525,6 +625,15 @@ def _supply(outcomes: Any) -> list[int]:
     if not isinstance(outcomes, (list, tuple)):
         raise ValueError(f"chance outcomes are a list of whole numbers, not {outcomes!r}")
     return list(reversed(outcomes))
+
+
+def _is_option(options: list[Any], action: Any) -> bool:
+    """Is `action` one of `options`, the very object (no copy, no equal value of another
+    type: `validate` looks at those)?"""
+    try:
+        return options[options.index(action)] is action
+    except ValueError:
+        return False
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -20,6 +20,7 @@ import linecache
 import marshal
 import os
 import re
+import weakref
 from typing import Any, Iterable
 
 from engine import rng as _rng
@@ -37,6 +38,26 @@ DONE, SUSPEND, PUSHED = 0, 1, 2
 _BEFORE_SETUP: dict[int, tuple[Any, bytes]] = {}
 
 
+# pack id -> the attributes every Runtime of the pack starts with (see Runtime.__init__)
+_PACK_PARTS: dict[int, dict[str, Any]] = {}
+
+
+_RUNTIME_OWN = ("logging", "limits", "left", "undo_side", "barrier_hit", "memo", "fidx",
+                "_kept", "_watchers", "s", "v", "pv", "z", "pz", "loc", "mods", "_expiring",
+                "revealed", "f", "chance", "made", "stack", "_log", "xs", "qstack", "evnames")
+
+
+def _pack_parts(pack: Any) -> dict[str, Any]:
+    ns = pack.ns
+    return {"P": pack, "R": pack.records, "by_type": pack.by_type, "sides": pack.sides,
+            "side_set": pack.side_set, "other": pack.other, "graphs": pack.graphs,
+            "FUNCS": ns["FUNCS"], "PARAMS": ns["PARAMS"], "PLANS": pack.plans,
+            "SUSP_EVENTS": ns["SUSPENDING_EVENTS"],
+            "EVSTATE": ns["EVSTATE"],  # event `with` state -> its defaults' function
+            # and the others, set by __init__ and attach: the copy is made at its full size
+            **dict.fromkeys(_RUNTIME_OWN)}
+
+
 class GameOver(Exception):
     """Unwinds the Python stack when a rule ends the game."""
 
@@ -44,17 +65,13 @@ class GameOver(Exception):
 class Runtime:
     def __init__(self, pack: Any, state: dict[str, Any], log: bool = True,
                  limits: Limits | None = None):
-        self.P = pack
-        self.R = pack.records
-        self.by_type = pack.by_type
-        self.sides = pack.sides
-        self.other = pack.other
-        self.graphs = pack.graphs
-        self.FUNCS = pack.ns["FUNCS"]
-        self.PARAMS = pack.ns["PARAMS"]
-        self.PLANS = pack.plans
-        self.SUSP_EVENTS = pack.ns["SUSPENDING_EVENTS"]
-        self.EVSTATE = pack.ns["EVSTATE"]  # event `with` state -> its defaults' function
+        # The pack's parts rules read (self.P, self.R, self.FUNCS, ...: see `_pack_parts`),
+        # set with one dict copy: a Runtime has too many attributes for Python's shared
+        # instance dicts, and setting them one by one was a fifth of a small game's start.
+        parts = _PACK_PARTS.get(id(pack))
+        if parts is None or parts["P"] is not pack:
+            parts = _PACK_PARTS[id(pack)] = _pack_parts(pack)
+        self.__dict__ = parts.copy()
         self.logging = log
         self.limits = limits or pack.limits
         self.left = self.limits.steps  # rule steps left before the next decision
@@ -70,14 +87,15 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
-        # (state, side, zones, vars, fields) read through watchers (see `watch`), reused
-        # while the state and the side stay the same
+        # (state, side -> (zones, vars, fields) read through watchers (see `watch`)), reused
+        # while the state stays the same
         self._watchers: tuple | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
         """Point the hot-path aliases at a (new) state dict."""
-        self.changed()
+        if self.memo:
+            self.memo.clear()  # changed(), inline
         self.s = state
         self.v = state["v"]
         self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
@@ -85,22 +103,25 @@ class Runtime:
         self.pz = state["z"]  # public zones are read here, never through watchers
         self.loc = state["loc"]
         self.mods = state["mods"]
-        self._expiring = _ending_events(self.mods)
+        self._expiring = _ending_events(self.mods) if self.mods else set()
         self.revealed = state["revealed"]
         self.f = state.get("f")  # record fields in play (var fields, created records)
         # Outcomes the host supplied and `_below` has not used yet, or None when the seeded
         # generator draws; a state with a "chance" record takes its chance from the host.
         self.chance: list[int] | None = None if state.get("chance") is None else []
         self.made = state.get("made")  # created type -> ids of its live records
-        self.stack = state["stack"]
+        stack = self.stack = state["stack"]
         self._log = state["log"].append  # type: ignore[method-assign]  (see _log)
-        self.qstack = [fr["q"] for fr in self.stack if fr["k"] == "e"]
-        self.evnames = [fr["n"] for fr in self.stack if fr["k"] == "e"]  # running events
         # The state of each running instance of an event `with` state, innermost last. An
         # event run as a frame keeps its state in the frame ("x"); one run by emit_now is
         # never running at a decision, so the frames alone rebuild this after a load.
         self.xs: dict[str, list[dict[str, Any]]] = {name: [] for name in self.EVSTATE}
-        for fr in self.stack:
+        if not stack:  # a new game's state
+            self.qstack, self.evnames = [], []
+            return
+        self.qstack = [fr["q"] for fr in stack if fr["k"] == "e"]
+        self.evnames = [fr["n"] for fr in stack if fr["k"] == "e"]  # running events
+        for fr in stack:
             if fr["k"] == "e" and fr.get("x") is not None:
                 self.xs[fr["n"]].append(fr["x"])
 
@@ -127,8 +148,8 @@ class Runtime:
         P = self.P
         got = _BEFORE_SETUP.get(id(P))
         if got is not None and got[0] is P:
-            v, f = marshal.loads(got[1])
-            self.z.update(zip(P.zone_keys, map(list, itertools.repeat((), len(P.zone_keys)))))
+            z, v, f = marshal.loads(got[1])
+            self.z.update(z)
             self.v.update(v)
             if f:
                 self.f.update(f)
@@ -145,7 +166,8 @@ class Runtime:
             # kept only when the defaults read no dice and wrote nothing but vars and fields
             if untouched == {k: x for k, x in self.s.items() if k not in ("v", "z", "f")} \
                     and not any(self.z.values()):
-                _BEFORE_SETUP[id(P)] = (P, marshal.dumps((self.s["v"], self.s.get("f"))))
+                _BEFORE_SETUP[id(P)] = (P, marshal.dumps((self.s["z"], self.s["v"],
+                                                          self.s.get("f"))))
         self.push_event("setup", ())
 
     def init_fields(self) -> None:
@@ -175,6 +197,9 @@ class Runtime:
                         if stack and stack[-1]["k"] == "p":
                             stack[-1]["rv"] = fr.get("rv")
                     elif code == SUSPEND:
+                        d = self.s["decision"]
+                        if d["kind"] == "one" and len(d["options"]) > 1:
+                            return  # a real choice (most decisions): nothing to answer here
                         if not self._auto_answer():
                             return
                     elif code != PUSHED:
@@ -407,7 +432,7 @@ class Runtime:
         """Wait for `side` to decide. `args` are the values of the prompt's numbered
         placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far);
         `zoned` False: no option can lie in a zone (the compiler knows their type)."""
-        if side not in self.P.side_set:
+        if side not in self.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
         if zoned:
             self._show_to(side, options)
@@ -1147,15 +1172,22 @@ class Runtime:
         self.barrier_hit = False
         self.changed()  # kept results were read past the watchers: read again through them
         s = self.s
-        w = self._watchers
-        if w is None or w[0] is not s or w[1] != side:  # made again for a new state or side
+        kept = self._watchers
+        if kept is None or kept[0] is not s:  # made again for a new state
+            kept = self._watchers = (s, {})
+        w = kept[1].get(side)
+        if w is None:
+            # The watchers hold the runtime weakly: a cycle would leave every finished
+            # game, its state and log, to the cyclic garbage collector (a tenth of random
+            # play with undo on went to it).
+            me = weakref.proxy(self)
             f = s.get("f")
-            w = self._watchers = (s, side, _WatchedZones(s["z"], self, side),
-                                  _WatchedVars(s["v"], self, side),
-                                  None if f is None else _WatchedFields(f, self, side))
-        self.z, self.v = w[2], w[3]
+            w = kept[1][side] = (_WatchedZones(s["z"], me, side),
+                                 _WatchedVars(s["v"], me, side),
+                                 None if f is None else _WatchedFields(f, me, side))
+        self.z, self.v = w[0], w[1]
         if self.f is not None:
-            self.f = w[4]
+            self.f = w[2]
 
     def unwatch(self) -> None:
         self.undo_side = None

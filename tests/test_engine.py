@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import EngineFault, IllegalAction
+import engine.game
 from engine.game import Game, replay
 
 
@@ -554,6 +555,54 @@ def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack, m
             undone += 1
     assert undone >= 3 and len(g.actions) > 2 * CHECKPOINT_EVERY
     assert g.save() == replay(undo_pack, 3, g.actions).save()
+
+
+SHUFFLED_START = """
+type card:
+    power: int
+var x: int = 0
+zone deck of card ordered hidden
+on setup:
+    for c in card:
+        move c to deck
+    shuffle deck
+    repeat 3:
+        let k = choose k from ["a", "b"] by red
+        x += 1
+"""
+
+
+@pytest.mark.parametrize("chance", [None, [2, 0, 1]])
+def test_undo_back_to_the_start_makes_the_game_of_its_seed_again(inline_pack, chance):
+    """A new game's first undo checkpoint is its start, kept as no state (engine.game): undo
+    back to it makes a new game of the seed again, shuffle included, or with the outcomes
+    the host supplied (Game.new(..., chance=...)); the save comes out the same."""
+    pack = inline_pack(SHUFFLED_START, CARDS)
+    g = Game.new(pack, 7, chance=chance)
+    start = g.save()
+    g.apply("a")
+    g.apply("b")
+    assert g.can_undo("red")
+    g.undo("red")
+    g.undo("red")
+    assert g.save() == start and g.actions == []
+    g.apply("b")
+    assert g.var("x") == 1
+
+
+def test_a_game_whose_chance_the_host_takes_over_cannot_undo_to_its_start(inline_pack):
+    """supply_chance after the start: a new game of the seed draws its own chance, so it is
+    no longer the start of this game, and undo stops there."""
+    pack = inline_pack(SHUFFLED_START, CARDS)
+    g = Game.new(pack, 7)
+    g.apply("a")
+    assert g.can_undo("red")
+    g.supply_chance()
+    assert not g.can_undo("red")
+    g.apply("b")
+    assert g.can_undo("red")
+    g.undo("red")
+    assert g.actions == ["a"] and g.host_chance
 
 
 @pytest.mark.parametrize("choice", ["roll", "draw", "reveal", "shuffle"])
@@ -1376,3 +1425,40 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
             seen = []
             g.apply(g.random_action(rnd))
     assert checked >= 10
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize("name", ["tictactoe", "kuhn"])
+def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
+    """A new game's state at its first decision is kept by the random numbers drawn before
+    it (engine.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
+    loaded by the next game that draws the same. Every new game is the game its seed makes
+    when setup runs (limits given: it runs), and changing one changes no other."""
+    from engine.loader import load_pack
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
+    rnd = random.Random(4)
+    for seed in range(20):
+        ran = Game.new(pack, seed, log=log, limits=pack.limits)
+        game = Game.new(pack, seed, log=log)
+        assert game.save() == ran.save()
+        while not game.over:
+            game.apply(game.random_action(rnd))
+        assert game.save() == replay(pack, seed, game.actions, log=log).save()
+    starts = engine.game._starts(pack, log)
+    assert starts.open and starts.size > 0
+
+
+def test_starts_stop_growing_past_their_cap(monkeypatch):
+    """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
+    from engine.loader import load_pack
+    monkeypatch.setattr(engine.game.Starts, "MAX_BYTES", 1)
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/kuhn")
+    starts = engine.game.Starts()
+    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    Game.new(pack, 0, log=False)
+    size = starts.size
+    assert not starts.open and size > 0
+    for seed in range(1, 10):
+        assert Game.new(pack, seed, log=False).save() == \
+            Game.new(pack, seed, log=False, limits=pack.limits).save()
+    assert starts.size == size
