@@ -193,17 +193,27 @@ def canonical(value: Any) -> str:
 
 # orjson writes what json writes (sorted keys, no spaces, the same escapes of quotes, of
 # backslashes and of control characters) but for: text outside ASCII and DEL, which it
-# writes as UTF-8 (escaped again below); floats, written another way (found by
-# _holds_fraction_token), NaN and the infinities, written as null (see _fractions_possible); and
-# what json cannot write or writes otherwise (numbers past 64 bits, lone surrogates, nesting
-# past 255, subclasses of str, int, dict and list, dates, dataclasses), which it refuses.
+# writes as UTF-8 (escaped again below); floats, written another way (hence
+# _holds_fraction_token); NaN and the infinities, written as null (hence
+# _fractions_possible); and what json cannot write or writes otherwise (numbers past 64
+# bits, lone surrogates, nesting past 255, subclasses of str, int, dict and list, dates,
+# dataclasses), which it refuses with these options.
 _ORJSON_ALIKE = (orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
                  | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS)
-# Every byte of a JSON text as what it may be in a fractional number's token: a digit "0",
-# a point or exponent "e", a sign "-", a "[" where a value starts ("[", ":", ","), else "x".
-_NUMBER_PARTS = bytes(b"0"[0] if chr(i).isdigit() and i < 128 else b"e"[0] if chr(i) in ".eE"
-                      else b"-"[0] if i == b"-"[0] else b"["[0] if chr(i) in "[:," else b"x"[0]
-                      for i in range(256))
+
+
+def _number_parts() -> bytes:
+    """A bytes.translate table: each byte of a JSON text as what it may be in a fractional
+    number's token: a digit "0", a point or exponent "e", a sign "-", a "[" where a value
+    starts ("[", ":" or ","), anything else "x"."""
+    table = bytearray(b"x" * 256)
+    for chars, part in ((b"0123456789", b"0"), (b".eE", b"e"), (b"-", b"-"), (b"[:,", b"[")):
+        for c in chars:
+            table[c] = part[0]
+    return bytes(table)
+
+
+_NUMBER_PARTS = _number_parts()
 
 
 def _holds_fraction_token(text: str | bytes) -> bool:

@@ -122,14 +122,23 @@ def test_a_fraction_written_canonically_is_always_noticed(value):
     assert saves.canonical(data) == saves.canonical(json_data) == text
 
 
-def test_nan_and_infinity_are_left_to_jsons_writer():
-    """orjson writes NaN and the infinities as null: canonical_fast is never used where
-    they could be (see the pack tests below), and a save holding one is refused anyway."""
+def test_nan_and_infinity_are_written_by_jsons_writer_where_data_hold_fractions(inline_pack):
+    """orjson writes NaN and the infinities as null, which no look at its text can tell
+    from a null: so a pack whose data hold a fraction (the only way to a NaN or an
+    infinity in a state) has its saves written by json's writer, which writes them as
+    json does (and loading such a save refuses it)."""
+    assert saves.canonical_fast([float("nan")]) == "[null]" != saves.canonical([float("nan")])
+    p = inline_pack(RULES, records(extra="1.5"))
+    game = p.new_game(1)
     for value in (float("nan"), float("inf"), -float("inf")):
-        assert saves.canonical([value]) != "[null]"
+        game.state["v"]["held"][""] = value  # as a broken rule could leave it
+        text = game.save()
+        assert text == jsons_text(game) and '"held":{"":' + json.dumps(value) in text
+        with pytest.raises(SaveError, match="fractional number"):
+            Game.load(p, text, verify="digest")
 
 
-# ---- where a fraction could come in ----------------------------------------------------------------
+# ---- where a fraction could come in -------------------------------------------------------
 
 RULES = """
 var held: any = none
