@@ -229,3 +229,37 @@ def test_chance_outcomes_and_loaded_dice_must_be_whole_numbers(inline_pack):
     with pytest.raises(ValueError, match="whole numbers"):
         game.load_dice([2.0])
     assert fractions_in(game.state) == []
+
+
+# ---- the pack checks at C speed still say where ----------------------------------------------
+
+def test_made_records_and_their_fields_checked_at_c_speed_still_say_where():
+    """Records made in play and their fields are checked a set at a time; an id not as the
+    engine writes it, a count far past the ids (no set of that size is made) and a field
+    too many still get the located message."""
+    from packs_under_test import STACKGAME
+    p = pack(STACKGAME)
+    game = p.new_game(3)
+    rnd = random.Random(3)
+    while not game.state["made"] or not any(game.state["made"].values()):
+        game.apply(game.random_action(rnd))
+    tname, ids = next((t, ids) for t, ids in game.state["made"].items() if ids)
+    data = json.loads(game.save())
+    assert Game.load(p, game.save(), verify="digest").save() == game.save()
+
+    def refused(change) -> str:
+        d = json.loads(json.dumps(data))
+        change(d["state"])
+        d["digest"] = saves.digest_of(d["seed"], d["log"], d["actions"], d["state"])
+        with pytest.raises(SaveError) as err:
+            Game.load(p, json.dumps(d), verify="digest")
+        return str(err.value)
+
+    head, _, number = ids[0].partition("#")
+    assert f"state.made.{tname}[0]: '{head}#0{number}' is not the id of a {tname}" in refused(
+        lambda s: s["made"][tname].__setitem__(0, f"{head}#0{number}"))
+    assert f"state.made.{tname}[0]: '{head}#{10**12}' is not the id" in refused(
+        lambda s: (s["made"][tname].__setitem__(0, f"{head}#{10**12}"),
+                   s["serial"].__setitem__(tname, 10**12 - 1)))
+    assert f"state.f['{ids[0]}'].extra: the pack has no field of '{ids[0]}'" in refused(
+        lambda s: s["f"][ids[0]].__setitem__("extra", 0))
