@@ -842,6 +842,10 @@ class _Loader:
                 self.error("E316", f"expected text, got {value!r} (quote it)", site)
             return value
         if t == "any":
+            fraction = _fraction_in(value)
+            if fraction is not None:  # it would reach the game's state, whose numbers are whole
+                self.error("E316", f"expected whole numbers, text, true or false, got "
+                           f"{fraction!r} (the rules count in whole numbers)", site)
             return value
         if t == "effect":
             return self._effect(model, value, loc, record, str(key))
@@ -1065,6 +1069,15 @@ def _known_packs(importer: Path) -> list[str]:
         except (OSError, TypeError):
             continue
     return sorted(set(names))
+
+
+def _fraction_in(value: Any) -> float | None:
+    """The first fractional number in YAML data (in lists and maps too), or None."""
+    if isinstance(value, float):
+        return value
+    items = value.values() if isinstance(value, dict) else value if isinstance(
+        value, list) else ()
+    return next((f for f in map(_fraction_in, items) if f is not None), None)
 
 
 def _site(loc: Any, text: str | None = None) -> Site:

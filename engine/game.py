@@ -149,6 +149,8 @@ class Game:
         is raised and no game is made. Outcomes not drawn wait for later draws;
         `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
         state ("chance"), so a save replays them."""
+        if type(seed) is not int:  # a save writes it, a replay reads it: a whole number
+            raise ValueError(f"a game's seed is a whole number, not {seed!r}")
         require_playable(pack)
         starts = _starts(pack, log) if chance is None and limits is None else None
         if starts is not None:

@@ -1462,3 +1462,12 @@ def test_starts_stop_growing_past_their_cap(monkeypatch):
         assert Game.new(pack, seed, log=False).save() == \
             Game.new(pack, seed, log=False, limits=pack.limits).save()
     assert starts.size == size
+
+
+@pytest.mark.parametrize("seed", [1.5, True, "3", None])
+def test_a_seed_that_is_no_whole_number_is_refused(inline_pack, seed):
+    """A save writes the seed and a replay reads it: only a whole number makes a game (a
+    float raised a raw TypeError, and True made a game whose save could not load)."""
+    pack = inline_pack("on setup:\n    let k = choose k from numbers(1, 2) by red\n")
+    with pytest.raises(ValueError, match="a game's seed is a whole number, not"):
+        pack.new_game(seed)
