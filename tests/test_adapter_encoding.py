@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.adapters.actions import NO, NONE, YES, ActionSpace, UnindexedValue
-from engine.adapters.observe import Observer, information_state_string, observation_string
+from engine.adapters.observe import Observer, observation_string
 from engine.loader import is_playable, load_pack
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,8 +149,6 @@ def test_an_observation_never_shows_hidden_information(path):
             real, imagined = game.view(side), world.view(side)
             assert observation_string(imagined) == observation_string(real)
             assert observer.tensor(imagined) == observer.tensor(real)
-            assert information_state_string(real).startswith("{")
-            assert '"log":' in information_state_string(real)
     if pack.id in ("ante_portas", "leakgame", "kuhn"):  # hidden hands: some were dealt anew
         assert redealt > 0
 

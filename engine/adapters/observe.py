@@ -1,12 +1,11 @@
 """Observations for a side, computed from its view (`Game.view(side)`) only, never from the
 hidden state: what a learning agent or a search bot may know.
 
-Strings (canonical JSON: sorted keys, no spaces, so equal views give equal strings):
-- `information_state_string(view)`: the whole view, its log included: everything the side
-  saw since the game began (two histories the side cannot tell apart give one string). It
-  needs a game played with its log (`log=True`, the default): without one it is only the
-  observation and the decision counter.
-- `observation_string(view)`: the view without its log: what the side sees now.
+String: `observation_string(view)`, the view without its log as canonical JSON (sorted keys,
+no spaces, so equal views give equal strings): what the side sees now. What a side knows of
+the past is a trail of its positions and its own steps (the OpenSpiel adapter's information
+state, engine/adapters/openspiel.py), not the view's log, which grows with the game and
+which a determinized copy does not have.
 
 Tensor: `Observer.for_pack(pack)` fixes a layout from the pack's model, the same for every
 game and position of the pack; `observer.tensor(view, steps)` fills it (a list of floats of
@@ -48,11 +47,6 @@ from dsl import ast as A
 from engine.adapters.actions import ActionSpace
 
 KINDS = ("one", "many", "ask", "order")
-
-
-def information_state_string(view: dict[str, Any]) -> str:
-    """What the side of `view` knows, its history included, as canonical JSON."""
-    return _canonical(view)
 
 
 def observation_string(view: dict[str, Any]) -> str:
