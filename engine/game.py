@@ -123,16 +123,17 @@ class Game:
         # One entry per decision `side` may take back: (side, number of actions, log
         # length). The state before an entry is rebuilt from the checkpoint by answering
         # the actions since it again, which is exact (all randomness is in the state).
-        # The checkpoint (state without its log, number of actions, log length) is taken
-        # when a run (the decisions one side takes in a row with nothing hidden or random
-        # between them) starts CHECKPOINT_EVERY actions or more after the last one: a
-        # snapshot at every run's start was most of the cost of undo in random play, and
-        # undo itself is rare. The log only grows, so both keep its length, not a copy.
+        # The checkpoint (state without its log, as `_snapshot` keeps it, number of
+        # actions, log length) is taken when a run (the decisions one side takes in a row
+        # with nothing hidden or random between them) starts CHECKPOINT_EVERY actions or
+        # more after the last one: a snapshot at every run's start was most of the cost of
+        # undo in random play, and undo itself is rare. The log only grows, so both keep
+        # its length, not a copy.
         # A new game's first checkpoint is its start, with no state (None): a new game of
         # the same seed rebuilds it, so a game that ends before its next checkpoint (most
         # small games) copies no state at all.
         self._undo: list[tuple[str, int, int]] = []
-        self._checkpoint: tuple[dict[str, Any] | None, int, int] | None = None
+        self._checkpoint: tuple[bytes | dict[str, Any] | None, int, int] | None = None
         self._log_text = saves.LogText()  # the log's JSON so far, for the next save
         # (the state's decision, the Decision made of it): front-ends and bots read
         # `decision` several times per decision
@@ -427,8 +428,7 @@ class Game:
             n = len(self.actions)
             if not self._undo and (self._checkpoint is None
                                    or n - self._checkpoint[1] >= CHECKPOINT_EVERY):
-                self._checkpoint = (copy_state(self.rt.s, self.pack, log=False), n,
-                                    log_length)
+                self._checkpoint = (_snapshot(self.rt.s, self.pack), n, log_length)
             self._undo.append((decider, n, log_length))
             self.rt.watch(decider)
         self.actions.append(action)
@@ -450,7 +450,7 @@ class Game:
                 self._undo.clear()
 
     def _roll_back(self, log_length: int, undo_before: list,
-                   checkpoint_before: tuple[dict[str, Any], int, int] | None) -> None:
+                   checkpoint_before: tuple[Any, int, int] | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
@@ -475,15 +475,16 @@ class Game:
         state, n0, log0 = self._checkpoint
         n_k = self._undo[k][1]
         rt = self.rt
-        fresh = state is None
-        if fresh:  # the game's start: a new game of its seed (and supplied chance)
+        if state is None:  # the game's start: a new game of its seed (and supplied chance)
             limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
             state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
                              chance=rt.s.get("chance")).rt.s
+        else:
+            state = _thaw(state, self.pack)
         waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
         if waiting is not None:
             drawn = rt.s["chance"][len(state.get("chance", ())):]
-        self._restore(state if fresh else copy_state(state, self.pack), log0)
+        self._restore(state, log0)
         if waiting is not None:
             rt.chance = drawn[::-1]
         for a in self.actions[n0:n_k]:
@@ -748,6 +749,22 @@ def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[st
         else:
             out[key] = _deep(value)
     return out
+
+
+def _snapshot(state: dict[str, Any], pack: Any) -> bytes | dict[str, Any]:
+    """A state without its log, kept for an undo checkpoint: marshalled, which is one
+    object made at C speed and leaves the cyclic garbage collector nothing to walk (the
+    deep copy's containers made it walk the log: a checkpoint cost more than the copy),
+    or, for a state marshal cannot write, a copy (`_thaw` reads either)."""
+    try:
+        return marshal.dumps({k: v for k, v in state.items() if k != "log"})
+    except ValueError:
+        return copy_state(state, pack, log=False)
+
+
+def _thaw(kept: bytes | dict[str, Any], pack: Any) -> dict[str, Any]:
+    """A new state from a `_snapshot` (which stays as it is, for another undo)."""
+    return marshal.loads(kept) if type(kept) is bytes else copy_state(kept, pack)
 
 
 def require_playable(pack: Any) -> None:
