@@ -22,7 +22,6 @@ Run: python bench/greedy.py [--games 400] [--seed 1] [--workers 1] [--self-games
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import pickle
 import random
@@ -33,6 +32,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from engine.simulate import wilson  # noqa: E402  (the interval `engine simulate` reports)
+from run import cpu_ms  # noqa: E402  (bench/run.py)
 
 
 # ---- the reference: engine/bots.py GreedyBot as of commit a51783c --------------------------
@@ -177,29 +180,6 @@ class ReferenceGreedyBot:
 
 
 # ---- figures ---------------------------------------------------------------------------------
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion of `wins` in `n` (0..1)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
-
-
-def _best_ms(fn: Any, runs: int) -> float:
-    """The best of 5 rounds of `runs` calls, in ms of process time per call (a shared
-    machine's noise only ever adds time)."""
-    best = float("inf")
-    for _ in range(5):
-        start = time.process_time()
-        for _ in range(runs):
-            fn()
-        best = min(best, (time.process_time() - start) / runs)
-    return best * 1000
-
-
 def mid_game(pack: Any, seed: int = 1, log: bool = True) -> Any:
     """A game with undo on (and the log, unless `log` is False), played by random moves to
     half the length of the same game played out."""
@@ -226,9 +206,10 @@ def snapshot_figures(names: list[str]) -> None:
             old = lambda: _clone_a51783c(game)  # noqa: E731
             print(f"{pack.id} mid-game ({len(game.actions)} actions, log "
                   + (f"on: {len(game.log)} entries" if log else "off")
-                  + f", save {len(text) / 1000:.0f} kB): clone {_best_ms(game.clone, 200):.3f} ms"
-                  f" (old pickled clone {_best_ms(old, 200):.3f} ms); save "
-                  f"{_best_ms(game.save, 20):.2f} ms + load {_best_ms(load, 20):.2f} ms",
+                  + f", save {len(text) / 1000:.0f} kB): clone "
+                  f"{cpu_ms(game.clone, 200, 5):.3f} ms"
+                  f" (old pickled clone {cpu_ms(old, 200, 5):.3f} ms); save "
+                  f"{cpu_ms(game.save, 20, 5):.2f} ms + load {cpu_ms(load, 20, 5):.2f} ms",
                   flush=True)
 
 

@@ -89,6 +89,17 @@ def mid_game(name: str, decisions: int = 150, seed: int = 1) -> Any:
     return game
 
 
+def cpu_ms(fn: Any, calls: int, rounds: int) -> float:
+    """CPU milliseconds one call of `fn` takes: the best of `rounds` rounds of `calls`."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.process_time()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.process_time() - start) / calls)
+    return best * 1000
+
+
 def ms_each(fn: Any, seconds: float) -> float:
     """Milliseconds one call of `fn` takes (the best of rounds of repeated calls)."""
     best = float("inf")

@@ -12,24 +12,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-
-
-def cpu_ms(fn: Callable[[], Any], calls: int, rounds: int) -> float:
-    """CPU milliseconds one call of `fn` takes: the best of `rounds` rounds of `calls`."""
-    best = float("inf")
-    for _ in range(rounds):
-        start = time.process_time()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.process_time() - start) / calls)
-    return best * 1000
 
 
 def main() -> None:
@@ -38,7 +25,7 @@ def main() -> None:
     args = parser.parse_args()
     from engine import saves
     from engine.game import Game
-    from run import mid_game
+    from run import cpu_ms, mid_game
     game = mid_game("hannibal")
     pack, text = game.pack, game.save()
     data, fractions = saves.parse_json(text)
