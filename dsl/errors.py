@@ -145,12 +145,20 @@ _Word = tuple[str, str, Counter]  # a candidate, its lower-case form and that fo
 
 @functools.lru_cache(maxsize=64)
 def _pool(candidates: frozenset[str]) -> tuple[tuple[int, tuple[_Word, ...]], ...]:
-    """The candidates grouped by the length of their lower-case form."""
+    """The candidates grouped by the length of their lower-case form. The checker asks with a
+    new set for each scope (the pack's names plus the scope's locals), so each word's letters
+    are counted once (`_word`), not once per set."""
     by_length: dict[int, list[_Word]] = {}
     for c in candidates:
-        low = c.lower()
-        by_length.setdefault(len(low), []).append((c, low, Counter(low)))
+        word = _word(c)
+        by_length.setdefault(len(word[1]), []).append(word)
     return tuple((n, tuple(words)) for n, words in by_length.items())
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _word(candidate: str) -> _Word:
+    low = candidate.lower()
+    return candidate, low, Counter(low)
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int]:
