@@ -10,7 +10,8 @@ Run: python bench/greedy.py [--games 400] [--seed 1] [--workers 1] [--self-games
    a host that trusts its storage does; verify="replay" replays every action).
 2. Speed on one core (process time): the new bot against itself and the old one against
    itself, `--self-games` games each, with `engine simulate`'s defaults (log and undo off)
-   and with the log on (as `engine play` runs bots: undo is on only for a person).
+   and with the log on (as `engine play` runs bots: undo is on only for a person), the four
+   alternating game by game (`self_play_speed`, which `bench/run.py --compare` uses too).
 3. Strength: `--games` games new against old (game i with seed S+i, bots seeded as
    `engine simulate` seeds them; the new bot takes the first side in even games and the
    second in odd ones), the new bot's share of wins with its 95% Wilson score interval (a
@@ -293,6 +294,37 @@ def run(pack_ref: str, indices: list[int], seed: int, kinds: Any, new_opts: dict
     return total
 
 
+def self_play_speed(pack_ref: str, seed: int = 1, games: int | None = None,
+                    seconds: float | None = None, new_opts: dict | None = None,
+                    old_opts: dict | None = None) -> dict[tuple[str, bool], dict[str, float]]:
+    """Each bot against itself with the log off (as `engine simulate` plays) and on (as
+    `engine play` runs bots; undo is on only for a person), on one core: game i (seed S+i) is
+    played new-log-off, old-log-off, new-log-on, old-log-on in turn, so that other load on
+    the machine falls on all four alike, until `games` games of each or until `seconds` of
+    process time have passed (at least one game each). Per (kind, log): the decisions its
+    bot chose, the process seconds it spent choosing, games, decisions played and the games'
+    process seconds."""
+    keys = [(kind, log) for log in (False, True) for kind in ("new", "old")]
+    out = {k: {"choices": 0, "choosing": 0.0, "games": 0, "decisions": 0, "seconds": 0.0}
+           for k in keys}
+    start = time.process_time()
+    i = 0
+    while not (games is not None and i >= games
+               or seconds is not None and time.process_time() - start >= seconds):
+        for kind, log in keys:
+            r = play_games(pack_ref, [i], seed, (kind, kind), new_opts or {}, old_opts or {}, log)
+            acc = out[kind, log]
+            acc["choices"] += r["choices"][kind]
+            acc["choosing"] += r["time"][kind]
+            acc["games"] += 1
+            acc["decisions"] += r["decisions"]
+            acc["seconds"] += r["seconds"]
+        i += 1
+        if games is None and seconds is None:
+            break
+    return out
+
+
 def _options(pairs: list[str]) -> dict[str, Any]:
     out = {}
     for pair in pairs:
@@ -316,13 +348,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {sys.version.split()[0]}; load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} cores; times are process time", flush=True)
     snapshot_figures(args.snapshot_packs)
-    for kind in ("new", "old") if args.self_games else ():
-        for log in (False, True):
-            r = run(args.pack, list(range(args.self_games)), args.seed, (kind, kind),
-                    new_opts, old_opts, log, args.workers)
-            print(f"{kind} vs {kind}, {args.self_games} games, log {'on' if log else 'off'}: "
+    if args.self_games:
+        speed = self_play_speed(args.pack, args.seed, args.self_games, None, new_opts, old_opts)
+        for (kind, log), r in speed.items():
+            print(f"{kind} vs {kind}, {r['games']} games, log {'on' if log else 'off'}: "
                   f"{r['games'] / r['seconds']:.2f} games/s, "
-                  f"{r['choices'][kind] / r['time'][kind]:.0f} decisions/s choosing "
+                  f"{r['choices'] / r['choosing']:.0f} decisions/s choosing "
                   f"({r['decisions'] / r['games']:.0f} decisions a game)", flush=True)
     if args.games:
         r = run(args.pack, list(range(args.games)), args.seed, None, new_opts, old_opts,

@@ -17,6 +17,7 @@ import os
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,6 +33,28 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", workers: int = 2,
+                 repeat: int = 5) -> dict[str, Any]:
+    """`simulate` of `games` games on 1 and on `workers` workers, `repeat` times each,
+    interleaved: per worker count the wall-clock games/s of each run and the CPU seconds it
+    used (this process and its workers); whether both gave the same results; the load
+    average before and after."""
+    from engine.simulate import simulate
+    out: dict[str, Any] = {"rates": {1: [], workers: []}, "cpu": {1: [], workers: []},
+                           "load": [os.getloadavg()]}
+    firsts: dict[int, dict] = {}
+    for _ in range(repeat):
+        for w in out["rates"]:
+            before = cpu_seconds()
+            result = simulate(pack, games, 0, bots, w)
+            out["cpu"][w].append(cpu_seconds() - before)
+            out["rates"][w].append(result["games_per_second"])
+            firsts.setdefault(w, result)
+    out["same"] = all(firsts[1][k] == firsts[workers][k] for k in SAME)
+    out["load"].append(os.getloadavg())
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pack", nargs="?", default="ante_portas")
@@ -41,31 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     from engine.loader import load_pack
-    from engine.simulate import simulate
     pack = load_pack(args.pack)
-    load = lambda: " ".join(f"{x:.2f}" for x in os.getloadavg())  # noqa: E731
     print(f"{pack.id}: {args.games} games, bots {args.bots}, {os.cpu_count()} CPUs, "
-          f"load average {load()}")
-    rates: dict[int, list[float]] = {1: [], args.workers: []}
-    cpu: dict[int, list[float]] = {1: [], args.workers: []}
-    firsts: dict[int, dict] = {}
-    for _ in range(args.repeat):
-        for w in rates:
-            before = cpu_seconds()
-            out = simulate(pack, args.games, 0, args.bots, w)
-            cpu[w].append(cpu_seconds() - before)
-            rates[w].append(out["games_per_second"])
-            firsts.setdefault(w, out)
+          f"load average {load(os.getloadavg())}")
+    out = side_by_side(pack, args.games, args.bots, args.workers, args.repeat)
+    rates, cpu = out["rates"], out["cpu"]
     for w, r in rates.items():
         print(f"  {w} worker{'s' * (w != 1)}: best {max(r):.0f} games/s, "
               f"median {statistics.median(r):.0f} ({', '.join(f'{x:.0f}' for x in r)}); "
               f"CPU {statistics.median(cpu[w]):.3f} s (median)")
     one, many = rates[1], rates[args.workers]
-    same = all(firsts[1][k] == firsts[args.workers][k] for k in SAME)
     print(f"  ratio {args.workers} / 1: best {max(many) / max(one):.2f}x, median "
           f"{statistics.median(many) / statistics.median(one):.2f}x; same results: "
-          f"{'yes' if same else 'NO'}; load average {load()}")
+          f"{'yes' if out['same'] else 'NO'}; load average {load(out['load'][-1])}")
     return 0
+
+
+def load(average: tuple[float, ...]) -> str:
+    return " ".join(f"{x:.2f}" for x in average)
 
 
 if __name__ == "__main__":
