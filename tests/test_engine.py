@@ -1428,7 +1428,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
 
 
 @pytest.mark.parametrize("log", [False, True])
-@pytest.mark.parametrize("name", ["tictactoe", "kuhn"])
+@pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
 def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
     """A new game's state at its first decision is kept by the random numbers drawn before
     it (engine.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
