@@ -5,13 +5,18 @@ For each playable pack (the shipped ones and the test packs, or those named; dat
 off, as in `engine simulate`), decisions per second, `engine validate` time (cold: no
 compile cache; warm: cached), and `engine --help` start-up.
 
-`python bench/run.py --compare` prints instead the figures of issue 16 side by side, each
-with the ratio it is judged by and its target: random games per second with log and undo
-off ("bare") and with the defaults of `pack.new_game()` (log and undo on) for Ante Portas
-and Hannibal, a mid-game Hannibal's save, load and clone, the bench packs against their
-hand-written Python references (bench/handwritten.py; OpenSpiel's too when installed:
-bench/openspiel.py), and `engine --help` start-up. Other helpers share the machine: run it
-when it is idle, or run it twice.
+`python bench/run.py --compare` prints instead every figure of issue 16 side by side, each
+with the ratio it is judged by and its target, in about 2-3 minutes: random games per
+second with log and undo off ("bare") and with the defaults of `pack.new_game()` (log and
+undo on) for Ante Portas and Hannibal, the same games alternating (`bare_and_defaults`); a
+mid-game Hannibal's save, load and clone; the greedy bot's decisions per second against the
+frozen bot of commit a51783c, log off and on (bench/greedy.py); `engine simulate` of 400
+Ante Portas games on 2 workers against 1 (bench/simulate_workers.py: wall clock, with the
+CPU and the load average); the bench packs (tic-tac-toe, Kuhn poker and the Ante Portas
+slice ap_battle) against their hand-written Python references (bench/handwritten.py;
+OpenSpiel's too when installed: bench/openspiel.py); and `engine --help` start-up. Times are
+process time except where said. `--skip PART ...` leaves parts out (see --help). Other
+helpers share the machine: run it when it is idle, or run it twice.
 """
 from __future__ import annotations
 
@@ -100,69 +105,132 @@ def cpu_ms(fn: Any, calls: int, rounds: int) -> float:
     return best * 1000
 
 
-def ms_each(fn: Any, seconds: float) -> float:
-    """Milliseconds one call of `fn` takes (the best of rounds of repeated calls)."""
-    best = float("inf")
-    end = time.perf_counter() + seconds
-    while True:
-        start = time.perf_counter()
-        n = 0
-        while time.perf_counter() - start < min(0.2, seconds):
-            fn()
-            n += 1
-        best = min(best, (time.perf_counter() - start) / n)
-        if time.perf_counter() >= end:
-            return best * 1000
+def bare_and_defaults(path: Path, seconds: float) -> tuple[float, float, int, bool]:
+    """(games/s bare, games/s with the defaults, games, the same games?) of random play,
+    alternating game by game: game i (seed i) played with log and undo off, then the same
+    game (its own `random.Random(0)` stream for each) with the defaults of `pack.new_game()`
+    (log and undo on), the process time of each accumulated, until the two took `seconds`
+    each on average. Alternating puts other load on the machine on both alike; the last
+    value says whether both played the same games (winner and decisions of each)."""
+    from engine.loader import load_pack
+    pack = load_pack(path)
+    rnd = {False: random.Random(0), True: random.Random(0)}
+    spent = {False: 0.0, True: 0.0}
+    games = 0
+    same = True
+    while spent[False] + spent[True] < 2 * seconds:
+        ends = []
+        for defaults in (False, True):
+            start = time.process_time()
+            game = pack.new_game(seed=games, log=defaults, undo=defaults)
+            while not game.over:
+                game.apply(game.random_action(rnd[defaults]))
+            spent[defaults] += time.process_time() - start
+            ends.append((game.result.winner, len(game.actions)))
+        same = same and ends[0] == ends[1]
+        games += 1
+    return games / spent[False], games / spent[True], games, same
 
 
-def compare(seconds: float) -> None:
-    """The figures of issue 16, each with its ratio and target (see the module's text)."""
+PARTS = ("games", "snapshots", "greedy", "workers", "dsl", "help")
+
+
+def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
+    """The figures of issue 16, each with its ratio and target (see the module's text);
+    the parts named in `skip` (of PARTS) are left out."""
     from engine.game import Game
     sys.path.insert(0, str(ROOT / "bench"))
     import handwritten
     print(f"python {sys.version.split()[0]}, one core, load average "
-          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (2 cores shared: run it idle)")
+          f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
+          "(shared: run it idle); times are process time unless said")
     def row(label: str, value: str, ratio: str = "", target: str = "") -> None:
-        print(f"{label:<44} {value:>12} {ratio:>14}   {target}", flush=True)
+        print(f"{label:<46} {value:>13} {ratio:>14}   {target}", flush=True)
 
-    print(f"{'figure':<44} {'measured':>12} {'ratio':>14}   target")
-    for name in ("ante_portas", "hannibal"):
-        bare = games_per_second(resolve(name), seconds)[0]
-        full = games_per_second(resolve(name), seconds, defaults=True)[0]
+    print(f"{'figure':<46} {'measured':>13} {'ratio':>14}   target")
+    for name in ("ante_portas", "hannibal") if "games" not in skip else ():
+        bare, full, games, same = bare_and_defaults(resolve(name), seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
             target="Hannibal >= 50 games/s on one core" if name == "hannibal" else "")
         row(f"{name} random games/s, log+undo on", f"{full:.1f}",
-            f"off/on {bare / full:.2f}x", "defaults within 1.5x of bare")
-    game = mid_game("hannibal")
-    text = game.save()
-    save_ms = ms_each(game.save, seconds / 2)
-    load_ms = ms_each(lambda: Game.load(game.pack, text, verify="digest"), seconds / 2)
-    replay_ms = ms_each(lambda: Game.load(game.pack, text), seconds / 2)
-    clone_ms = ms_each(game.clone, seconds / 2)
-    row("hannibal mid-game save + load (digest), ms", f"{save_ms + load_ms:.2f}",
-        f"{save_ms:.2f} + {load_ms:.2f}", "save+load <= 2 ms")
-    row("hannibal mid-game load (replay), ms", f"{replay_ms:.2f}", "", "(replays every action)")
-    row("hannibal mid-game clone, ms", f"{clone_ms:.3f}", "", "clone <= 0.2 ms")
-    targets = {"tictactoe": 0.5, "kuhn": 0.7}
-    for name, goal in targets.items():
-        ours = games_per_second(ROOT / "bench" / "packs" / name, seconds)[0]
-        hand = handwritten.games_per_second(name, seconds)
-        same = handwritten.same_results(name, 500)
-        row(f"{name} games/s: DSL / hand-written", f"{ours:.0f} / {hand:.0f}",
-            f"{ours / hand:.2f}x", f"DSL >= {goal}x hand-written"
-            + ("" if same else " (RESULTS DIFFER)"))
-    try:
-        import openspiel
-        import pyspiel  # noqa: F401
-        for ours_name, os_name in openspiel.PAIRS:
-            ours = games_per_second(ROOT / "bench" / "packs" / ours_name, seconds)[0]
-            theirs = openspiel.openspiel(os_name, seconds)
-            row(f"{ours_name} games/s: DSL / OpenSpiel Python", f"{ours:.0f} / {theirs:.0f}",
-                f"{ours / theirs:.2f}x", "DSL >= 2x OpenSpiel's Python games")
-    except ImportError:
+            f"off/on {bare / full:.2f}x",
+            f"defaults within 1.5x of bare ({games} games each, alternating"
+            + (")" if same else "; GAMES DIFFER)"))
+    if "snapshots" not in skip:
+        game = mid_game("hannibal")
+        text = game.save()
+        save_ms = cpu_ms(game.save, 20, 5)
+        load_ms = cpu_ms(lambda: Game.load(game.pack, text, verify="digest"), 20, 5)
+        replay_ms = cpu_ms(lambda: Game.load(game.pack, text), 5, 3)
+        clone_ms = cpu_ms(game.clone, 200, 5)
+        row("hannibal mid-game save + load (digest), ms", f"{save_ms + load_ms:.2f}",
+            f"{save_ms:.2f} + {load_ms:.2f}", "save+load <= 2 ms")
+        row("hannibal mid-game load (replay), ms", f"{replay_ms:.2f}", "",
+            "(replays every action)")
+        row("hannibal mid-game clone, ms", f"{clone_ms:.3f}", "", "clone <= 0.2 ms")
+    if "greedy" not in skip:
+        compare_greedy(row, seconds)
+    if "workers" not in skip:
+        compare_workers(row)
+    if "dsl" not in skip:
+        rates: dict[str, float] = {}
+        for name, goal in {"tictactoe": 0.5, "kuhn": 0.7, "ap_battle": 0.7}.items():
+            ours = rates[name] = games_per_second(ROOT / "bench" / "packs" / name, seconds)[0]
+            hand = handwritten.games_per_second(name, seconds)
+            same = handwritten.same_results(name, 500)
+            row(f"{name} games/s: DSL / hand-written", f"{ours:.0f} / {hand:.0f}",
+                f"{ours / hand:.2f}x", f"DSL >= {goal}x hand-written"
+                + ("" if same else " (RESULTS DIFFER)"))
+        compare_openspiel(row, seconds, rates)
+    if "help" not in skip:
+        row("engine --help start-up, ms", f"{help_seconds() * 1000:.0f}", "",
+            "(wall clock, whole process, best of 5)")
+
+
+def compare_greedy(row: Any, seconds: float) -> None:
+    """The greedy bot's decisions per second of process time, against the frozen bot of
+    commit a51783c, both playing Ante Portas against themselves (bench/greedy.py)."""
+    import greedy
+    speed = greedy.self_play_speed("ante_portas", seconds=4 * seconds)
+    for log, how, filed in ((False, "log off, as simulate", 129),
+                            (True, "log on, as engine play", 31)):
+        new, old = (speed[kind, log] for kind in ("new", "old"))
+        n, o = new["choices"] / new["choosing"], old["choices"] / old["choosing"]
+        row(f"greedy decisions/s, {how}: new / old", f"{n:.0f} / {o:.0f}",
+            f"{n / o:.1f}x", f">= 10x the old bot (a51783c; {new['games']} games each, "
+            f"alternating); the issue's {filed}/s: {n / filed:.1f}x")
+
+
+def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
+    """`simulate` on 2 workers against 1 (bench/simulate_workers.py): wall clock, as a
+    parallel figure must be, with the CPU it took and the load average around it."""
+    import statistics
+    import simulate_workers
+    from engine.loader import load_pack
+    out = simulate_workers.side_by_side(load_pack("ante_portas"), games, workers=2,
+                                        repeat=repeat)
+    one, two = (statistics.median(out["rates"][w]) for w in (1, 2))
+    cpu1, cpu2 = (statistics.median(out["cpu"][w]) for w in (1, 2))
+    row(f"ante_portas simulate {games} games: 2 / 1 workers", f"{two:.0f} / {one:.0f}",
+        f"{two / one:.2f}x", f">= 1.8x (wall clock games/s, median of {repeat}"
+        + ("" if out["same"] else "; RESULTS DIFFER") + ")")
+    row("  CPU s of a run: 2 / 1 workers", f"{cpu2:.2f} / {cpu1:.2f}", f"{cpu2 / cpu1:.2f}x",
+        "(this process and its workers; load average "
+        + " then ".join(f"{x[0]:.1f}" for x in out["load"]) + f" on {os.cpu_count()} cores)")
+
+
+def compare_openspiel(row: Any, seconds: float, ours: dict[str, float]) -> None:
+    """The bench packs' games/s (`ours`, by pack) against OpenSpiel's Python games."""
+    import importlib.util
+    if importlib.util.find_spec("pyspiel") is None:
         row("DSL / OpenSpiel Python games", "-", "", "open-spiel not installed "
             "(pip install open-spiel; bench/openspiel.py)")
-    row("engine --help start-up, ms", f"{help_seconds() * 1000:.0f}", "", "(whole process)")
+        return
+    import openspiel
+    for name, os_name in openspiel.PAIRS:
+        theirs = openspiel.openspiel(os_name, seconds)
+        row(f"{name} games/s: DSL / OpenSpiel Python", f"{ours[name]:.0f} / {theirs:.0f}",
+            f"{ours[name] / theirs:.2f}x", "DSL >= 2x OpenSpiel's Python games")
 
 
 def resolve(name: str) -> Path:
@@ -177,9 +245,11 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="time per pack for play")
     ap.add_argument("--compare", action="store_true",
                     help="the figures of issue 16 side by side, with ratios and targets")
+    ap.add_argument("--skip", nargs="+", choices=PARTS, default=[], metavar="PART",
+                    help=f"with --compare, leave out these parts ({', '.join(PARTS)})")
     args = ap.parse_args()
     if args.compare:
-        compare(args.seconds)
+        compare(args.seconds, tuple(args.skip))
         return
     print(f"python {sys.version.split()[0]}, one core")
     print(f"engine --help: {help_seconds() * 1000:.0f} ms (best of 5, whole process)")

@@ -1,0 +1,89 @@
+"""The benchmarks' own behaviour (bench/): the hand-written references play the bench packs'
+games, and the figures of `bench/run.py --compare` come from the games they say they play.
+The figures themselves are printed, never asserted (speed is measured, not tested)."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.loader import load_pack
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import greedy  # noqa: E402
+import handwritten  # noqa: E402
+import run  # noqa: E402
+import simulate_workers  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(handwritten.GAMES))
+def test_each_hand_written_reference_plays_its_packs_games(name):
+    """Game i with seed i, one Random(0) for all moves: the same winner after the same number
+    of asked decisions, game after game (one game out of step throws the rest off too)."""
+    assert handwritten.same_results(name, 300)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**40), moves=st.integers(0, 2**32))
+def test_the_ante_portas_slice_and_its_reference_agree_on_any_seed(seed, moves):
+    """bench/packs/ap_battle (seed 000, "Menetidő", "Kör végi csata", "Róma ostroma") and
+    its hand-written Python: the same game's dice and the same moves give the same winner
+    after the same decisions, and the pack's game ends as the rules say: Carthage wins only
+    by taking Rome, with cards in hand."""
+    pack = load_pack(ROOT / "bench" / "packs" / "ap_battle")
+    game = pack.new_game(seed=seed, log=False, undo=False)
+    rnd = random.Random(moves)
+    while not game.over:
+        game.apply(game.random_action(rnd))
+    mine = handwritten.ApBattle(seed)
+    asked = handwritten.drive(mine, random.Random(moves))
+    assert (game.result.winner, len(game.actions)) == (mine.winner, asked)
+    hand = game.rt.z["hand|carthage"]
+    assert (game.result.winner == "carthage") == bool(hand)
+
+
+def test_the_ante_portas_slice_uses_the_packs_card_numbers():
+    """The slice's cards are Ante Portas's (content/ante_portas/cards.yaml): where each
+    starts, where Rome sends it, and the numbers of its halves."""
+    import yaml
+    src = yaml.safe_load((ROOT / "content/ante_portas/cards.yaml").read_text(encoding="utf-8"))
+    halves = {h["id"]: h for h in src["rhalf"] + src["chalf"]}
+    handwritten.ApBattle.load()
+    assert [c.id for c in handwritten.ApBattle.CARDS] == [c["id"] for c in src["card"]]
+    for card, c in zip(handwritten.ApBattle.CARDS, src["card"]):
+        roman, carthaginian = halves[c["roman"]], halves.get(c.get("carthaginian"), {})
+        assert (card.start, card.to, card.r_inf, card.r_cav, card.march, card.c_inf) == (
+            c["start"], c["target"], roman["infantry"], roman["cavalry"],
+            carthaginian.get("march", 0), carthaginian.get("infantry", 0))
+
+
+def test_bare_and_defaults_alternate_the_same_games():
+    """Both sides of the bare-vs-defaults figure play the same games: log and undo change
+    no move of the random player."""
+    bare, full, games, same = run.bare_and_defaults(ROOT / "bench" / "packs" / "ap_battle",
+                                                    0.1)
+    assert games >= 1 and bare > 0 and full > 0
+    assert same
+
+
+def test_greedy_self_play_speed_times_both_bots_both_ways():
+    """Every (bot, log) pair plays the games asked, and its bot's choosing is timed."""
+    speed = greedy.self_play_speed(str(ROOT / "bench" / "packs" / "tictactoe"), games=2)
+    assert sorted(speed) == [("new", False), ("new", True), ("old", False), ("old", True)]
+    for r in speed.values():
+        assert r["games"] == 2 and r["choices"] > 0 and r["choosing"] > 0
+        assert r["decisions"] >= r["choices"]
+
+
+def test_simulate_workers_side_by_side_gives_both_runs_the_same_results():
+    out = simulate_workers.side_by_side(load_pack(ROOT / "bench" / "packs" / "kuhn"), 40,
+                                        workers=2, repeat=1)
+    assert out["same"]
+    assert [len(out["rates"][w]) for w in (1, 2)] == [1, 1]
+    assert all(cpu > 0 for w in (1, 2) for cpu in out["cpu"][w])
