@@ -110,10 +110,16 @@ def bare_and_defaults(path: Path, seconds: float) -> tuple[float, float, int, bo
     alternating game by game: game i (seed i) played with log and undo off, then the same
     game (its own `random.Random(0)` stream for each) with the defaults of `pack.new_game()`
     (log and undo on), the process time of each accumulated, until the two took `seconds`
-    each on average. Alternating puts other load on the machine on both alike; the last
-    value says whether both played the same games (winner and decisions of each)."""
+    each on average, after one untimed game each way. Alternating puts other load on the
+    machine on both alike; the last value says whether both played the same games (winner
+    and decisions of each)."""
     from engine.loader import load_pack
     pack = load_pack(path)
+    for defaults in (False, True):  # untimed: the first game makes what later games reuse
+        game = pack.new_game(seed=0, log=defaults, undo=defaults)
+        warm = random.Random(1)
+        while not game.over:
+            game.apply(game.random_action(warm))
     rnd = {False: random.Random(0), True: random.Random(0)}
     spent = {False: 0.0, True: 0.0}
     games = 0
@@ -145,9 +151,9 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores "
           "(shared: run it idle); times are process time unless said")
     def row(label: str, value: str, ratio: str = "", target: str = "") -> None:
-        print(f"{label:<46} {value:>13} {ratio:>14}   {target}", flush=True)
+        print(f"{label:<50} {value:>13} {ratio:>14}   {target}", flush=True)
 
-    print(f"{'figure':<46} {'measured':>13} {'ratio':>14}   target")
+    print(f"{'figure':<50} {'measured':>13} {'ratio':>14}   target")
     for name in ("ante_portas", "hannibal") if "games" not in skip else ():
         bare, full, games, same = bare_and_defaults(resolve(name), seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
@@ -192,12 +198,13 @@ def compare_greedy(row: Any, seconds: float) -> None:
     commit a51783c, both playing Ante Portas against themselves (bench/greedy.py)."""
     import greedy
     speed = greedy.self_play_speed("ante_portas", seconds=4 * seconds)
-    for log, how, filed in ((False, "log off, as simulate", 129),
-                            (True, "log on, as engine play", 31)):
+    for log, how, filed in ((False, "log off (simulate)", 129),
+                            (True, "log on (engine play)", 31)):
         new, old = (speed[kind, log] for kind in ("new", "old"))
         n, o = new["choices"] / new["choosing"], old["choices"] / old["choosing"]
-        row(f"greedy decisions/s, {how}: new / old", f"{n:.0f} / {o:.0f}",
-            f"{n / o:.1f}x", f">= 10x the old bot (a51783c; {new['games']} games each, "
+        row(f"greedy decisions/s new / old, {how}", f"{n:.0f} / {o:.0f}",
+            f"{n / o:.1f}x", f">= 10x the old bot (a51783c; {new['games']} "
+            f"game{'s' * (new['games'] != 1)} each, "
             f"alternating); the issue's {filed}/s: {n / filed:.1f}x")
 
 
