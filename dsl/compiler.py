@@ -313,6 +313,7 @@ class Compiler:
         self.out.append(f"def v_{name}(G{''.join(', l_' + p for p in params)}):")
         # the formula, its walks written as loops (`lowered`): the same reads and steps
         lines: list[str] = []
+        self.temps = 0  # (see `_function`)
         body = self.lowered(v.expr, _Ctx(False, params), lines, "    ")
         if name in self.static_values and not any(isinstance(p.type, A.TList)
                                                   for p in v.params):
@@ -505,6 +506,9 @@ class Compiler:
 
     # ---- functions ----------------------------------------------------------------------
     def _function(self, fn: str, params: list[str], body: tuple[A.Stmt, ...]) -> None:
+        # temporaries are the function's own locals: numbered afresh, so that copies of one
+        # rule (an effect that several records share) compile to the same text
+        self.temps = 0
         if fn in self.c.suspending_fns:
             _Machine(self, fn, params).build(body)
         else:
@@ -632,15 +636,14 @@ class Compiler:
             raise AssertionError(s)
 
     def _lowered_in(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
-        """An expression of a statement: its walks written as loops (`lowered`) in a function
-        that never waits (whose locals are Python's own), else one expression."""
-        if ctx.susp:
-            return self.expr(e, ctx)
+        """An expression of a statement, its walks written as loops (`lowered`). In a rule
+        that may wait too: a statement that does not wait runs within one call of the
+        function, so the loops' names and temporaries are Python's own there."""
         return self.lowered(e, ctx, lines, pad)
 
     def _rhs_lowered(self, r: A.Rhs, ctx: _Ctx, lines: list[str], pad: str) -> str:
         """`rhs`, with the walks of a plain expression written as loops (`_lowered_in`)."""
-        if ctx.susp or isinstance(r, (A.Create, A.Draw, A.Choose, A.Ask, A.Order, A.Open)) \
+        if isinstance(r, (A.Create, A.Draw, A.Choose, A.Ask, A.Order, A.Open)) \
                 or not self._walks(r):
             return self.rhs(r, ctx)
         code = self.lowered(r, ctx, lines, pad)
@@ -1039,7 +1042,7 @@ class Compiler:
         start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
         lines.append(f"{pad}{t} = {start[mode]}")
         hoisted = self._hoist(c, lines, pad)
-        tables = self._hoist_var_tables(c, lines, pad)
+        tables = self._hoist_var_tables((c.cond, c.expr), lines, pad)
         # `every` of the filter form tests its condition: it keeps nothing out
         walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
             self._walk_code(c, ctx, src)
@@ -1094,10 +1097,11 @@ class Compiler:
             del self.var_tables[name]
         return t
 
-    def _hoist_var_tables(self, c: A.Comprehension, lines: list[str], pad: str) -> list[str]:
-        """The vars the walk's condition or item reads (outside a lambda), each table read
-        into a temporary before the loop: nothing sets a var while an expression is read, and
-        reading a table reads none of its values (the undo watchers see the value read)."""
+    def _hoist_var_tables(self, node: Any, lines: list[str], pad: str) -> list[str]:
+        """The vars a walk's condition or item (`node`) reads outside a lambda, each table
+        read into a temporary before the loop: nothing sets a var while an expression is
+        read, and reading a table reads none of its values (the undo watchers see the value
+        read). Returns the vars, for the caller to forget after the walk."""
         found: list[str] = []
 
         def walk(n: Any) -> None:
@@ -1114,7 +1118,7 @@ class Compiler:
             elif hasattr(n, "__attrs_attrs__"):
                 for f in n.__attrs_attrs__:
                     walk(getattr(n, f.name))
-        walk((c.cond, c.expr))
+        walk(node)
         for name in found:
             t = self.temp()
             lines.append(f"{pad}{t} = {self._var_table(name)}")
@@ -1128,14 +1132,18 @@ class Compiler:
 
     def _static_length(self, source: A.Expr) -> int | None:
         """The most items `source` can hold when it is the pack's own data, which no rule
-        changes: the records of a type not made in play, or a list field (not `var`) of
-        such records that each record gives; else None."""
+        changes: the records of a type not made in play, an enum's values, a list field (not
+        `var`) of such records that each record gives; or a list written out; else None."""
         if not self.optimize:
             return None
+        if isinstance(source, A.ListLit):  # a new list of as many items as it is written with
+            return len(source.items)
         if isinstance(source, A.Name):
             res = self.c.res.get(id(source))
             if res is not None and res[0] == "all" and res[1] not in self.created:
                 return len(self.m.by_type.get(res[1], ()))
+            if res is not None and res[0] == "enum_all":
+                return len(self.m.enum_values(res[1]))
             return None
         if not isinstance(source, A.Attr) or source.name in ("id", "name") \
                 or self.c.res.get(id(source)) is not None:
@@ -1792,9 +1800,17 @@ class _Machine:
         comp, ctx = self.comp, self.ctx
         by = comp.expr(d.by, ctx) if d.by is not None else f"{comp._vars('active')}['active']['']"
         src = comp.expr(d.source, ctx)
-        if d.where is not None:
+        if d.where is not None and comp.optimize:
+            if not (_is_plain(by) or re.fullmatch(r"PV\['\w+'\]\[''\]", by)):
+                t = comp.temp()  # the decider is read before the options, as it was
+                self.line(f"{t} = {by}")
+                by = t
+            src = self._options(d, src)
+        elif d.where is not None:
             inner = _Ctx(True, ctx.pylocals | {d.var})
             src = f"[l_{d.var} for l_{d.var} in {src} if {comp.expr(d.where, inner)}]"
+        elif isinstance(d.source, A.ListLit):
+            pass  # a new list already
         else:
             src = f"list({src})"
         if d.count is None:
@@ -1818,6 +1834,25 @@ class _Machine:
                            ""]
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
         return kind, by, src, lo, hi, require
+
+
+    def _options(self, d: A.Choose, src: str) -> str:
+        """The options of `choose x from src where cond`, as a loop in the block (a list
+        comprehension is a function made and called each time): the same reads and steps
+        (the items are not charged, as the comprehension's are not)."""
+        comp = self.comp
+        inner = _Ctx(True, self.ctx.pylocals | {d.var})
+        out = comp.temp()
+        lines = [f"{out} = []"]
+        tables = comp._hoist_var_tables(d.where, lines, "")
+        lines.append(f"for l_{d.var} in {src}:")
+        test = comp.lowered(d.where, inner, lines, "    ")
+        lines += [f"    if {test}:", f"        {out}.append(l_{d.var})"]
+        for name in tables:
+            del comp.var_tables[name]
+        for line in lines:
+            self.line(line)
+        return out
 
 
 def _also(args: str) -> str:
