@@ -1835,7 +1835,6 @@ class _Machine:
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
         return kind, by, src, lo, hi, require
 
-
     def _options(self, d: A.Choose, src: str) -> str:
         """The options of `choose x from src where cond`, as a loop in the block (a list
         comprehension is a function made and called each time): the same reads and steps

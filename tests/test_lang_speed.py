@@ -150,7 +150,8 @@ on setup:
     while true:
         n = n + free(a)
 """
-SHORT_RECORDS = "region:\n  - {id: a, near: [b, c]}\n  - {id: b, near: [a]}\n  - {id: c, near: []}\n"
+SHORT_RECORDS = ("region:\n  - {id: a, near: [b, c]}\n  - {id: b, near: [a]}\n"
+                 "  - {id: c, near: []}\n")
 
 
 def test_a_short_walk_of_the_packs_own_data_is_not_charged(inline_pack):
