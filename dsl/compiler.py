@@ -14,12 +14,14 @@ and comprehensions charge the runtime's step budget (`G.loop`, `G.walk` or its i
 rule ends as a located fault instead of running forever.
 
 For speed (the same reads, results and faults; fewer steps at most, checked by
-tests/test_lang_speed.py against `optimize=False`): walks in value formulas and in rules
-that never wait are written as loops (`lowered`), small values are written in place of
-their calls (`inlined_values`, `unfolded_values`), a value call that does not depend on a
-walk is read once per walk (`_hoist`), some values are kept while the state is unchanged
-(`run_memo_values`, engine.runtime Runtime.memo), and walks of a type's records filtered by
-a var field use an index (`_walk_code`, Runtime.having).
+tests/test_lang_speed.py against `optimize=False`): walks in formulas and statements are
+written as loops (`lowered`), and so are the options of `choose ... where`; small values
+are written in place of their calls (`inlined_values`, `unfolded_values`), a value call
+that does not depend on a walk is read once per walk (`_hoist`), and so is the table of
+a var it reads (`_hoist_var_tables`); some values are kept while the state is unchanged
+(`run_memo_values`, engine.runtime Runtime.memo); walks of a type's records filtered by
+a var field use an index (`_walk_code`, Runtime.having); and a walk of the pack's own data
+is not copied, nor charged when short with no walk inside (`_static_length`).
 """
 from __future__ import annotations
 
