@@ -14,12 +14,14 @@ and comprehensions charge the runtime's step budget (`G.loop`, `G.walk` or its i
 rule ends as a located fault instead of running forever.
 
 For speed (the same reads, results and faults; fewer steps at most, checked by
-tests/test_lang_speed.py against `optimize=False`): walks in value formulas and in rules
-that never wait are written as loops (`lowered`), small values are written in place of
-their calls (`inlined_values`, `unfolded_values`), a value call that does not depend on a
-walk is read once per walk (`_hoist`), some values are kept while the state is unchanged
-(`run_memo_values`, engine.runtime Runtime.memo), and walks of a type's records filtered by
-a var field use an index (`_walk_code`, Runtime.having).
+tests/test_lang_speed.py against `optimize=False`): walks in formulas and statements are
+written as loops (`lowered`), and so are the options of `choose ... where`; small values
+are written in place of their calls (`inlined_values`, `unfolded_values`), a value call
+that does not depend on a walk is read once per walk (`_hoist`), and so is the table of
+a var it reads (`_hoist_var_tables`); some values are kept while the state is unchanged
+(`run_memo_values`, engine.runtime Runtime.memo); walks of a type's records filtered by
+a var field use an index (`_walk_code`, Runtime.having); and a walk of the pack's own data
+is not copied, nor charged when short with no walk inside (`_static_length`).
 """
 from __future__ import annotations
 
@@ -76,6 +78,8 @@ class Compiler:
         self.temps = 0  # temporaries of `lowered` (their own count: `uid` names saved data)
         self.pure_values: set[str] = set()  # values that only read (see `pure_values`)
         self.hoisted: dict[int, str] = {}  # value calls read once per walk: node -> temporary
+        # vars whose table a walk read into a temporary before its loop: var -> temporary
+        self.var_tables: dict[str, str] = {}
         self.recursive_values: set[str] = set()  # values that may call themselves again
         self.inlined_values: set[str] = set()  # values whose formula replaces their calls
         self.unfolded_values: set[str] = set()  # values written out in place, as statements
@@ -311,6 +315,7 @@ class Compiler:
         self.out.append(f"def v_{name}(G{''.join(', l_' + p for p in params)}):")
         # the formula, its walks written as loops (`lowered`): the same reads and steps
         lines: list[str] = []
+        self.temps = 0  # (see `_function`)
         body = self.lowered(v.expr, _Ctx(False, params), lines, "    ")
         if name in self.static_values and not any(isinstance(p.type, A.TList)
                                                   for p in v.params):
@@ -503,6 +508,9 @@ class Compiler:
 
     # ---- functions ----------------------------------------------------------------------
     def _function(self, fn: str, params: list[str], body: tuple[A.Stmt, ...]) -> None:
+        # temporaries are the function's own locals: numbered afresh, so that copies of one
+        # rule (an effect that several records share) compile to the same text
+        self.temps = 0
         if fn in self.c.suspending_fns:
             _Machine(self, fn, params).build(body)
         else:
@@ -630,15 +638,14 @@ class Compiler:
             raise AssertionError(s)
 
     def _lowered_in(self, e: A.Expr, ctx: _Ctx, lines: list[str], pad: str) -> str:
-        """An expression of a statement: its walks written as loops (`lowered`) in a function
-        that never waits (whose locals are Python's own), else one expression."""
-        if ctx.susp:
-            return self.expr(e, ctx)
+        """An expression of a statement, its walks written as loops (`lowered`). In a rule
+        that may wait too: a statement that does not wait runs within one call of the
+        function, so the loops' names and temporaries are Python's own there."""
         return self.lowered(e, ctx, lines, pad)
 
     def _rhs_lowered(self, r: A.Rhs, ctx: _Ctx, lines: list[str], pad: str) -> str:
         """`rhs`, with the walks of a plain expression written as loops (`_lowered_in`)."""
-        if ctx.susp or isinstance(r, (A.Create, A.Draw, A.Choose, A.Ask, A.Order, A.Open)) \
+        if isinstance(r, (A.Create, A.Draw, A.Choose, A.Ask, A.Order, A.Open)) \
                 or not self._walks(r):
             return self.rhs(r, ctx)
         code = self.lowered(r, ctx, lines, pad)
@@ -822,6 +829,11 @@ class Compiler:
         (PV), any other through them (V)."""
         return "PV" if self.m.vars[name].visibility == "public" else "V"
 
+    def _var_table(self, name: str) -> str:
+        """Code for var `name`'s table of values: the temporary a walk read it into before
+        its loop (`_lowered_walk`), else read where it is used."""
+        return self.var_tables.get(name) or f"{self._vars(name)}[{name!r}]"
+
     def _zones(self, name: str) -> str:
         """Where generated code reads zone `name`: a public one without the undo watchers
         (PZ), a hidden or private one through them (Z)."""
@@ -840,7 +852,7 @@ class Compiler:
             if kind == "local":
                 return ctx.local(res[1])
             if kind == "var":
-                return f"{self._vars(res[1])}[{res[1]!r}]['']"
+                return f"{self._var_table(res[1])}['']"
             if kind == "zone":
                 return f"{self._zones(res[1])}[{res[1]!r}]"
             if kind == "const":
@@ -860,7 +872,7 @@ class Compiler:
             res = c.res[id(e)]
             if res[0] == "var":
                 key = self._key([self.keypart(a, ctx) for a in e.args])
-                return f"{self._vars(res[1])}[{res[1]!r}][{key}]"
+                return f"{self._var_table(res[1])}[{key}]"
             if res[0] == "zone":
                 return f"{self._zones(res[1])}[{self.zone_key(e, ctx)}]"
             return f"{self.expr(e.obj, ctx)}[{self.expr(e.args[0], ctx)}]"
@@ -879,7 +891,7 @@ class Compiler:
                     return obj if t in self.created else f"G.name_of({obj})"
                 home = self._field_home(t, e.name)
                 if home == "F":
-                    return f"G.f[{obj}][{e.name!r}]"
+                    return f"GF[{obj}][{e.name!r}]"
                 if home == "any":
                     return f"G.field({obj}, {e.name!r})"
             if e.name == "name":
@@ -1032,13 +1044,25 @@ class Compiler:
         start = {"list": "[]", "count": "0", "sum": "0", "exists": "False", "every": "True"}
         lines.append(f"{pad}{t} = {start[mode]}")
         hoisted = self._hoist(c, lines, pad)
+        tables = self._hoist_var_tables((c.cond, c.expr), lines, pad)
         # `every` of the filter form tests its condition: it keeps nothing out
         walk = f"G.walk({src})" if mode == "every" and _is_filter(c) else \
             self._walk_code(c, ctx, src)
-        if walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
+        bound = self._static_length(c.source)
+        if walk.startswith("G.walk(") and bound is not None:
+            # the pack's own list (nothing changes it: no copy) and at most `bound` items
+            walk = src
+            if bound > _MAX_UNCHARGED or self._walks((c.cond, c.expr)):
+                items = self.temp()
+                lines += [f"{pad}{items} = {src}",
+                          f"{pad}G.left -= len({items}) + 1",
+                          f"{pad}if G.left < 0: G.over_budget()"]
+                walk = items
+        elif walk.startswith("G.walk("):  # G.walk written out: the list, charged up front
             items = self.temp()
             lines.append(f"{pad}{items} = {src}")
-            if not src.startswith(("Z[", "PZ[", "G.all(")):  # zones and a type's records are lists
+            if not src.startswith(("Z[", "PZ[", "G.all(")) \
+                    and not self._gives_list(c.source):  # these give lists
                 lines.append(f"{pad}if type({items}) is not list: {items} = list({items})")
             lines += [f"{pad}G.left -= len({items}) + 1",
                       f"{pad}if G.left < 0: G.over_budget()"]
@@ -1071,7 +1095,73 @@ class Compiler:
             lines.append(f"{body}    break")
         for node in hoisted:
             del self.hoisted[node]
+        for name in tables:
+            del self.var_tables[name]
         return t
+
+    def _hoist_var_tables(self, node: Any, lines: list[str], pad: str) -> list[str]:
+        """The vars a walk's condition or item (`node`) reads outside a lambda, each table
+        read into a temporary before the loop: nothing sets a var while an expression is
+        read, and reading a table reads none of its values (the undo watchers see the value
+        read). Returns the vars, for the caller to forget after the walk."""
+        found: list[str] = []
+
+        def walk(n: Any) -> None:
+            if isinstance(n, A.Lambda):
+                return
+            if isinstance(n, (A.Name, A.Index)):
+                res = self.c.res.get(id(n))
+                if res is not None and res[0] == "var" and res[1] not in self.var_tables \
+                        and res[1] not in found:
+                    found.append(res[1])
+            if isinstance(n, tuple):
+                for x in n:
+                    walk(x)
+            elif hasattr(n, "__attrs_attrs__"):
+                for f in n.__attrs_attrs__:
+                    walk(getattr(n, f.name))
+        walk(node)
+        for name in found:
+            t = self.temp()
+            lines.append(f"{pad}{t} = {self._var_table(name)}")
+            self.var_tables[name] = t
+        return found
+
+    def _gives_list(self, source: A.Expr) -> bool:
+        """Is `source` a graph search that gives a new list (engine.graph.Graph)?"""
+        return isinstance(source, A.Call) and source.func in ("neighbors", "reachable") \
+            and self.c.res.get(id(source), ("",))[0] == "builtin"
+
+    def _static_length(self, source: A.Expr) -> int | None:
+        """The most items `source` can hold when it is the pack's own data, which no rule
+        changes: the records of a type not made in play, an enum's values, a list field (not
+        `var`) of such records that each record gives; or a list written out; else None."""
+        if not self.optimize:
+            return None
+        if isinstance(source, A.ListLit):  # a new list of as many items as it is written with
+            return len(source.items)
+        if isinstance(source, A.Name):
+            res = self.c.res.get(id(source))
+            if res is not None and res[0] == "all" and res[1] not in self.created:
+                return len(self.m.by_type.get(res[1], ()))
+            if res is not None and res[0] == "enum_all":
+                return len(self.m.enum_values(res[1]))
+            return None
+        if not isinstance(source, A.Attr) or source.name in ("id", "name") \
+                or self.c.res.get(id(source)) is not None:
+            return None
+        t = self.c.types.get(id(source.obj))
+        info = self.m.types.get(t) if isinstance(t, str) else None
+        if info is None or info.created or source.name not in info.fields \
+                or info.fields[source.name].var:
+            return None
+        lengths = [0]
+        for rid in self.m.by_type.get(t, ()):
+            value = self.m.records[rid].data.get(source.name)
+            if not isinstance(value, list):
+                return None
+            lengths.append(len(value))
+        return max(lengths)
 
     def _hoist(self, c: A.Comprehension, lines: list[str], pad: str) -> list[int]:
         """Calls of values that only read, in the comprehension's condition or item, whose
@@ -1316,6 +1406,11 @@ _NOT_INLINED = frozenset({"roll", "random_pick", "run", "numbers", "neighbors", 
 _MAX_INLINED = 160
 _MAX_UNFOLDED = 240
 _MAX_LOWERED_DEPTH = 12
+# A walk of the pack's own data (`_static_length`) of at most this many items, with no walk
+# inside, is not charged: its work is bounded by a constant, and the loop around it, the call
+# or the `while` turn that runs it is charged, so a runaway rule still ends within a
+# constant factor of its budget. (The records of a type are walked charged: there are many.)
+_MAX_UNCHARGED = 16
 
 
 # One rule step (Runtime.tick), written inline: a call is a step, so recursion cannot run
@@ -1326,9 +1421,12 @@ _TICK = ("    G.left -= 1", "    if G.left < 0: G.over_budget()")
 # The state's vars (V) and zones (Z), read through the undo watchers while a decision may
 # be undone (see Runtime.watch), the records (R), and the vars and zones again without the
 # watchers (PV, PZ), for reading public ones: anyone may see them, so no read of one can
-# end an undo.
-_PRE = "    V, Z, R, PV, PZ = G.v, G.z, G.R, G.pv, G.pz"
-_PRE_NAMES = {"V": "G.v", "Z": "G.z", "R": "G.R", "PV": "G.pv", "PZ": "G.pz"}
+# end an undo; and the fields of records in play (GF, through the watchers like V and Z).
+# A barrier while the function runs (Runtime.barrier) points G.v, G.z and G.f back at the
+# state itself; the names keep the watchers, whose reads give the same values and at most
+# hit the barrier again, which changes nothing.
+_PRE = "    V, Z, R, PV, PZ, GF = G.v, G.z, G.R, G.pv, G.pz, G.f"
+_PRE_NAMES = {"V": "G.v", "Z": "G.z", "R": "G.R", "PV": "G.pv", "PZ": "G.pz", "GF": "G.f"}
 
 
 def _prelude(lines: list[str], body: str) -> list[str]:
@@ -1704,9 +1802,17 @@ class _Machine:
         comp, ctx = self.comp, self.ctx
         by = comp.expr(d.by, ctx) if d.by is not None else f"{comp._vars('active')}['active']['']"
         src = comp.expr(d.source, ctx)
-        if d.where is not None:
+        if d.where is not None and comp.optimize:
+            if not (_is_plain(by) or re.fullmatch(r"PV\['\w+'\]\[''\]", by)):
+                t = comp.temp()  # the decider is read before the options, as it was
+                self.line(f"{t} = {by}")
+                by = t
+            src = self._options(d, src)
+        elif d.where is not None:
             inner = _Ctx(True, ctx.pylocals | {d.var})
             src = f"[l_{d.var} for l_{d.var} in {src} if {comp.expr(d.where, inner)}]"
+        elif isinstance(d.source, A.ListLit):
+            pass  # a new list already
         else:
             src = f"list({src})"
         if d.count is None:
@@ -1731,6 +1837,24 @@ class _Machine:
             require = f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
         return kind, by, src, lo, hi, require
 
+    def _options(self, d: A.Choose, src: str) -> str:
+        """The options of `choose x from src where cond`, as a loop in the block (a list
+        comprehension is a function made and called each time): the same reads and steps
+        (the items are not charged, as the comprehension's are not)."""
+        comp = self.comp
+        inner = _Ctx(True, self.ctx.pylocals | {d.var})
+        out = comp.temp()
+        lines = [f"{out} = []"]
+        tables = comp._hoist_var_tables(d.where, lines, "")
+        lines.append(f"for l_{d.var} in {src}:")
+        test = comp.lowered(d.where, inner, lines, "    ")
+        lines += [f"    if {test}:", f"        {out}.append(l_{d.var})"]
+        for name in tables:
+            del comp.var_tables[name]
+        for line in lines:
+            self.line(line)
+        return out
+
 
 def _also(args: str) -> str:
     """The prompt's values as a last argument of G.decide, only when there are some."""
@@ -1752,7 +1876,7 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
     records' fields that are not `var`, consts, tables, the graphs, the sides. The analysis
     reads the compiled formula (Python), so whatever construct reads the game state, now or
     later, is caught by what it compiles to: a value is static when its code touches no var
-    (V), zone (Z), record field in play (G.f, G.field, G.attribute), event state (G.evget),
+    (V), zone (Z), record field in play (GF, G.field, G.attribute), event state (G.evget),
     modifier, die or random pick, nor any runtime method outside `_STATIC_G`, calls only
     static values, and no `modify` changes it. Anything unknown makes a value not static.
     Values that call each other in a cycle are static together when nothing else stops them
@@ -1781,7 +1905,7 @@ def static_values(bodies: dict[str, str], modified: set[str]) -> set[str]:
 # records lie, what is revealed), none of which changes while an expression is read.
 _READ_G = _STATIC_G | {"v", "z", "f", "field", "attribute", "evget", "pieces", "loc",
                        "revealed", "mods", "modint", "modto", "having"}
-_READ_NAMES = _STATIC_NAMES | {"V", "Z", "PV", "PZ"}
+_READ_NAMES = _STATIC_NAMES | {"V", "Z", "PV", "PZ", "GF"}
 # What makes a value worth keeping: walking all the records of a type, searching a graph
 _COSTLY = ("G.all(", "G.graphs[", "G.pieces(")
 

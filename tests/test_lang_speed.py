@@ -136,3 +136,62 @@ def test_a_walk_reads_a_value_that_does_not_depend_on_it_once(inline_pack):
     assert "_t" in pack.code and ":= v_cap(G)" in pack.code
     game = pack.new_game(0)
     assert says(game) == [["small", ["a", "c"]]]
+
+
+SHORT_WALKS = """
+var active: side = red
+var mark[r: region]: int = 0
+type region:
+    near: list of region
+value free(r: region): int = count(n in r.near where mark[n] == 0)
+value spread(): int = sum(count(n in r.near where mark[n] == 0) for r in region)
+on setup:
+    let n = 0
+    while true:
+        n = n + free(a)
+"""
+SHORT_RECORDS = ("region:\n  - {id: a, near: [b, c]}\n  - {id: b, near: [a]}\n"
+                 "  - {id: c, near: []}\n")
+
+
+def test_a_short_walk_of_the_packs_own_data_is_not_charged(inline_pack):
+    """A walk of a list field that is not var (no rule changes it), of at most 16 items
+    and with no walk inside, costs no steps; the walk around it still does. It is not
+    copied, and the var it reads is read once before the loop."""
+    pack = inline_pack(SHORT_WALKS.replace("while true", "if false"), SHORT_RECORDS)
+    rt = pack.new_game(0).rt
+    assert "_t2 = PV['mark']\n    for l_n in R[l_r]['near']:\n" in pack.code
+    rt.left = 100
+    assert pack.ns["VALUES"]["free"](rt, "a") == 2 and rt.left == 100
+    assert pack.ns["VALUES"]["spread"](rt) == 3 and rt.left == 100 - 4  # region: 3 + 1
+
+
+def test_a_loop_around_an_uncharged_walk_still_ends_as_a_runaway(inline_pack):
+    pack = inline_pack(SHORT_WALKS, SHORT_RECORDS)
+    with pytest.raises(EngineFault, match=r"rules\.rules:10: .*rule steps without a decision"):
+        pack.new_game(0, limits=Limits(steps=1000))
+
+
+def test_a_long_walk_of_the_packs_own_data_is_charged(inline_pack):
+    many = ", ".join(f"r{i}" for i in range(17))
+    records = "region:\n  - {id: a, near: [" + many + "]}\n" + "".join(
+        f"  - {{id: r{i}, near: []}}\n" for i in range(17))
+    pack = inline_pack(SHORT_WALKS.replace("while true", "if false"), records)
+    rt = pack.new_game(0).rt
+    rt.left = 100
+    assert pack.ns["VALUES"]["free"](rt, "a") == 17 and rt.left == 100 - 18
+
+
+def test_options_of_a_choice_with_a_condition_are_a_loop(inline_pack):
+    pack = inline_pack("""
+        var active: side = red
+        var mark[r: region]: int = 0
+        type region:
+            size: int
+        on setup:
+            mark[b] = 1
+            let r = choose r from region where mark[r] == 0 and r.size > 1 by blue
+            log "took", r
+    """, "region:\n  - {id: a, size: 1}\n  - {id: b, size: 2}\n  - {id: c, size: 3}\n")
+    assert "[l_r for l_r" not in pack.code and "for l_r in G.all('region'):" in pack.code
+    assert says(pack.new_game(0)) == [["took", "c"]]  # one option: taken without asking

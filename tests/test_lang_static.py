@@ -99,10 +99,10 @@ def test_a_cached_value_charges_the_steps_it_cost(pack):
         memo.clear()
     rt = pack.static_runtime()
     rt.left = 10_000
-    pack.ns["VALUES"]["total"](rt)
+    pack.ns["VALUES"]["evens"](rt, "south")  # walks numbers(1, 4): charged
     cold = 10_000 - rt.left
     rt.left = 10_000
-    pack.ns["VALUES"]["total"](rt)
+    pack.ns["VALUES"]["evens"](rt, "south")
     assert 10_000 - rt.left == cold > 1
     first = pack.new_game(0)
     for memo in pack.ns["MEMOS"].values():
