@@ -44,6 +44,7 @@ def play(pack: Any, seed: int) -> tuple[Any, ...]:
 @pytest.mark.parametrize("name,games", [
     ("tests/packs/testgame", 60), ("tests/packs/roadgame", 30), ("tests/packs/stackgame", 30),
     ("tests/packs/windowgame", 30), ("bench/packs/tictactoe", 30), ("bench/packs/kuhn", 30),
+    ("bench/packs/ap_battle", 30),
     ("content/ante_portas", 30), ("content/hannibal", 4),
 ])
 def test_optimized_and_plain_code_play_the_same_games(name, games):
