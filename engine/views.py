@@ -21,6 +21,8 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from engine.saves import key_order, made_in_turn
+
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
     """Does `side` see `ent` lying in `zone` now?"""
@@ -262,8 +264,9 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
+    zone_items, var_items, field_items = _tables(game)
     zones: dict[str, Any] = {}
-    for key, items in rt.z.items():
+    for key, items in zone_items:
         if pack.created and not _key_visible(game, side, key.partition("|")[2]):
             continue  # the zone of a record made in play that the side cannot see
         if pack.can_see_zone(side, key):
@@ -272,7 +275,7 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
             known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
             zones[key] = {"count": len(items), "revealed": known}
     variables: dict[str, Any] = {}
-    for name, table in rt.v.items():
+    for name, table in var_items:
         shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
                  and (not pack.created or _key_visible(game, side, k))}
         if shown:
@@ -290,7 +293,7 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
             decision = {"side": d.side, "kind": d.kind}
     fields = None
     if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
-        fields = {rid: dict(rec) for rid, rec in rt.s["f"].items()
+        fields = {rid: dict(rec) for rid, rec in field_items
                   if _sees(game, side, rid, rt.loc.get(rid))}
     if logs is None:
         log = ShownLog(game, side).lines(game)
@@ -313,6 +316,21 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
         view["lang"] = lang
         view["names"] = pack.names_in(view, lang)
     return view
+
+
+def _tables(game: Any) -> tuple[Any, Any, Any]:
+    """The state's zones, vars and fields in play, each as (key, value) pairs, in the order
+    the game made them: the state's own, but for a pack that may make records of two
+    created types in turn, whose state loaded from a save cannot have it
+    (engine.saves.key_order): those are read in `key_order`, whatever the state's order."""
+    s = game.rt.s
+    if not made_in_turn(game.pack):
+        return s["z"].items(), s["v"].items(), (s.get("f") or {}).items()
+    order = key_order(game.pack, s["made"])
+    z, v, f = s["z"], s["v"], s["f"]
+    return ([(key, z[key]) for key in order.zones],
+            [(name, {key: v[name][key] for key in keys}) for name, keys in order.vars.items()],
+            [(rid, f[rid]) for rid in order.fields])
 
 
 def _key_visible(game: Any, side: str | None, key: str) -> bool:
@@ -344,7 +362,8 @@ def position_key(game: Any, side: str) -> bytes:
     visible = pack.visible_zones[side]
     known = {e for e, seen in revealed.items() if side in seen}
     parts: list[Any] = []
-    for key, items in s["z"].items():
+    zone_items, var_items, field_items = _tables(game)
+    for key, items in zone_items:
         if created and not _key_visible(game, side, key.partition("|")[2]):
             continue
         if key in visible:
@@ -352,7 +371,7 @@ def position_key(game: Any, side: str) -> bytes:
         else:  # how many, and which of them were shown to the side
             parts.append((len(items), [e for e in items if e in known] if known else ()))
     model_vars = pack.model.vars
-    for name, table in s["v"].items():
+    for name, table in var_items:
         vis = model_vars[name].visibility
         if vis == "hidden":
             continue
@@ -362,10 +381,9 @@ def position_key(game: Any, side: str) -> bytes:
         elif vis == "private":  # the keys of its own side (Pack.var_visible)
             table = {k: v for k, v in table.items() if k.partition("|")[0] == side}
         parts.append(table)
-    fields = s.get("f")
-    if fields is not None:
+    if s.get("f") is not None:
         loc = s["loc"]
-        parts.append({rid: rec for rid, rec in fields.items()
+        parts.append({rid: rec for rid, rec in field_items
                       if _sees(game, side, rid, loc.get(rid))})
     d = s["decision"]
     if d is not None:
