@@ -520,12 +520,17 @@ class Game:
         self.rt.attach(state)
 
     # ---- views ----------------------------------------------------------------------------
+    # per side, its log as its views show it (engine.views.ShownLog): made by its first view
+    _shown_logs: dict[str | None, Any] | None = None
+
     def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
         """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
         engine.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
         name in that language (`pack.name_of`)."""
         from engine.views import player_view
-        return player_view(self, side, lang)
+        if self._shown_logs is None:
+            self._shown_logs = {}
+        return player_view(self, side, lang, self._shown_logs)
 
     def position(self, side: str) -> bytes:
         """What `side` sees now, without the log, the counters and the decision's id, as

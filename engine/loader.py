@@ -423,32 +423,6 @@ def keys_naming(types: tuple[str, ...], tname: str, rid: str,
     return out
 
 
-def live_keys(pack: CompiledPack, made: dict[str, list[str]] | None
-              ) -> tuple[list[str], dict[str, list[str]]]:
-    """Every zone key and every var's keys with the records made so far (`made`: created
-    type -> live ids): what a state must hold."""
-    zone_keys = list(pack.zone_keys)
-    var_keys = {n: [k for k, _a in c] for n, c in pack.var_keys.items()}
-    if not pack.created or not made:
-        return zone_keys, var_keys
-
-    def domain(t: str) -> list[str]:
-        return list(pack.sides) if t == "side" else made.get(t, []) if t in pack.created \
-            else pack.by_type.get(t, [])
-    seen: set[tuple[str, str]] = set()
-    for entries in pack.keyed.values():
-        for kind, name, types in entries:
-            if (kind, name) in seen:  # indexed by two created types: listed under both
-                continue
-            seen.add((kind, name))
-            for combo in itertools.product(*(domain(t) for t in types)):
-                if kind == "z":
-                    zone_keys.append("|".join((name, *combo)))
-                else:
-                    var_keys[name].append("|".join(combo))
-    return zone_keys, var_keys
-
-
 def instantiate(build: Build) -> CompiledPack:
     from dsl.types import from_ast  # the syntax tree: only when a pack is built
     from engine.graph import Graph

@@ -13,11 +13,13 @@ exactly, and the state, which loads it at once. `Game.load` trusts neither blind
   `digest` (sha256 of the canonical JSON of seed, log flag, actions and state) must match
   (`verify="digest"`). The digest finds damage, not forgery: anyone can recompute it.
 
-The runtime keeps working on the plain JSON data (its dicts are the state); the attrs
-classes only hold what is checked.
+The runtime keeps working on the plain JSON data (its dicts are the state, their tables
+put back in the order the game had them: `in_game_order`); the attrs classes only hold what
+is checked.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import itertools
@@ -35,7 +37,7 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from dsl.model import BUILTIN_EVENTS
 from engine.errors import ChanceNeeded, EngineFault, IllegalAction, SaveError
-from engine.loader import live_keys
+from engine.loader import keys_naming
 
 SAVE_FORMAT = "engine-save/2"
 # The version of the public format (views, decisions, actions, log entries, saves: see
@@ -382,13 +384,14 @@ def read_save(pack: Any, text: Any) -> Save:
 
 
 def read_digested(pack: Any, text: Any) -> Save:
-    """`read_save` and `check_digest` in one. A save laid out exactly as `save_text` writes
-    it has its digest checked on the text itself, without writing the state out again
-    (most of the time a load took)."""
+    """`read_save` and `check_digest` in one, the state's tables put back in the game's
+    order (`in_game_order`). A save laid out exactly as `save_text` writes it has its
+    digest checked on the text itself, without writing the state out again (most of the
+    time a load took)."""
     save = read_save(pack, text)
     if not (isinstance(text, str) and _digest_holds(pack, text)):
         check_digest(save)  # not as save_text writes it, or damaged: says what is wrong
-    return save
+    return Save(save.file, {**save.data, "state": in_game_order(pack, save.state)})
 
 
 def _digest_holds(pack: Any, text: str) -> bool:
@@ -906,38 +909,17 @@ def _check_fields(pack: Any, st: SavedState) -> None:
     _check_present("state.f", st.f, pack.record_state, "record fields that change in play")
     if st.f is None:
         return
-    types = pack.model.types
-    want: dict[str, Any] = {}
-    for tname, ids in (st.made or {}).items():  # (checked: ids of records of type tname)
-        want.update(zip(ids, itertools.repeat(types[tname].fields.keys())))
-    want.update(_var_fields(pack))
+    want = key_order(pack, st.made).fields  # record -> its fields (made: checked before)
     _check_same_keys("state.f", "record with fields in play", st.f, want)
-    if not any(map(operator.ne, map(dict.keys, st.f.values()), map(want.__getitem__, st.f))):
+    if not any(map(operator.ne, map(dict.keys, st.f.values()),
+                   map(dict.keys, map(want.__getitem__, st.f)))):
         return  # (most often) every record with its fields: compared at C speed
-    for rid in [rid for rid, rec in st.f.items() if rec.keys() != want[rid]]:
+    for rid in [rid for rid, rec in st.f.items() if rec.keys() != want[rid].keys()]:
         _check_same_keys(f"state.f{_key_step(rid)}", f"field of {rid!r}", st.f[rid], want[rid])
 
 
-_VAR_FIELDS: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
-
-
-def _var_fields(pack: Any) -> dict[str, frozenset[str]]:
-    """Record id -> the names of its var fields, for every record of `pack` with var
-    fields: worked out once per pack."""
-    got = _VAR_FIELDS.get(id(pack))
-    if got is None or got[0] is not pack:
-        types = pack.model.types
-        want = {}
-        for t in pack.var_field_types:
-            names = frozenset(n for n, f in types[t].fields.items() if f.var)
-            for rid in pack.by_type[t]:
-                want[rid] = names
-        got = _VAR_FIELDS[id(pack)] = (pack, want)
-    return got[1]
-
-
 def _check_vars(pack: Any, st: SavedState) -> None:
-    _zones, var_keys = live_keys(pack, st.made)
+    var_keys = key_order(pack, st.made).vars
     _check_same_keys("state.v", "var", st.v, var_keys)
     for name, table in st.v.items():
         if not _same_keys(table, var_keys[name]):
@@ -950,7 +932,7 @@ def _check_record(pack: Any, path: str, rid: str, live: set[str] | None = None) 
 
 
 def _check_zones(pack: Any, st: SavedState) -> None:
-    zone_keys, _vars = live_keys(pack, st.made)
+    zone_keys = key_order(pack, st.made).zones
     live = _live(st)
     _check_same_keys("state.z", "zone", st.z, zone_keys)
     placed = dict(zip(_chain(st.z.values()),  # record -> its zone, built at C speed
@@ -1147,6 +1129,152 @@ def _check_counters(file: SaveFile) -> None:
                     f"{st.decisions} decisions answered")
     if not re.fullmatch(r"[0-9a-f]{64}", file.digest):
         raise _fail("digest", f"expected 64 hexadecimal digits (sha256), got {_show(file.digest)}")
+
+
+# ---- the order of a state's tables --------------------------------------------------------------
+# A save is canonical JSON, whose objects have their keys sorted. A game keeps its tables in
+# the order it made them, and what it shows reads them in that order (a view's zones and
+# vars, `Game.position`'s bytes): a state read from a save gets that order back.
+
+# the state's keys, its decision's and a one-at-a-time pick's, as engine.runtime makes them
+_STATE_KEYS = ("v", "z", "loc", "mods", "revealed", "stack", "decision", "log", "result", "rng",
+               "steps", "decisions", "asked", "f", "made", "serial", "chance")
+_DECISION_KEYS = ("id", "kind", "side", "options", "min", "max", "optional", "prompt",
+                  "require", "fn", "args", "each", "window")
+_PICK_KEYS = dict.fromkeys(("picked", "min", "max"))
+_RESULT_KEYS = dict.fromkeys(("winner", "reason"))
+
+
+@attrs.frozen
+class KeyOrder:
+    """The keys of a state's tables in the order a game makes them, each table's as a dict
+    of its keys (to None: a copy updated with a table is the table in this order)."""
+    zones: dict[str, None]
+    vars: dict[str, dict[str, None]]  # var -> its keys
+    fields: dict[str, dict[str, None]]  # record with fields in play -> its fields
+
+
+@attrs.frozen
+class _PackOrder:
+    keys: KeyOrder  # the pack's own keys
+    fields: dict[str, dict[str, None]]  # created type -> its fields
+
+
+_PACK_ORDER: dict[int, tuple[Any, _PackOrder]] = {}
+
+
+def _pack_order(pack: Any) -> _PackOrder:
+    """The pack's own keys in the order a new game makes them (engine.runtime's setup: the
+    zones and vars in declaration order, then the records with var fields), and each type's
+    fields in play in declaration order (its `init_T`'s). Worked out once per pack."""
+    got = _PACK_ORDER.get(id(pack))
+    if got is None or got[0] is not pack:
+        types = pack.model.types
+        fields = {t: dict.fromkeys(n for n, f in info.fields.items()
+                                   if f.var or t in pack.created)
+                  for t, info in types.items()}
+        keys = KeyOrder(dict.fromkeys(pack.zone_keys),
+                        {name: dict.fromkeys(key for key, _args in combos)
+                         for name, combos in pack.var_keys.items()},
+                        {rid: fields[t] for t in pack.var_field_types
+                         for rid in pack.by_type[t]})
+        got = _PACK_ORDER[id(pack)] = (pack, _PackOrder(keys, fields))
+    return got[1]
+
+
+def key_order(pack: Any, made: dict[str, list[str]] | None) -> KeyOrder:
+    """The keys of a state of `pack` whose live records made in play are `made` (created
+    type -> ids, oldest first), in the order a game makes them: the pack's own first, then
+    those of each record made in play, as it was made (engine.runtime's `create`). A state
+    does not say in which order records of two created types were made: those are taken
+    type by type (Game.position and views read such a pack's tables in this order, not in
+    the game's; see `made_in_turn`). Not to be changed: it may be the pack's own."""
+    own = _pack_order(pack)
+    static = own.keys
+    if not made or not any(made.values()):
+        return static
+    made_now = tuple(map(tuple, made.values()))
+    last = _LAST_ORDER.get("last")
+    if last is not None and last[0] is pack and last[1] == made_now:
+        return last[2]  # (the checks of a save and its load ask for the same)
+    fields = static.fields.copy()
+    if not any(t in pack.keyed for t in made):  # keys of the pack's own only
+        for tname, ids in made.items():
+            fields.update(zip(ids, itertools.repeat(own.fields[tname])))
+        order = KeyOrder(static.zones, static.vars, fields)
+    else:
+        order = _made_keys(pack, made, fields)
+    _LAST_ORDER["last"] = (pack, made_now, order)
+    return order
+
+
+_LAST_ORDER: dict[str, tuple[Any, tuple[tuple[str, ...], ...], KeyOrder]] = {}
+
+
+def _made_keys(pack: Any, made: dict[str, list[str]], fields: dict[str, Any]) -> KeyOrder:
+    """`key_order` of a pack whose zones or vars are indexed by records made in play: the
+    keys of each record made, as engine.runtime's `create` adds them."""
+    own = _pack_order(pack)
+    zones = own.keys.zones.copy()
+    var_keys = {name: keys.copy() for name, keys in own.keys.vars.items()}
+    so_far: dict[str, list[str]] = {t: [] for t in made}
+    sides = list(pack.sides)
+
+    def domain(t: str) -> list[str]:  # engine.runtime's, when the record was made
+        return sides if t == "side" else so_far[t] if t in so_far else pack.by_type.get(t, [])
+    for tname, ids in made.items():
+        entries, names = pack.keyed.get(tname, ()), own.fields[tname]
+        for rid in ids:
+            so_far[tname].append(rid)
+            for kind, name, types in entries:
+                for combo in keys_naming(types, tname, rid, domain):
+                    if kind == "z":
+                        zones["|".join((name, *combo))] = None
+                    else:
+                        var_keys[name]["|".join(combo)] = None
+            fields[rid] = names
+    return KeyOrder(zones, var_keys, fields)
+
+
+def made_in_turn(pack: Any) -> bool:
+    """May a game of `pack` make records of two created types in turn? Then the order of
+    its tables is not in its state, and what reads them in order reads them in `key_order`."""
+    return len(pack.created) > 1
+
+
+def _ordered(table: dict[str, Any], keys: dict[str, None]) -> dict[str, Any]:
+    """`table` (holding `keys`, no other) in the order of `keys`, made at C speed."""
+    out = keys.copy()
+    out.update(table)
+    return out
+
+
+def in_game_order(pack: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """`state`, read from a save and checked against `pack` (its tables hold the keys
+    `key_order` lists), with its tables in the order the game that was saved had them
+    (`key_order`): so a view shows its zones and vars in the same order, and
+    `Game.position` gives the same bytes. The frames' locals, `loc` and `revealed` keep the
+    save's order: nothing reads them in order."""
+    order = key_order(pack, state.get("made"))
+    out = {key: state[key] for key in _STATE_KEYS if key in state}
+    if len(out) < len(state):  # (none in a game today) kept, after those
+        out.update((key, value) for key, value in state.items() if key not in out)
+    out["z"] = _ordered(state["z"], order.zones)
+    v = state["v"]
+    out["v"] = {name: _ordered(v[name], keys) for name, keys in order.vars.items()}
+    f = state.get("f")
+    if f is not None:  # (each record's fields put in order at C speed: most of the work)
+        records = list(map(dict.copy, order.fields.values()))
+        collections.deque(map(dict.update, records, map(f.__getitem__, order.fields)), 0)
+        out["f"] = dict(zip(order.fields, records))
+    d = state["decision"]
+    if d is not None:
+        d = out["decision"] = {key: d[key] for key in _DECISION_KEYS if key in d}
+        if d.get("each") is not None:
+            d["each"] = _ordered(d["each"], _PICK_KEYS)
+    if state["result"] is not None:
+        out["result"] = _ordered(state["result"], _RESULT_KEYS)
+    return out
 
 
 # ---- verification -----------------------------------------------------------------------------------

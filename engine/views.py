@@ -21,6 +21,8 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from engine.saves import key_order, made_in_turn
+
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
     """Does `side` see `ent` lying in `zone` now?"""
@@ -34,15 +36,22 @@ def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
 class _Then:
     """What a side saw of the cards when each log line was written (see the module's
     docstring): the log's reveals, each in force until its card next moves, replayed line by
-    line (`step`), and the reveals in force now for the lines since a card's last move."""
+    line (`step`), and the reveals in force now for the lines since a card's last move.
+
+    While a line is read, `now` collects the records whose answers read the game as it is
+    now (the reveals in force now, where records made in play lie), and `hits` those the
+    replayed reveals showed: ShownLog reads such a line again when the game changes."""
 
     STEPS = frozenset(("reveal", "move", "destroy"))  # the lines `step` reads
 
-    def __init__(self, game: Any, side: str | None, log: list[dict[str, Any]]):
-        self.game, self.side, self.log = game, side, log
+    def __init__(self, game: Any, side: str | None):
+        self.game, self.side = game, side
         self.at = -1  # the index of the line being read
         self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
-        self._last_move: dict[str, int] | None = None  # made when first needed
+        # each card's last move (or destroy) line in the whole log, read ahead of `at`
+        self.last_move: dict[str, int] = {}
+        self.now: list[Any] = []
+        self.hits: list[Any] = []
 
     def step(self, e: dict[str, Any]) -> None:
         """Read the current line (after its own visibility was worked out)."""
@@ -55,18 +64,134 @@ class _Then:
     def saw(self, ent: Any) -> bool:
         """Had the side `ent` revealed to it when the current line was written?"""
         if ent in self.revealed:
+            self.hits.append(ent)
             return True
-        if self.side is None or self.side not in self.game.rt.revealed.get(ent, ()):
+        if self.side is None:  # (shown nothing to a spectator: no answer to note)
             return False
-        if self._last_move is None:
-            self._last_move = {e["e"]: i for i, e in enumerate(self.log)
-                               if e["t"] in ("move", "destroy")}
-        return self._last_move.get(ent, -1) < self.at
+        self.now.append(ent)
+        if self.side not in self.game.rt.revealed.get(ent, ()):
+            return False
+        return self.last_move.get(ent, -1) < self.at
 
     def sees(self, ent: Any, zone: str | None) -> bool:
         if zone is None or not isinstance(ent, str):
             return True
         return self.game.pack.can_see_zone(self.side, zone) or self.saw(ent)
+
+    def key_visible(self, key: str) -> bool:
+        """`_key_visible` now, noting the records it read."""
+        if "#" not in key:
+            return True
+        parts = [part for part in key.split("|") if "#" in part]
+        self.now.extend(parts)
+        game, loc = self.game, self.game.rt.loc
+        return all([_sees(game, self.side, part, loc.get(part)) for part in parts])
+
+
+class ShownLog:
+    """One side's log as its views show it, kept between views: a view reads only the lines
+    written since the last one (PettingZoo asks for a view at every step, and reading the
+    whole log each time was most of a long game's time).
+
+    A line shows what the side saw when it was written, which the lines before it decide
+    (`_Then`), except where it reads the game as it is now (a card revealed to the side now,
+    where a record made in play lies): such a line is noted under each record it read, and
+    read again when one of them changes. A record changes only by a line of the log (a move,
+    a creation, a destruction: the records they name) or by a reveal to the side (the
+    records revealed to it now, compared with those at the last view). The lines read stay
+    valid while the log is the one they were read from, not cut back (undo cuts it, and
+    grows it again with other entries: its last line read is then another object), and the
+    state is the same object (undo and a failed action restore another)."""
+
+    def __init__(self, game: Any, side: str | None):
+        self.side = side
+        self._start(game)
+
+    def _start(self, game: Any) -> None:
+        """Nothing read yet, of the game's log now."""
+        side = self.side
+        self.state = game.rt.s  # the state whose log was read
+        self.log = self.state["log"]
+        self.n = 0  # lines read
+        self.last: Any = None  # the last line read (the very entry)
+        self.then = _Then(game, side)
+        self.shown: list[Any] = []  # per line read, what the side is shown (None: nothing)
+        self.out: list[Any] = []  # the lines shown, in order
+        self.watch: dict[Any, list[int]] = {}  # record -> lines that read the game about it
+        self.hits: dict[int, tuple[Any, ...]] = {}  # such a line -> `_Then.hits` when read
+        self.place: dict[int, int] = {}  # such a line, when shown -> its index in `out`
+        self.known: set[Any] = set()  # the records revealed to the side at the last view
+
+    def lines(self, game: Any) -> list[dict[str, Any]]:
+        """The side's log now (a new list; the entries are shared, never changed)."""
+        rt = game.rt
+        log = rt.s["log"]
+        if rt.s is not self.state or log is not self.log or self.n > len(log) \
+                or (self.n and log[self.n - 1] is not self.last):
+            self._start(game)  # read again from the start
+        n, side, then = self.n, self.side, self.then
+        known = {e for e, seen in rt.revealed.items() if side in seen} \
+            if side is not None and rt.revealed else set()
+        changed = known ^ self.known
+        self.known = known
+        new = log[n:]
+        last_move = then.last_move
+        for i, e in enumerate(new, n):
+            t = e["t"]
+            if t == "move" or t == "destroy":
+                last_move[e["e"]] = i
+                changed.add(e["e"])
+            elif t == "create":
+                changed.add(e["e"])
+        if changed and self.watch:
+            self._read_again(game, changed)
+        steps, shown, out = _Then.STEPS, self.shown, self.out
+        now, hits = then.now, then.hits
+        for i, e in enumerate(new, n):
+            then.at = i
+            line = _log_entry(game, side, e, then)
+            if now:  # it read the game now: noted, to read again when that changes
+                for ent in now:
+                    self.watch.setdefault(ent, []).append(i)
+                self.hits[i] = tuple(hits)
+                if line is not None:
+                    self.place[i] = len(out)
+                now.clear()
+            hits.clear()
+            if e["t"] in steps:
+                then.step(e)
+            shown.append(line)
+            if line is not None:
+                out.append(line)
+        if new:
+            self.n, self.last = len(log), log[-1]
+        return out[:]
+
+    def _read_again(self, game: Any, changed: set[Any]) -> None:
+        """Read again the lines read before that read the game about a `changed` record."""
+        lines = sorted({i for ent in changed for i in self.watch.get(ent, ())})
+        again = _Then(game, self.side)
+        again.last_move = self.then.last_move
+        moved = False  # a line now shown that was not, or the other way round
+        for i in lines:
+            again.at, again.revealed = i, set(self.hits[i])
+            line = _log_entry(game, self.side, self.log[i], again)
+            again.now.clear()
+            again.hits.clear()
+            if (line is None) != (self.shown[i] is None):
+                moved = True
+            elif line is not None:
+                self.out[self.place[i]] = line
+            self.shown[i] = line
+        if moved:
+            self.out = [line for line in self.shown if line is not None]
+            self.place = {}
+            at = 0
+            for i, line in enumerate(self.shown):
+                if line is not None:
+                    if i in self.hits:
+                        self.place[i] = at
+                    at += 1
 
 
 def _shown(then: _Then, value: Any, where: Any) -> Any:
@@ -82,7 +207,7 @@ def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     if shown is not None and game.pack.created:  # zone keys naming records made in play
         for k in ("from", "to", "z"):
             key = shown.get(k)
-            if isinstance(key, str) and not _key_visible(game, side, key.partition("|")[2]):
+            if isinstance(key, str) and not then.key_visible(key.partition("|")[2]):
                 shown = {**shown, k: None}
     return shown
 
@@ -103,7 +228,8 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
             return None
         if "at" in e:  # a key naming records made in play: shown if the side saw them
             parts = e["k"].split("|")
-            if not all(then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p):
+            # every part read (no short cut): ShownLog reads the line again with the same
+            if not all([then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p]):
                 return None
             return {k: v for k, v in e.items() if k != "at"}
         return e
@@ -129,14 +255,18 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     return e
 
 
-def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[str, Any]:
-    """`Game.view(side, lang)`: the format is engine.api.View (docs/api.md)."""
+def player_view(game: Any, side: str | None, lang: str | None = None,
+                logs: dict[str | None, ShownLog] | None = None) -> dict[str, Any]:
+    """`Game.view(side, lang)`: the format is engine.api.View (docs/api.md). `logs`: the
+    sides' logs as shown so far (ShownLog), kept by the game between views, else read
+    whole."""
     from engine.api import FORMAT_VERSION, decision_data, result_data
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
+    zone_items, var_items, field_items = _tables(game)
     zones: dict[str, Any] = {}
-    for key, items in rt.z.items():
+    for key, items in zone_items:
         if pack.created and not _key_visible(game, side, key.partition("|")[2]):
             continue  # the zone of a record made in play that the side cannot see
         if pack.can_see_zone(side, key):
@@ -145,7 +275,7 @@ def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[st
             known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
             zones[key] = {"count": len(items), "revealed": known}
     variables: dict[str, Any] = {}
-    for name, table in rt.v.items():
+    for name, table in var_items:
         shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
                  and (not pack.created or _key_visible(game, side, k))}
         if shown:
@@ -163,18 +293,15 @@ def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[st
             decision = {"side": d.side, "kind": d.kind}
     fields = None
     if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
-        fields = {rid: dict(rec) for rid, rec in rt.s["f"].items()
+        fields = {rid: dict(rec) for rid, rec in field_items
                   if _sees(game, side, rid, rt.loc.get(rid))}
-    log = []
-    then = _Then(game, side, rt.s["log"])
-    steps = _Then.STEPS
-    for i, e in enumerate(rt.s["log"]):
-        then.at = i
-        shown_e = _log_entry(game, side, e, then)
-        if e["t"] in steps:
-            then.step(e)
-        if shown_e is not None:
-            log.append(shown_e)
+    if logs is None:
+        log = ShownLog(game, side).lines(game)
+    else:
+        kept = logs.get(side)
+        if kept is None:
+            kept = logs[side] = ShownLog(game, side)
+        log = kept.lines(game)
     result = game.result
     view = {
         "format_version": FORMAT_VERSION, "pack": pack.id, "side": side, "vars": variables,
@@ -189,6 +316,21 @@ def player_view(game: Any, side: str | None, lang: str | None = None) -> dict[st
         view["lang"] = lang
         view["names"] = pack.names_in(view, lang)
     return view
+
+
+def _tables(game: Any) -> tuple[Any, Any, Any]:
+    """The state's zones, vars and fields in play, each as (key, value) pairs, in the order
+    the game made them: the state's own, but for a pack that may make records of two
+    created types in turn, whose state loaded from a save cannot have it
+    (engine.saves.key_order): those are read in `key_order`, whatever the state's order."""
+    s = game.rt.s
+    if not made_in_turn(game.pack):
+        return s["z"].items(), s["v"].items(), (s.get("f") or {}).items()
+    order = key_order(game.pack, s["made"])
+    z, v, f = s["z"], s["v"], s["f"]
+    return ([(key, z[key]) for key in order.zones],
+            [(name, {key: v[name][key] for key in keys}) for name, keys in order.vars.items()],
+            [(rid, f[rid]) for rid in order.fields])
 
 
 def _key_visible(game: Any, side: str | None, key: str) -> bool:
@@ -220,7 +362,8 @@ def position_key(game: Any, side: str) -> bytes:
     visible = pack.visible_zones[side]
     known = {e for e, seen in revealed.items() if side in seen}
     parts: list[Any] = []
-    for key, items in s["z"].items():
+    zone_items, var_items, field_items = _tables(game)
+    for key, items in zone_items:
         if created and not _key_visible(game, side, key.partition("|")[2]):
             continue
         if key in visible:
@@ -228,7 +371,7 @@ def position_key(game: Any, side: str) -> bytes:
         else:  # how many, and which of them were shown to the side
             parts.append((len(items), [e for e in items if e in known] if known else ()))
     model_vars = pack.model.vars
-    for name, table in s["v"].items():
+    for name, table in var_items:
         vis = model_vars[name].visibility
         if vis == "hidden":
             continue
@@ -238,10 +381,9 @@ def position_key(game: Any, side: str) -> bytes:
         elif vis == "private":  # the keys of its own side (Pack.var_visible)
             table = {k: v for k, v in table.items() if k.partition("|")[0] == side}
         parts.append(table)
-    fields = s.get("f")
-    if fields is not None:
+    if s.get("f") is not None:
         loc = s["loc"]
-        parts.append({rid: rec for rid, rec in fields.items()
+        parts.append({rid: rec for rid, rec in field_items
                       if _sees(game, side, rid, loc.get(rid))})
     d = s["decision"]
     if d is not None:

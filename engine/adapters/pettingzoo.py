@@ -25,8 +25,9 @@
 - `render()`: the game as a spectator sees it (`engine.terminal.render_view`, in the pack's
   names and the language `lang`), returned with render_mode "ansi", printed with "human".
 - `log=False` plays without the event log: the observations are the same (the tensor reads
-  no log), a long game runs several times faster (each view filters the whole log for its
-  side), and `render()` shows the board without the recent events.
+  no log), a game runs faster (nothing is logged; each view reads only the lines new since
+  the agent's last, engine.views.ShownLog), and `render()` shows the board without the
+  recent events.
 """
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
     game = table.game
     pack = game.pack
     cat = catalog(pack, lang)
-    view = in_order(game.view(side), pack)
+    view = game.view(side)
     spec = board_spec(pack.meta.get("board"))
     name = Namer(cat, spec.get("show"), view.get("fields"))
     sentences = spec.get("log") == "sentences"
@@ -73,22 +73,6 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
         "words": said,
         "lang": lang,
     }
-
-
-def in_order(view: dict[str, Any], pack: Any) -> dict[str, Any]:
-    """The view with its zones and vars in the pack's declaration order, keys sorted within
-    each: a game loaded from its save (after a restart) has its tables in another order
-    than the game that was saved, and the page must show it the same."""
-    model = pack.model
-
-    def ranked(names: Any) -> Any:
-        rank = {name: i for i, name in enumerate(names)}
-        return lambda kv: (rank.get(kv[0].partition("|")[0], len(rank)), kv[0])
-
-    zones = dict(sorted(view["zones"].items(), key=ranked(model.zones)))
-    variables = {name: dict(sorted(v.items())) if isinstance(v, dict) else v
-                 for name, v in sorted(view["vars"].items(), key=ranked(model.vars))}
-    return {**view, "zones": zones, "vars": variables}
 
 
 def _decision(view: dict[str, Any], cat: Any, name: Namer, lang: str

@@ -1,0 +1,88 @@
+"""Views at every step, with the log on: random games through the PettingZoo environment
+(which asks the deciding agent's view at every step) and through OpenSpiel (observation
+tensors at every step; its games keep no log), in CPU seconds per game
+(time.process_time: other helpers share the machine). Prints figures, asserts nothing.
+
+Run: python bench/views.py [--games N] [--packs hannibal,ante_portas] [--engine DIR]
+
+`--engine DIR` times the engine of another checkout (DIR/engine), for a before/after
+comparison: run it alternately with and without, game by game (`--games 1` in a loop).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pettingzoo_game(pack: object, seed: int) -> tuple[float, int, int]:
+    """(CPU seconds, steps, log entries) of one random game through the environment."""
+    from engine.adapters.pettingzoo import EngineEnv
+    env = EngineEnv(pack, log=True)
+    rnd = random.Random(seed)
+    start = time.process_time()
+    env.reset(seed=seed)
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, done, cut, _info = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        env.step(rnd.choice(obs["action_mask"].nonzero()[0].tolist()))
+        steps += 1
+    return time.process_time() - start, steps, len(env.game.log)
+
+
+def openspiel_game(name: str, seed: int) -> tuple[float, int]:
+    """(CPU seconds, steps) of one random game through OpenSpiel, reading the deciding
+    player's observation tensor at every step."""
+    import pyspiel
+    importlib.import_module("engine.adapters.openspiel")  # registers the packs
+    game = pyspiel.load_game(f"engine_{name}")
+    rnd = random.Random(seed)
+    start = time.process_time()
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rnd.choice([a for a, _p in state.chance_outcomes()]))
+            continue
+        state.observation_tensor(state.current_player())
+        state.apply_action(rnd.choice(state.legal_actions()))
+        steps += 1
+    return time.process_time() - start, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--packs", default="hannibal,ante_portas")
+    parser.add_argument("--engine", type=Path, default=ROOT,
+                        help="the checkout whose engine is timed (default: this one)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.engine.resolve()))
+    from engine.loader import load_pack
+    print(f"engine of {args.engine.resolve()}; CPU seconds per game", flush=True)
+    for name in args.packs.split(","):
+        pack = load_pack(ROOT / "content" / name)
+        for i in range(args.games):
+            cpu, steps, entries = pettingzoo_game(pack, args.seed + i)
+            print(f"pettingzoo {name:<12} seed {args.seed + i:<4} {cpu:8.3f} s  "
+                  f"{steps} steps, {entries} log entries", flush=True)
+        if importlib.util.find_spec("pyspiel") is None:
+            continue
+        for i in range(args.games):
+            cpu, steps = openspiel_game(name, args.seed + i)
+            print(f"openspiel  {name:<12} seed {args.seed + i:<4} {cpu:8.3f} s  {steps} steps",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""A side's log is kept between its views (engine.views.ShownLog: each view reads only the
+lines new since the last): every view equals one worked out afresh from the whole log,
+whatever happened between two views (play, undo, a reveal without a log line, a load)."""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.game import Game
+from engine.loader import load_pack
+from engine.views import player_view
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+# hidden hands and reveals (leakgame, ante_portas, kuhn), response windows, records made in
+# play whose zone keys name them (stackgame)
+PACKS = [TESTS / "packs" / "testgame", TESTS / "packs" / "leakgame",
+         TESTS / "packs" / "windowgame", TESTS / "packs" / "stackgame",
+         REPO / "content" / "ante_portas", REPO / "bench" / "packs" / "kuhn"]
+
+
+@lru_cache(maxsize=None)
+def pack(path: Path) -> Any:
+    return load_pack(path)
+
+
+def fresh(game: Game, side: str | None) -> dict[str, Any]:
+    """The view worked out from the whole log, nothing kept."""
+    return player_view(game, side)
+
+
+def assert_views_fresh(game: Game) -> None:
+    for side in [*game.pack.sides, None]:
+        assert game.view(side) == fresh(game, side), side
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(path=st.sampled_from(PACKS), seed=st.integers(0, 2**32 - 1),
+       moves=st.lists(st.sampled_from(["play", "play", "play", "view", "undo", "load"]),
+                      min_size=1, max_size=120))
+def test_a_kept_view_equals_a_fresh_one(path: Path, seed: int, moves: list[str]) -> None:
+    """Random play with views of some sides between the moves, undo and save+load (both
+    ways of verifying): each view equals the fresh one, for every side and the spectator."""
+    p = pack(path)
+    game = Game.new(p, seed)
+    rnd = random.Random(seed)
+    for move in moves:
+        if game.over:
+            break
+        if move == "play":
+            game.apply(game.random_action(rnd))
+        elif move == "view":  # some sides only: the others read more lines at once later
+            side = rnd.choice([*p.sides, None])
+            assert game.view(side) == fresh(game, side)
+        elif move == "undo":
+            side = game.decider
+            if game.can_undo(side):
+                game.undo(side)
+                assert_views_fresh(game)
+        else:
+            before = {s: game.view(s) for s in [*p.sides, None]}
+            game = Game.load(p, game.save(), verify=rnd.choice(["digest", "replay"]))
+            assert {s: game.view(s) for s in before} == before
+    assert_views_fresh(game)
+
+
+def test_a_card_shown_now_names_it_in_older_lines_until_it_moves(inline_pack) -> None:
+    """A card offered to red from a hidden deck (a reveal without a log line) is named to
+    red in the lines since its last move, from the view after the offer on; once it moves
+    again, no longer. The lines kept from the earlier views are read again each time
+    (engine.views, module docstring)."""
+    p = inline_pack("""
+        type card
+        zone deck of card hidden
+        zone hand[s: side] of card private
+        on setup:
+            move card to deck
+            log "somewhere lies {c1}"
+            let y = ask red "Go on?"
+            let c = choose c from deck by red
+            move c to hand[blue]
+            let z = ask red "Again?"
+            end game
+    """, "card:\n  - {id: c1}\n  - {id: c2}\n")
+
+    def named(game: Game) -> list[Any]:
+        return [e["a"] for e in game.view("red")["log"] if e["t"] == "say"]
+    for pick, after in (("c1", [[None]]), ("c2", [["c1"]])):
+        game = Game.new(p, 0)
+        assert named(game) == [[None]]  # hidden: not offered yet
+        assert_views_fresh(game)
+        game.apply(True)
+        assert named(game) == [["c1"]]  # offered to red: named in the older line
+        assert_views_fresh(game)
+        game.apply(pick)  # c1 moved to blue's hand: hidden from red again, or stays shown
+        assert named(game) == after
+        assert_views_fresh(game)
+
+
+def test_a_kept_view_after_undo_equals_a_fresh_one(testgame) -> None:
+    """Undo cuts the log back and grows it again with other entries: the kept lines are
+    read again. Viewed right after the undo, the views are those before the undone
+    answer; viewed only after another answer (the log as long as before, or longer, with
+    other entries), they equal fresh ones."""
+    rnd = random.Random(3)
+    game = Game.new(testgame, 3)
+    undone = 0
+    while not game.over and undone < 40:
+        side = game.decider
+        before = {s: game.view(s) for s in [*testgame.sides, None]}
+        game.apply(game.random_action(rnd))
+        for s in before:
+            game.view(s)
+        if game.can_undo(side):
+            game.undo(side)
+            undone += 1
+            if undone % 2:
+                assert {s: game.view(s) for s in before} == before
+            game.apply(game.random_action(rnd))
+        assert_views_fresh(game)
+    assert undone
