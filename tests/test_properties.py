@@ -32,9 +32,10 @@ PACKS = pack_dirs()
 IDS = [p.name for p in PACKS]
 MAX_DECISIONS = 3000  # a random game longer than this is cut short (not a failure)
 WATCHED = 400         # decisions of a game checked step by step (views and saves grow)
-# Hannibal's decisions log ten times what the small games' do, and each step of a watched game
-# is checked against a witness of every record and saved (250 decisions: 48 s more): its games are watched for fewer decisions, and its invariants (over every leader
-# and space) checked at every 4th decision, so that the suite keeps to its time budget.
+# Hannibal's decisions log ten times what the small games' do, and each step of a watched
+# game is checked against a witness of every record and saved (at 250 decisions the file
+# takes 48 s more): its games are watched for fewer decisions, and its invariants (over
+# every leader and space) checked at every 4th decision, so the suite keeps to its budget.
 WATCHED_FOR = {"hannibal": 120}
 INVARIANTS_EVERY = {"hannibal": 4}
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
