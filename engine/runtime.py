@@ -43,8 +43,9 @@ _PACK_PARTS: dict[int, dict[str, Any]] = {}
 
 
 _RUNTIME_OWN = ("logging", "limits", "left", "undo_side", "barrier_hit", "memo", "fidx",
-                "_kept", "_watchers", "s", "v", "pv", "z", "pz", "loc", "mods", "_expiring",
-                "revealed", "f", "chance", "made", "stack", "_log", "xs", "qstack", "evnames")
+                "_kept", "_watchers", "_seen", "s", "v", "pv", "z", "pz", "loc", "mods",
+                "_expiring", "revealed", "f", "chance", "made", "stack", "_log", "xs", "qstack",
+                "evnames")
 
 
 def _pack_parts(pack: Any) -> dict[str, Any]:
@@ -87,9 +88,6 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
-        # (state, side -> (zones, vars, fields) read through watchers (see `watch`)), reused
-        # while the state stays the same
-        self._watchers: tuple | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -97,6 +95,10 @@ class Runtime:
         if self.memo:
             self.memo.clear()  # changed(), inline
         self.s = state
+        # side -> (zones, vars, fields) read through watchers (see `watch`), made for this
+        # state when first needed
+        self._watchers: dict[str, tuple] = {}
+        self._seen: list[_SeenFields] = []  # the watchers' fields, told of every move
         self.v = state["v"]
         self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
         self.z = state["z"]
@@ -768,6 +770,8 @@ class Runtime:
         self.loc[ent] = key
         if ent in self.revealed:
             del self.revealed[ent]  # a moved card is hidden again unless its zone shows it
+        for seen in self._seen:  # (with undo on: see _SeenFields)
+            seen.pop(ent, None)
         if self.memo:
             self.memo.clear()  # changed(), inline on this hot path
         if self.logging:
@@ -904,6 +908,8 @@ class Runtime:
             self.s["z"][src].remove(ent)
         self.revealed.pop(ent, None)
         del self.s["f"][ent]
+        for seen in self._seen:
+            seen.pop(ent, None)
         self.made[tname].remove(ent)
         self.changed()
         if self.logging:
@@ -1171,20 +1177,19 @@ class Runtime:
         self.undo_side = side
         self.barrier_hit = False
         self.changed()  # kept results were read past the watchers: read again through them
-        s = self.s
-        kept = self._watchers
-        if kept is None or kept[0] is not s:  # made again for a new state
-            kept = self._watchers = (s, {})
-        w = kept[1].get(side)
+        w = self._watchers.get(side)
         if w is None:
             # The watchers hold the runtime weakly: a cycle would leave every finished
             # game, its state and log, to the cyclic garbage collector (a tenth of random
             # play with undo on went to it).
             me = weakref.proxy(self)
+            s = self.s
             f = s.get("f")
-            w = kept[1][side] = (_WatchedZones(s["z"], me, side),
-                                 _WatchedVars(s["v"], me, side),
-                                 None if f is None else _WatchedFields(f, me, side))
+            w = self._watchers[side] = (_WatchedZones(s["z"], me, side),
+                                        _WatchedVars(s["v"], me, side),
+                                        None if f is None else _SeenFields(f, me, side))
+            if f is not None:
+                self._seen.append(w[2])
         self.z, self.v = w[0], w[1]
         if self.f is not None:
             self.f = w[2]
@@ -1370,33 +1375,42 @@ class _WatchedKeys:
         self.real[key] = value
 
 
-class _WatchedFields:
+class _SeenFields(dict):
     """Record fields as seen by rules while a decision may be undone: reading the fields
     of a record `side` cannot see (in a zone hidden from it) ends its chance to undo.
-    Rules read fields often (tens of reads per decision in a big pack): a read of a record
-    in no zone, or in a zone known at load that the side sees, is two lookups at C speed
-    in the state's own `loc` and a plain set (no weak proxy, no Python call of a set's)."""
 
-    __slots__ = ("real", "rt", "side", "seen", "loc", "revealed")
+    Rules read fields often (tens of reads per decision in a big pack), and a Python call
+    for each was most of the cost of undo there, so this is a dict of the records found
+    seen by the side, each with its fields (the state's own dict, not a copy): reading
+    those is a dict's, at C speed. The first read of any other record comes to
+    `__missing__`, which looks where it lies now, ends undo if it is hidden, and keeps it
+    here if it is seen. What a side sees changes only as records move (a move takes back
+    what was revealed too) or go: `Runtime.move` and `destroy` drop the record from each
+    side's dict, which lasts as long as the state (`Runtime.attach` makes new ones), so a
+    record is looked at again after each of its moves. Hence a host that arranges a
+    position by hand, putting records into zones or replacing their fields' dicts, does
+    so before the first `apply` with undo on, or calls `attach` again after."""
+
+    __slots__ = ("real", "rt", "side", "visible", "loc", "revealed")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
+        super().__init__()
         self.real, self.rt, self.side = real, rt, side
-        # the zones known at load that the side sees, as a plain set (`visible_zones` may
-        # be a set whose `in` is a Python call: see engine.loader._VisibleKeys)
-        self.seen = frozenset(rt.P.visible_zones.get(side, ()))
-        self.loc, self.revealed = rt.loc, rt.revealed  # (the state's: watchers are per state)
+        self.visible = rt.P.visible_zones.get(side, frozenset())
+        self.loc, self.revealed = rt.loc, rt.revealed  # (the state's: made per state)
 
-    def __getitem__(self, rid: str) -> dict:
+    def __missing__(self, rid: str) -> dict:
         where = self.loc.get(rid)
-        if where is None or where in self.seen:
-            return self.real[rid]
-        if not self.rt.P.can_see_zone(self.side, where) \
+        if where is not None and not frozenset.__contains__(self.visible, where) \
+                and not self.rt.P.can_see_zone(self.side, where) \
                 and self.side not in self.revealed.get(rid, ()):
             self.rt.barrier()
-        return self.real[rid]
+            return self.real[rid]
+        fields = self[rid] = self.real[rid]  # seen: read at C speed until it moves
+        return fields
 
     def __contains__(self, rid: object) -> bool:
         return rid in self.real
 
-    def get(self, rid: str, default: Any = None) -> Any:
+    def get(self, rid: str, default: Any = None) -> Any:  # type: ignore[override]
         return self[rid] if rid in self.real else default
