@@ -43,9 +43,9 @@ _PACK_PARTS: dict[int, dict[str, Any]] = {}
 
 
 _RUNTIME_OWN = ("logging", "limits", "left", "undo_side", "barrier_hit", "memo", "fidx",
-                "_kept", "_watchers", "_seen", "s", "v", "pv", "z", "pz", "loc", "mods",
-                "_expiring", "revealed", "f", "chance", "made", "stack", "_log", "xs", "qstack",
-                "evnames")
+                "_kept", "_watchers", "_seen", "_all_seen", "s", "v", "pv", "z", "pz", "loc",
+                "mods", "_expiring", "revealed", "f", "chance", "made", "stack", "_log", "xs",
+                "qstack", "evnames")
 
 
 def _pack_parts(pack: Any) -> dict[str, Any]:
@@ -745,10 +745,10 @@ class Runtime:
 
     # ---- zones ------------------------------------------------------------------------------
     def _zone(self, key: str) -> list:
-        z = self.z.get(key)
-        if z is None:
-            raise EngineFault(f"no zone {key!r}")
-        return z
+        try:
+            return self.z[key]
+        except KeyError:
+            raise EngineFault(f"no zone {key!r}") from None
 
     def move(self, ent: Any, key: str, place: str | None = None) -> None:
         if ent is None:
@@ -757,9 +757,10 @@ class Runtime:
             # zones hold records: a side or a number has no place
             raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones"
                             + self._gone(ent))
-        dest = self.z.get(key)
-        if dest is None:
-            raise EngineFault(f"no zone {key!r}")
+        try:
+            dest = self.z[key]  # (at C speed through the undo watchers too)
+        except KeyError:
+            raise EngineFault(f"no zone {key!r}") from None
         src_key = self.loc.get(ent)
         if src_key is not None:
             self.z[src_key].remove(ent)
@@ -901,6 +902,8 @@ class Runtime:
         for kind, name, key, _combo in keys:
             if kind == "z":
                 del self.s["z"][key]
+                for w in self._watchers.values():
+                    dict.pop(w[0], key, None)
             else:
                 del self.s["v"][name][key]
         src = self.loc.pop(ent, None)
@@ -1032,8 +1035,10 @@ class Runtime:
         if self.left < 0:
             self.over_budget()
         index = self.fidx
-        if index is None or self.undo_side is not None:
+        if index is None:
             return items
+        if self.undo_side is not None and not self._seen_type(tname, items):
+            return items  # the walk of all of them reads some that undo may not
         per_type = index.get(field)
         if per_type is None:  # first asked in this run, or its field was written since: a
             index[field] = {tname: None}  # walk of all costs what building the index does
@@ -1045,6 +1050,25 @@ class Runtime:
             for rid in items:
                 by_value.setdefault(fields[rid][field], []).append(rid)
         return by_value.get(value, ())
+
+    def _seen_type(self, tname: str, items: list[str]) -> bool:
+        """Does the side whose decision may be undone see every record of type `tname`?
+        Then `having` may skip those whose field has another value: the walk of all of
+        them would read only their fields (dsl.compiler.Compiler._indexed), and reading a
+        seen record's fields ends no undo. Worked out once per decision (`watch`): while
+        it may be undone, no record becomes hidden from the side, as moving one into a
+        zone it cannot see reads that zone, which ends the watch (`move`, `create`)."""
+        seen = self._all_seen.get(tname)
+        if seen is None:
+            loc = self.loc
+            seen = loc.keys().isdisjoint(items)  # most often: none of them in a zone
+            if not seen:
+                side, revealed = self.undo_side, self.revealed
+                visible = self.P.visible_zones[side]
+                seen = all(where is None or where in visible or side in revealed.get(rid, ())
+                           for rid, where in zip(items, map(loc.get, items)))
+            self._all_seen[tname] = seen
+        return seen
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
@@ -1176,7 +1200,9 @@ class Runtime:
         so such a read ends `side`'s chance to undo."""
         self.undo_side = side
         self.barrier_hit = False
-        self.changed()  # kept results were read past the watchers: read again through them
+        if self.memo:  # kept results were read past the watchers: read again through them
+            self.memo.clear()
+        self._all_seen = {}  # see `having`
         w = self._watchers.get(side)
         if w is None:
             # The watchers hold the runtime weakly: a cycle would leave every finished
@@ -1185,7 +1211,7 @@ class Runtime:
             me = weakref.proxy(self)
             s = self.s
             f = s.get("f")
-            w = self._watchers[side] = (_WatchedZones(s["z"], me, side),
+            w = self._watchers[side] = (_SeenZones(s["z"], me, side),
                                         _WatchedVars(s["v"], me, side),
                                         None if f is None else _SeenFields(f, me, side))
             if f is not None:
@@ -1293,22 +1319,30 @@ def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
     return True
 
 
-class _WatchedZones:
-    """The zones as seen by rules while a decision may be undone (see Runtime.watch)."""
+class _SeenZones(dict):
+    """The zones as seen by rules while a decision may be undone (see Runtime.watch):
+    reading one `side` cannot see ends its chance to undo. Which zones a side sees never
+    changes, so this keeps the zones found seen (the state's own lists), read at C speed
+    after the first time; the others come to `__missing__` at every read. Made per state
+    (Runtime.attach), and told of a zone that goes (Runtime.destroy)."""
 
     __slots__ = ("real", "rt", "side", "visible")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
+        super().__init__()
         self.real, self.rt, self.side = real, rt, side
         self.visible = rt.P.visible_zones.get(side, frozenset())  # the zones known at load
 
-    def __getitem__(self, key: str) -> list:
+    def __missing__(self, key: str) -> list:
         if not frozenset.__contains__(self.visible, key) \
                 and not self.rt.P.can_see_zone(self.side, key):
             self.rt.barrier()
-        return self.real[key]
+            return self.real[key]
+        items = self.real[key]
+        dict.__setitem__(self, key, items)
+        return items
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
         return self[key] if key in self.real else default
 
     def __contains__(self, key: object) -> bool:
@@ -1316,8 +1350,9 @@ class _WatchedZones:
 
     def __setitem__(self, key: str, value: list) -> None:
         self.real[key] = value
+        dict.pop(self, key, None)  # read (and looked at) again
 
-    def items(self) -> Any:
+    def items(self) -> Any:  # type: ignore[override]
         return self.real.items()
 
 
@@ -1361,13 +1396,18 @@ def _public_vars(pack: Any) -> frozenset[str]:
 
 
 class _WatchedKeys:
-    __slots__ = ("real", "name", "rt", "side")
+    """A var that is not public, as seen by rules while a decision may be undone: reading
+    a key `side` cannot see (any key of a hidden var, another side's of a private one: see
+    CompiledPack.var_visible) ends its chance to undo."""
+
+    __slots__ = ("real", "rt", "side", "private")
 
     def __init__(self, real: dict, name: str, rt: Runtime, side: str):
-        self.real, self.name, self.rt, self.side = real, name, rt, side
+        self.real, self.rt, self.side = real, rt, side
+        self.private = rt.P.model.vars[name].visibility == "private"
 
     def __getitem__(self, key: str) -> Any:
-        if not self.rt.P.var_visible(self.side, self.name, key):
+        if not self.private or key.split("|")[0] != self.side:
             self.rt.barrier()
         return self.real[key]
 
