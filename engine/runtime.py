@@ -1156,7 +1156,11 @@ class Runtime:
 
     def say(self, message: str, args: list) -> None:
         if self.logging:
-            self._log({"t": "say", "m": message, "a": args, "at": self._wheres(args)})
+            try:  # `_wheres`, inline: a value that is no record's id has no place
+                at = list(map(self.loc.get, args))
+            except TypeError:  # a list among them (unhashable)
+                at = [self._where(v) for v in args]
+            self._log({"t": "say", "m": message, "a": args, "at": at})
 
     def _wheres(self, values: list) -> list:
         """`_where` of each of `values` (most often text: a record's place, or None)."""
@@ -1222,9 +1226,7 @@ class Runtime:
 
     def unwatch(self) -> None:
         self.undo_side = None
-        self.z = self.s["z"]
-        self.v = self.s["v"]
-        self.f = self.s.get("f")
+        self.z, self.v, self.f = self.pz, self.pv, self.s.get("f")  # (pz, pv: the state's)
 
 
 _MARK_LINE = re.compile(r"# @L(\d+)$")
