@@ -422,7 +422,7 @@ class Game:
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = d["side"]
         undo = self._undo
-        undo_before = undo[:]
+        undo_before = undo[:] if undo else []
         checkpoint_before = self._checkpoint
         log_length = len(s["log"])
         watched = self.undo_enabled

@@ -771,8 +771,9 @@ class Runtime:
         self.loc[ent] = key
         if ent in self.revealed:
             del self.revealed[ent]  # a moved card is hidden again unless its zone shows it
-        for seen in self._seen:  # (with undo on: see _SeenFields)
-            seen.pop(ent, None)
+        if self._seen:  # (with undo on: see _SeenFields)
+            for seen in self._seen:
+                seen.pop(ent, None)
         if self.memo:
             self.memo.clear()  # changed(), inline on this hot path
         if self.logging:
