@@ -134,7 +134,8 @@ class Game:
         # small games) copies no state at all.
         self._undo: list[tuple[str, int, int]] = []
         self._checkpoint: tuple[bytes | dict[str, Any] | None, int, int] | None = None
-        self._log_text = saves.LogText()  # the log's JSON so far, for the next save
+        # the log's JSON so far, for the next save (made by the first: most games never save)
+        self._log_text: saves.LogText | None = None
         # (the state's decision, the Decision made of it): front-ends and bots read
         # `decision` several times per decision
         self._decision: tuple[dict[str, Any], Decision] | None = None
@@ -407,7 +408,8 @@ class Game:
         draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
         outcome waiting."""
         rt = self.rt
-        d = rt.s["decision"]
+        s = rt.s
+        d = s["decision"]
         # An option itself, as `random_action` and `legal_actions` give them (the very
         # object), is valid as it is: bots and simulations skip the checks of `validate`.
         if side is not None or decision is not None or d is None or d["kind"] != "one" \
@@ -418,19 +420,21 @@ class Game:
                 raise ValueError("chance outcomes were given to a game that draws its own "
                                  "(only a game made with Game.new(..., chance=...) takes them)")
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
-        decider = rt.s["decision"]["side"]
-        undo_before = self._undo[:] if self._undo else []
+        decider = d["side"]
+        undo = self._undo
+        undo_before = undo[:] if undo else []
         checkpoint_before = self._checkpoint
-        log_length = len(rt.s["log"])
-        if self.undo_enabled:
-            if self._undo and self._undo[-1][0] != decider:
-                self._undo.clear()  # another player decided since: no undo across them
+        log_length = len(s["log"])
+        watched = self.undo_enabled
+        if watched:
+            if undo and undo[-1][0] != decider:
+                undo.clear()  # another player decided since: no undo across them
             n = len(self.actions)
-            if not self._undo and (self._checkpoint is None
-                                   or n - self._checkpoint[1] >= CHECKPOINT_EVERY):
-                self._checkpoint = (_snapshot(self.rt.s, self.pack), n, log_length)
-            self._undo.append((decider, n, log_length))
-            self.rt.watch(decider)
+            if not undo and (checkpoint_before is None
+                             or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
+                self._checkpoint = (_snapshot(s, self.pack), n, log_length)
+            undo.append((decider, n, log_length))
+            rt.watch(decider)
         self.actions.append(action)
         try:
             rt.answer(action)
@@ -440,14 +444,14 @@ class Game:
             rt.unwatch()
             self._roll_back(log_length, undo_before, checkpoint_before)
             raise
-        if self.undo_enabled:
+        if watched:
             hit = rt.barrier_hit
             rt.unwatch()
-            nxt = rt.s["decision"]
+            nxt = s["decision"]
             # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
             # soon as another side is asked anything (it has seen the move).
             if hit or nxt is None or nxt["side"] != decider:
-                self._undo.clear()
+                undo.clear()
 
     def _roll_back(self, log_length: int, undo_before: list,
                    checkpoint_before: tuple[Any, int, int] | None) -> None:
@@ -577,6 +581,8 @@ class Game:
     def save(self) -> str:
         """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
         self._refuse_loaded_dice()
+        if self._log_text is None:
+            self._log_text = saves.LogText()
         return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s,
                                self._log_text)
 

@@ -170,8 +170,7 @@ class CompiledPack:
                  limits: Limits | None = None) -> Any:
         """A new game, run up to its first decision; `NotPlayable` for a data pack.
         `limits` overrides the pack's step budget and size caps for this game."""
-        from engine.game import Game
-        return Game.new(self, seed, log=log, undo=undo, limits=limits)
+        return _game_class().new(self, seed, log=log, undo=undo, limits=limits)
 
     # ---- what front-ends and bots read of the pack ---------------------------------------------
     @property
@@ -535,6 +534,14 @@ def _rule_labels(model: PackModel) -> dict[str, str]:
         labels[tr.fn] = f"'{kind} {d.event}'" + (f" of {tr.record}" if tr.record else "")
     labels.update({eff.fn: f"'{eff.field}' of {eff.record}" for eff in model.effects})
     return labels
+
+
+@functools.cache
+def _game_class() -> Any:
+    """engine.game.Game, imported when first asked for (it imports this module), and then
+    without the cost of an import statement at each `new_game` call."""
+    from engine.game import Game
+    return Game
 
 
 def _visible_keys(model: PackModel, side: str | None, zone_keys: list[str],

@@ -43,8 +43,9 @@ _PACK_PARTS: dict[int, dict[str, Any]] = {}
 
 
 _RUNTIME_OWN = ("logging", "limits", "left", "undo_side", "barrier_hit", "memo", "fidx",
-                "_kept", "_watchers", "s", "v", "pv", "z", "pz", "loc", "mods", "_expiring",
-                "revealed", "f", "chance", "made", "stack", "_log", "xs", "qstack", "evnames")
+                "_kept", "_watchers", "_seen", "_all_seen", "s", "v", "pv", "z", "pz", "loc",
+                "mods", "_expiring", "revealed", "f", "chance", "made", "stack", "_log", "xs",
+                "qstack", "evnames")
 
 
 def _pack_parts(pack: Any) -> dict[str, Any]:
@@ -87,9 +88,6 @@ class Runtime:
         # built when first asked for, dropped when a rule writes the field.
         self.fidx: dict[str, dict[str, dict[Any, list[str]]]] | None = None
         self._kept: tuple[dict, dict] = ({}, {})  # the two, emptied and reused by each run
-        # (state, side -> (zones, vars, fields) read through watchers (see `watch`)), reused
-        # while the state stays the same
-        self._watchers: tuple | None = None
         self.attach(state)
 
     def attach(self, state: dict[str, Any]) -> None:
@@ -97,6 +95,10 @@ class Runtime:
         if self.memo:
             self.memo.clear()  # changed(), inline
         self.s = state
+        # side -> (zones, vars, fields) read through watchers (see `watch`), made for this
+        # state when first needed
+        self._watchers: dict[str, tuple] = {}
+        self._seen: list[_SeenFields] = []  # the watchers' fields, told of every move
         self.v = state["v"]
         self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
         self.z = state["z"]
@@ -743,10 +745,10 @@ class Runtime:
 
     # ---- zones ------------------------------------------------------------------------------
     def _zone(self, key: str) -> list:
-        z = self.z.get(key)
-        if z is None:
-            raise EngineFault(f"no zone {key!r}")
-        return z
+        try:
+            return self.z[key]
+        except KeyError:
+            raise EngineFault(f"no zone {key!r}") from None
 
     def move(self, ent: Any, key: str, place: str | None = None) -> None:
         if ent is None:
@@ -755,9 +757,10 @@ class Runtime:
             # zones hold records: a side or a number has no place
             raise RuleError(f"cannot move {ent!r} to {key}: only records lie in zones"
                             + self._gone(ent))
-        dest = self.z.get(key)
-        if dest is None:
-            raise EngineFault(f"no zone {key!r}")
+        try:
+            dest = self.z[key]  # (at C speed through the undo watchers too)
+        except KeyError:
+            raise EngineFault(f"no zone {key!r}") from None
         src_key = self.loc.get(ent)
         if src_key is not None:
             self.z[src_key].remove(ent)
@@ -768,6 +771,9 @@ class Runtime:
         self.loc[ent] = key
         if ent in self.revealed:
             del self.revealed[ent]  # a moved card is hidden again unless its zone shows it
+        if self._seen:  # (with undo on: see _SeenFields)
+            for seen in self._seen:
+                seen.pop(ent, None)
         if self.memo:
             self.memo.clear()  # changed(), inline on this hot path
         if self.logging:
@@ -897,6 +903,8 @@ class Runtime:
         for kind, name, key, _combo in keys:
             if kind == "z":
                 del self.s["z"][key]
+                for w in self._watchers.values():
+                    dict.pop(w[0], key, None)
             else:
                 del self.s["v"][name][key]
         src = self.loc.pop(ent, None)
@@ -904,6 +912,8 @@ class Runtime:
             self.s["z"][src].remove(ent)
         self.revealed.pop(ent, None)
         del self.s["f"][ent]
+        for seen in self._seen:
+            seen.pop(ent, None)
         self.made[tname].remove(ent)
         self.changed()
         if self.logging:
@@ -1026,8 +1036,10 @@ class Runtime:
         if self.left < 0:
             self.over_budget()
         index = self.fidx
-        if index is None or self.undo_side is not None:
+        if index is None:
             return items
+        if self.undo_side is not None and not self._seen_type(tname, items):
+            return items  # the walk of all of them reads some that undo may not
         per_type = index.get(field)
         if per_type is None:  # first asked in this run, or its field was written since: a
             index[field] = {tname: None}  # walk of all costs what building the index does
@@ -1039,6 +1051,25 @@ class Runtime:
             for rid in items:
                 by_value.setdefault(fields[rid][field], []).append(rid)
         return by_value.get(value, ())
+
+    def _seen_type(self, tname: str, items: list[str]) -> bool:
+        """Does the side whose decision may be undone see every record of type `tname`?
+        Then `having` may skip those whose field has another value: the walk of all of
+        them would read only their fields (dsl.compiler.Compiler._indexed), and reading a
+        seen record's fields ends no undo. Worked out once per decision (`watch`): while
+        it may be undone, no record becomes hidden from the side, as moving one into a
+        zone it cannot see reads that zone, which ends the watch (`move`, `create`)."""
+        seen = self._all_seen.get(tname)
+        if seen is None:
+            loc = self.loc
+            seen = loc.keys().isdisjoint(items)  # most often: none of them in a zone
+            if not seen:
+                side, revealed = self.undo_side, self.revealed
+                visible = self.P.visible_zones[side]
+                seen = all(where is None or where in visible or side in revealed.get(rid, ())
+                           for rid, where in zip(items, map(loc.get, items)))
+            self._all_seen[tname] = seen
+        return seen
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
@@ -1126,7 +1157,11 @@ class Runtime:
 
     def say(self, message: str, args: list) -> None:
         if self.logging:
-            self._log({"t": "say", "m": message, "a": args, "at": self._wheres(args)})
+            try:  # `_wheres`, inline: a value that is no record's id has no place
+                at = list(map(self.loc.get, args))
+            except TypeError:  # a list among them (unhashable)
+                at = [self._where(v) for v in args]
+            self._log({"t": "say", "m": message, "a": args, "at": at})
 
     def _wheres(self, values: list) -> list:
         """`_where` of each of `values` (most often text: a record's place, or None)."""
@@ -1170,30 +1205,29 @@ class Runtime:
         so such a read ends `side`'s chance to undo."""
         self.undo_side = side
         self.barrier_hit = False
-        self.changed()  # kept results were read past the watchers: read again through them
-        s = self.s
-        kept = self._watchers
-        if kept is None or kept[0] is not s:  # made again for a new state
-            kept = self._watchers = (s, {})
-        w = kept[1].get(side)
+        if self.memo:  # kept results were read past the watchers: read again through them
+            self.memo.clear()
+        self._all_seen = {}  # see `having`
+        w = self._watchers.get(side)
         if w is None:
             # The watchers hold the runtime weakly: a cycle would leave every finished
             # game, its state and log, to the cyclic garbage collector (a tenth of random
             # play with undo on went to it).
             me = weakref.proxy(self)
+            s = self.s
             f = s.get("f")
-            w = kept[1][side] = (_WatchedZones(s["z"], me, side),
-                                 _WatchedVars(s["v"], me, side),
-                                 None if f is None else _WatchedFields(f, me, side))
+            w = self._watchers[side] = (_SeenZones(s["z"], me, side),
+                                        _WatchedVars(s["v"], me, side),
+                                        None if f is None else _SeenFields(f, me, side))
+            if f is not None:
+                self._seen.append(w[2])
         self.z, self.v = w[0], w[1]
         if self.f is not None:
             self.f = w[2]
 
     def unwatch(self) -> None:
         self.undo_side = None
-        self.z = self.s["z"]
-        self.v = self.s["v"]
-        self.f = self.s.get("f")
+        self.z, self.v, self.f = self.pz, self.pv, self.s.get("f")  # (pz, pv: the state's)
 
 
 _MARK_LINE = re.compile(r"# @L(\d+)$")
@@ -1288,22 +1322,30 @@ def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
     return True
 
 
-class _WatchedZones:
-    """The zones as seen by rules while a decision may be undone (see Runtime.watch)."""
+class _SeenZones(dict):
+    """The zones as seen by rules while a decision may be undone (see Runtime.watch):
+    reading one `side` cannot see ends its chance to undo. Which zones a side sees never
+    changes, so this keeps the zones found seen (the state's own lists), read at C speed
+    after the first time; the others come to `__missing__` at every read. Made per state
+    (Runtime.attach), and told of a zone that goes (Runtime.destroy)."""
 
     __slots__ = ("real", "rt", "side", "visible")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
+        super().__init__()
         self.real, self.rt, self.side = real, rt, side
         self.visible = rt.P.visible_zones.get(side, frozenset())  # the zones known at load
 
-    def __getitem__(self, key: str) -> list:
+    def __missing__(self, key: str) -> list:
         if not frozenset.__contains__(self.visible, key) \
                 and not self.rt.P.can_see_zone(self.side, key):
             self.rt.barrier()
-        return self.real[key]
+            return self.real[key]
+        items = self.real[key]
+        dict.__setitem__(self, key, items)
+        return items
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
         return self[key] if key in self.real else default
 
     def __contains__(self, key: object) -> bool:
@@ -1311,8 +1353,9 @@ class _WatchedZones:
 
     def __setitem__(self, key: str, value: list) -> None:
         self.real[key] = value
+        dict.pop(self, key, None)  # read (and looked at) again
 
-    def items(self) -> Any:
+    def items(self) -> Any:  # type: ignore[override]
         return self.real.items()
 
 
@@ -1356,13 +1399,18 @@ def _public_vars(pack: Any) -> frozenset[str]:
 
 
 class _WatchedKeys:
-    __slots__ = ("real", "name", "rt", "side")
+    """A var that is not public, as seen by rules while a decision may be undone: reading
+    a key `side` cannot see (any key of a hidden var, another side's of a private one: see
+    CompiledPack.var_visible) ends its chance to undo."""
+
+    __slots__ = ("real", "rt", "side", "private")
 
     def __init__(self, real: dict, name: str, rt: Runtime, side: str):
-        self.real, self.name, self.rt, self.side = real, name, rt, side
+        self.real, self.rt, self.side = real, rt, side
+        self.private = rt.P.model.vars[name].visibility == "private"
 
     def __getitem__(self, key: str) -> Any:
-        if not self.rt.P.var_visible(self.side, self.name, key):
+        if not self.private or key.split("|")[0] != self.side:
             self.rt.barrier()
         return self.real[key]
 
@@ -1370,29 +1418,42 @@ class _WatchedKeys:
         self.real[key] = value
 
 
-class _WatchedFields:
+class _SeenFields(dict):
     """Record fields as seen by rules while a decision may be undone: reading the fields
-    of a record `side` cannot see (in a zone hidden from it) ends its chance to undo."""
+    of a record `side` cannot see (in a zone hidden from it) ends its chance to undo.
 
-    __slots__ = ("real", "rt", "side", "visible")
+    Rules read fields often (tens of reads per decision in a big pack), and a Python call
+    for each was most of the cost of undo there, so this is a dict of the records found
+    seen by the side, each with its fields (the state's own dict, not a copy): reading
+    those is a dict's, at C speed. The first read of any other record comes to
+    `__missing__`, which looks where it lies now, ends undo if it is hidden, and keeps it
+    here if it is seen. What a side sees changes only as records move (a move takes back
+    what was revealed too) or go: `Runtime.move` and `destroy` drop the record from each
+    side's dict, which lasts as long as the state (`Runtime.attach` makes new ones), so a
+    record is looked at again after each of its moves. Hence a host that arranges a
+    position by hand, putting records into zones or replacing their fields' dicts, does
+    so before the first `apply` with undo on, or calls `attach` again after."""
+
+    __slots__ = ("real", "rt", "side", "visible", "loc", "revealed")
 
     def __init__(self, real: dict, rt: Runtime, side: str):
+        super().__init__()
         self.real, self.rt, self.side = real, rt, side
         self.visible = rt.P.visible_zones.get(side, frozenset())
+        self.loc, self.revealed = rt.loc, rt.revealed  # (the state's: made per state)
 
-    def __getitem__(self, rid: str) -> dict:
-        rt = self.rt
-        where = rt.loc.get(rid)
-        # most reads are of records lying in a zone known at load and seen by the side:
-        # that is a set lookup at C speed, without a Python call
+    def __missing__(self, rid: str) -> dict:
+        where = self.loc.get(rid)
         if where is not None and not frozenset.__contains__(self.visible, where) \
-                and not rt.P.can_see_zone(self.side, where) \
-                and self.side not in rt.revealed.get(rid, ()):
-            rt.barrier()
-        return self.real[rid]
+                and not self.rt.P.can_see_zone(self.side, where) \
+                and self.side not in self.revealed.get(rid, ()):
+            self.rt.barrier()
+            return self.real[rid]
+        fields = self[rid] = self.real[rid]  # seen: read at C speed until it moves
+        return fields
 
     def __contains__(self, rid: object) -> bool:
         return rid in self.real
 
-    def get(self, rid: str, default: Any = None) -> Any:
+    def get(self, rid: str, default: Any = None) -> Any:  # type: ignore[override]
         return self[rid] if rid in self.real else default

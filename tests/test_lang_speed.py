@@ -196,3 +196,39 @@ def test_options_of_a_choice_with_a_condition_are_a_loop(inline_pack):
     """, "region:\n  - {id: a, size: 1}\n  - {id: b, size: 2}\n  - {id: c, size: 3}\n")
     assert "[l_r for l_r" not in pack.code and "for l_r in G.all('region'):" in pack.code
     assert says(pack.new_game(0)) == [["took", "c"]]  # one option: taken without asking
+
+
+def test_the_index_skips_no_read_that_ends_undo(inline_pack):
+    """With undo on, a walk over a type some record of which the decider cannot see reads
+    them all, as it always did: `big(red, 0)` reads no owner, then `big(red, 1)` reads
+    every region's owner, east's too, hidden in blue's vault, which ends red's undo; an
+    index would have skipped east (Runtime.having)."""
+    pack = inline_pack("""
+        type region:
+            size: int
+            var owner: side? = none
+        zone vault[s: side] of region private
+        var active: side = red
+        value big(s: side, k: int): int = count(r in region where k == 1 and r.owner == s)
+        on setup:
+            move east to vault[blue]
+            let a = ask red "first?"
+            log "big", big(red, 0), big(red, 1)
+            let b = ask red "second?"
+            north.owner = red
+            let c = ask red "third?"
+            log "big", big(red, 0), big(red, 1)
+            let d = ask red "fourth?"
+    """, RECORDS)
+    assert "G.having('region', 'owner'" in pack.code
+    game = pack.new_game(0)
+    game.apply(True)
+    assert says(game) == [["big", 0, 0]] and not game.can_undo("red")
+    game.apply(True)
+    game.apply(True)
+    assert says(game)[-1] == ["big", 0, 1] and not game.can_undo("red")
+    game = pack.new_game(0)
+    game.state["loc"].pop("east")  # (by hand, before any decision: no longer hidden)
+    game.state["z"]["vault|blue"].clear()
+    game.apply(True)
+    assert game.can_undo("red")

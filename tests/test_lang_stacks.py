@@ -17,7 +17,6 @@ from dsl.formatter import format_source
 from dsl.parser import parse_module
 from engine.errors import EngineFault, SaveError
 from engine.game import Game
-from engine.loader import load_pack
 
 ROOT = Path(__file__).resolve().parent.parent
 SIDES = ("carthage", "rome")
@@ -599,6 +598,74 @@ def test_reading_a_hidden_record_ends_undo(inline_pack) -> None:
     assert g.can_undo("red")  # the next question reads nothing hidden
     g.apply(True)  # ... but this answer reads a field of blue's hidden unit (from a local)
     assert not g.can_undo("red")
+
+
+MOVED_OUT_OF_SIGHT = """
+type unit created:
+    side: side
+    var power: int = 1
+zone reserve[s: side] of unit private
+zone field of unit
+var active: side = red
+var dice: int = 0
+on setup:
+    let u = create unit with side = blue to field
+    let a = ask red "first?"
+    log "power", u.power
+    let b = ask red "second?"
+    dice = roll(1, 6)
+    move u to reserve[blue]
+    let c = ask red "third?"
+    if c:
+        log "power", u.power
+    let d = ask red "fourth?"
+"""
+
+
+@pytest.mark.parametrize("read", [True, False])
+def test_a_record_seen_once_and_moved_out_of_sight_ends_undo_when_read(inline_pack,
+                                                                        read) -> None:
+    """Red reads unit#1's field while it lies in the open (undo stays); a die roll, then
+    the unit goes into blue's private reserve; reading it there in a later decision
+    ends red's undo, as a read of any hidden record does (engine.runtime._SeenFields
+    keeps the records a side was found to see, and forgets one when it moves)."""
+    g = inline_pack(MOVED_OUT_OF_SIGHT).new_game(0)
+    g.apply(True)
+    assert g.can_undo("red")
+    g.apply(True)
+    assert not g.can_undo("red")  # the die
+    g.apply(read)
+    assert g.can_undo("red") is not read
+    if not read:
+        g.undo("red")
+        assert g.decision.prompt == "third?"
+
+
+def test_a_destroyed_record_once_seen_is_gone_with_undo_on_too(inline_pack) -> None:
+    """A field read of a record destroyed fails the same with undo on as off: the record
+    a side was found to see is forgotten when it goes (engine.runtime._SeenFields)."""
+    p = inline_pack("""
+type unit created:
+    side: side
+    var power: int = 1
+zone field of unit
+var active: side = red
+on setup:
+    let u = create unit with side = blue to field
+    let a = ask red "first?"
+    log "power", u.power
+    destroy u
+    log "power", u.power
+    let b = ask red "second?"
+""")
+    faults = []
+    for undo in (True, False):
+        g = p.new_game(0, undo=undo)
+        with pytest.raises(EngineFault) as err:
+            g.apply(True)
+        faults.append(str(err.value))
+        assert g.decision.prompt == "first?"  # and the game is as it was
+    assert "rules.rules:11: KeyError: 'unit#1'" in faults[0] and faults[0] == faults[1]
 
 
 def test_save_checks_records_made_in_play(inline_pack) -> None:
