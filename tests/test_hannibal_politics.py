@@ -7,8 +7,11 @@ attrition and isolation phases run before turn 2's reinforcements. Rulings: RULI
 "## Political control" (H-pc-N)."""
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from hannibal_play import (
-    pay_backlash,
+    pay_backlash, add_garrison, pack,
     add_cus, answer, board, field, give, options, play_ops, prompt, said_values, set_leader,
     set_pc, start_turn,
 )
@@ -296,3 +299,55 @@ def test_friendly_tribes_carry_carthaginian_lines():
     set_pc(g, "mutina", "rome")
     set_pc(g, "placentia", "carthage")
     assert value(g, "isolated", "rome", "mutina")
+
+
+# ---- the isolation search gives the rule's answer (seed 002 §15.4) -------------------------
+
+SPACES = list(pack().by_type["space"])  # in map order, as the rules walk them
+TRIBES = [x for x in SPACES if pack().records[x].get("kind") == "tribe"]
+
+
+@st.composite
+def isolation_boards(draw):
+    """PCs of either side or none on any spaces, a few CUs of either side outside or inside the
+    walls, some tribes subjugated: positions no game may have reached, which the rules read
+    all the same."""
+    pcs = draw(st.dictionaries(st.sampled_from(SPACES),
+                               st.sampled_from([None, "rome", "carthage"]), max_size=60))
+    units = draw(st.lists(st.tuples(st.sampled_from(SPACES), st.sampled_from(["rome", "carthage"]),
+                                    st.booleans()), max_size=12))
+    # both sides' CUs in one space: a line ends there for one side and is blocked for the other
+    # unless its PC lies there
+    units += [(x, s, False) for x in draw(st.lists(st.sampled_from(SPACES), max_size=6))
+              for s in ("rome", "carthage")]
+    subjugated = draw(st.lists(st.sampled_from(TRIBES), max_size=3))
+    return pcs, units, subjugated
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(isolation_boards())
+def test_remove_isolated_removes_exactly_the_isolated_pcs(position):
+    """seed 002 §5.5 (Rome first, then Carthage), §15.4 (a PC that can trace no line is removed;
+    walled cities and tribes are not), §16.4.2; RULINGS.md H-pc-5 (each side's isolated PCs found
+    first, then removed together). The phase searches each area once and reads where lines end
+    only where it needs to; whatever the board, it removes the PCs for which the rule as written
+    for one PC (`isolated`, a search from that PC) holds, in map order."""
+    pcs, units, subjugated = position
+    g = board()
+    for x, s in pcs.items():
+        set_pc(g, x, s)
+    for x, s, walled in units:
+        if walled and pack().records[x].get("kind") == "walled_city":
+            add_garrison(g, s, x, 1)
+        else:
+            add_cus(g, s, x, 1)
+    for x in subjugated:
+        g.state["f"][x]["subjugated"] = True
+    for s in ("rome", "carthage"):
+        expected = [[s, x] for x in SPACES
+                    if value(g, "isolation_candidate", s, x) and value(g, "isolated", s, x)]
+        start = len(g.log)
+        g.pack.ns["p_remove_isolated"](g.rt, s)
+        assert [e["a"] for e in g.log[start:] if e.get("m") == REMOVED.replace(
+            "{s}", "{0}").replace("{x}", "{1}")] == expected
+        assert all(pc(g, x) is None for _, x in expected)

@@ -455,6 +455,22 @@ def test_raise_cu_in_controlled_space_or_province():
     assert len(cus(g, "arpi", "carthage")) == 1
 
 
+def test_raise_is_not_offered_where_no_leader_may_raise():
+    """seed 002 §7.3 c (a CU is raised only where one of the side's leaders stands, in a space or
+    province he controls); seed 003 "Фаза стратегии" (3: not into a besieged walled city): with a
+    3 in hand, "raise" is offered only when one of the side's leaders on the map stands where he
+    may raise; PCs alone, or leaders off the map, do not count."""
+    g = new_game(ROME_NO_CAMPAIGN)
+    clear_board(g)
+    set_pc(g, "nola", "carthage")  # a Carthaginian space with no leader
+    set_leader(g, "hanno", "larinum")  # no PC, Samnium is Rome's
+    set_leader(g, "gisgo", "saguntum")  # his own walled city, besieged
+    g.state["f"]["saguntum"]["siege"] = 1
+    give(g, "carthage", "african_reinforcements", "cato_counsels_rome")
+    answer(g, None, False, "african_reinforcements", "ops")
+    assert options(g) == ["move", "pcs"]
+
+
 def test_raise_needs_a_three():
     """seed 002 §7.3 c ('enkel mogelijk met een "3" OK'); seed 003 "Фаза стратегии"."""
     g = new_game(ROME_NO_CAMPAIGN)
