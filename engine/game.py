@@ -1,9 +1,11 @@
 """`Game`: the object a front-end holds. Decisions, actions, views, save/load, replay, undo."""
 from __future__ import annotations
 
+import ast
 import itertools
 import marshal
 import random
+import types
 from typing import Any
 
 import attrs
@@ -29,7 +31,9 @@ class Starts:
     and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
     lead to a start kept here loads it (one marshal call) instead of running setup, which
     was most of a small game's time. Kept in a tree: a node is the number of outcomes of
-    the next draw and a child per outcome; a leaf the marshalled state. A pack whose
+    the next draw and a child per outcome; a leaf the marshalled state, or, once a start is
+    used again, a function returning a fresh copy of it built from a literal (see
+    `_builder`), which is faster than marshal (no strings to intern again). A pack whose
     starts do not repeat (a big shuffle) stops adding them after MAX_BYTES."""
 
     MAX_BYTES = 1 << 20
@@ -39,14 +43,28 @@ class Starts:
         self.size = 0
         self.open = True  # still adding starts
 
-    def find(self, seed: int) -> tuple[bytes, int] | None:
-        """(the marshalled start, the generator's state after its draws) of a new game of
-        `seed`, or None when it is not kept."""
+    def find(self, seed: int) -> tuple[dict[str, Any], int] | None:
+        """(a fresh copy of the start, the generator's state after its draws) of a new game
+        of `seed`, or None when it is not kept."""
         node, state = self.root, seed_state(seed)
+        kids: dict[int, Any] | None = None
+        value = 0
         while type(node) is tuple:
             state, value = below(state, node[0])
-            node = node[1].get(value)
-        return None if node is None else (node, state)
+            kids = node[1]
+            node = kids.get(value)
+        if node is None:
+            return None
+        if type(node) is not bytes:
+            return node(), state
+        start = marshal.loads(node)
+        build = _builder(start)  # used twice: built from now on (a start used once is not)
+        if build is not None:
+            if kids is None:
+                self.root = build
+            else:
+                kids[value] = build
+        return start, state
 
     def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
         """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
@@ -66,6 +84,40 @@ class Starts:
                         node = kids[value] = (drawn[i + 1][0], {})
         self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
         self.open = self.size < self.MAX_BYTES
+
+
+class _NotLiteral(Exception):
+    """A value `_literal` does not write (see `_builder`)."""
+
+
+def _literal(x: Any, seen: set[int]) -> ast.expr:
+    """An expression building a fresh copy of `x`, made of ast nodes and constants only
+    (nothing of a pack is pasted into source text)."""
+    t = type(x)
+    if t is str or t is int or t is float or t is bool or x is None or t is bytes:
+        return ast.Constant(x)
+    if t is tuple:
+        return ast.Tuple([_literal(v, seen) for v in x], ast.Load())
+    if t is not dict and t is not list:
+        raise _NotLiteral(t)
+    if id(x) in seen:  # an alias (marshal would keep it, a literal would not)
+        raise _NotLiteral("alias")
+    seen.add(id(x))
+    if t is list:
+        return ast.List([_literal(v, seen) for v in x], ast.Load())
+    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()])
+
+
+def _builder(start: dict[str, Any]) -> Any:
+    """A function returning a fresh copy of `start` (equal, sharing no list or dict with it
+    or another copy), compiled from a literal; None for a start with a value it does not
+    write (a set, an alias) or too deep to compile: that start stays marshalled."""
+    try:
+        expr = ast.Expression(_literal(start, set()))
+        code = compile(ast.fix_missing_locations(expr), "<start>", "eval")
+    except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
+        return None
+    return types.FunctionType(code, {"__builtins__": {}})
 
 
 # (pack id, log on) -> (pack, its Starts): see Starts
@@ -158,8 +210,8 @@ class Game:
         if starts is not None:
             got = starts.find(seed)
             if got is not None:
-                state = marshal.loads(got[0])
-                state["rng"] = got[1]
+                state, state_rng = got
+                state["rng"] = state_rng
                 game = cls(pack, state, seed, [], log=log, undo=undo)
                 game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
                 return game

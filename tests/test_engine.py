@@ -1448,6 +1448,49 @@ def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
     assert starts.open and starts.size > 0
 
 
+def _containers(x, into):
+    """The ids of every list and dict inside `x` (itself included)."""
+    if type(x) in (list, dict):
+        into.add(id(x))
+    for v in (x.values() if type(x) is dict else x if type(x) in (list, tuple) else ()):
+        _containers(v, into)
+    return into
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
+def test_a_start_used_again_is_built_equal_and_independent(name):
+    """A kept start used a second time is built by a function compiled from a literal
+    (engine.game._builder) instead of marshal: each new game gets a state equal to the one
+    setup makes, sharing no list or dict with another game's."""
+    from engine.loader import load_pack
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
+    for seed in range(8):
+        Game.new(pack, seed, log=False)
+    games = [Game.new(pack, seed, log=False) for seed in range(8)]
+    starts = engine.game._starts(pack, False)
+    node = starts.root
+    while type(node) is tuple:
+        node = next(iter(node[1].values()))
+    assert type(node) is not bytes and callable(node)
+    seen: set[int] = set()
+    for seed, game in enumerate(games):
+        assert game.state == Game.new(pack, seed, log=False, limits=pack.limits).state
+        inside = _containers(game.state, set())
+        assert not inside & seen
+        seen |= inside
+
+
+def test_a_start_a_literal_cannot_copy_stays_marshalled():
+    """`_builder` writes plain data only: a start holding a set or an alias (which marshal
+    keeps and a literal would not) is not built, so it stays marshalled."""
+    shared: list[int] = [1]
+    assert engine.game._builder({"a": {1, 2}}) is None
+    assert engine.game._builder({"a": shared, "b": shared}) is None
+    build = engine.game._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
+    assert build() == {"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}}
+    assert build()["a"][1][1] is not build()["a"][1][1]
+
+
 def test_starts_stop_growing_past_their_cap(monkeypatch):
     """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
     from engine.loader import load_pack
