@@ -90,22 +90,26 @@ class _NotLiteral(Exception):
     """A value `_literal` does not write (see `_builder`)."""
 
 
+_AT = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # (compile asks)
+
+
 def _literal(x: Any, seen: set[int]) -> ast.expr:
     """An expression building a fresh copy of `x`, made of ast nodes and constants only
     (nothing of a pack is pasted into source text)."""
     t = type(x)
     if t is str or t is int or t is float or t is bool or x is None or t is bytes:
-        return ast.Constant(x)
+        return ast.Constant(x, **_AT)
     if t is tuple:
-        return ast.Tuple([_literal(v, seen) for v in x], ast.Load())
+        return ast.Tuple([_literal(v, seen) for v in x], ast.Load(), **_AT)
     if t is not dict and t is not list:
         raise _NotLiteral(t)
     if id(x) in seen:  # an alias (marshal would keep it, a literal would not)
         raise _NotLiteral("alias")
     seen.add(id(x))
     if t is list:
-        return ast.List([_literal(v, seen) for v in x], ast.Load())
-    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()])
+        return ast.List([_literal(v, seen) for v in x], ast.Load(), **_AT)
+    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()],
+                    **_AT)
 
 
 def _builder(start: dict[str, Any]) -> Any:
@@ -113,8 +117,7 @@ def _builder(start: dict[str, Any]) -> Any:
     or another copy), compiled from a literal; None for a start with a value it does not
     write (a set, an alias) or too deep to compile: that start stays marshalled."""
     try:
-        expr = ast.Expression(_literal(start, set()))
-        code = compile(ast.fix_missing_locations(expr), "<start>", "eval")
+        code = compile(ast.Expression(_literal(start, set())), "<start>", "eval")
     except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
         return None
     return types.FunctionType(code, {"__builtins__": {}})
