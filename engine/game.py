@@ -31,17 +31,21 @@ class Starts:
     and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
     lead to a start kept here loads it (one marshal call) instead of running setup, which
     was most of a small game's time. Kept in a tree: a node is the number of outcomes of
-    the next draw and a child per outcome; a leaf the marshalled state, or, once a start is
-    used again, a function returning a fresh copy of it built from a literal (see
-    `_builder`), which is faster than marshal (no strings to intern again). A pack whose
-    starts do not repeat (a big shuffle) stops adding them after MAX_BYTES."""
+    the next draw and a child per outcome; a leaf the marshalled state, or, once a start
+    has been loaded BUILD_AFTER times, a function returning a fresh copy of it built from a
+    literal (see `_builder`): a call takes a third of marshal's time (no strings to intern
+    again), but compiling it takes as long as 50 to 100 loads, which a start loaded only a
+    few times never pays back. A pack whose starts do not repeat (a big shuffle) stops
+    adding them after MAX_BYTES."""
 
     MAX_BYTES = 1 << 20
+    BUILD_AFTER = 64
 
     def __init__(self) -> None:
-        self.root: Any = None  # (n, {outcome: node}) or bytes (a start), None: none yet
+        self.root: Any = None  # (n, {outcome: node}) or a leaf (a start), None: none yet
         self.size = 0
         self.open = True  # still adding starts
+        self.loads: dict[int, int] = {}  # id of a marshalled start -> times loaded
 
     def find(self, seed: int) -> tuple[dict[str, Any], int] | None:
         """(a fresh copy of the start, the generator's state after its draws) of a new game
@@ -58,12 +62,15 @@ class Starts:
         if type(node) is not bytes:
             return node(), state
         start = marshal.loads(node)
-        build = _builder(start)  # used twice: built from now on (a start used once is not)
-        if build is not None:
-            if kids is None:
-                self.root = build
-            else:
-                kids[value] = build
+        loads = self.loads[id(node)] = self.loads.get(id(node), 0) + 1
+        if loads >= self.BUILD_AFTER:
+            del self.loads[id(node)]
+            build = _builder(start)
+            if build is not None:
+                if kids is None:
+                    self.root = build
+                else:
+                    kids[value] = build
         return start, state
 
     def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:

@@ -476,10 +476,17 @@ class Runtime:
         (with `lists`, also those in the lists among `items`: a prompt's values)."""
         loc = self.loc
         try:
-            if not any(map(loc.get, items)):  # most often nothing offered lies in a zone
-                return
+            zones = set(map(loc.get, items))
         except TypeError:  # a list among the items
             pass
+        else:
+            zones.discard(None)
+            if not zones:  # most often nothing offered lies in a zone
+                return
+            # or all in zones `side` sees (its own hand): a subset at C speed (of the zones
+            # known at load: one made in play goes the long way)
+            if zones <= self.P.visible_zones[side]:
+                return
         visible = self.P.visible_zones[side]
         seen_zone = frozenset.__contains__  # the zones known at load, without a Python call
         for o in items:

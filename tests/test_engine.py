@@ -1458,16 +1458,20 @@ def _containers(x, into):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
-def test_a_start_used_again_is_built_equal_and_independent(name):
-    """A kept start used a second time is built by a function compiled from a literal
-    (engine.game._builder) instead of marshal: each new game gets a state equal to the one
-    setup makes, sharing no list or dict with another game's."""
+def test_a_start_loaded_often_is_built_equal_and_independent(name, monkeypatch):
+    """A kept start loaded Starts.BUILD_AFTER times is built from then on by a function
+    compiled from a literal (engine.game._builder) instead of marshal: each new game gets
+    a state equal to the one setup makes, sharing no list or dict with another game's."""
     from engine.loader import load_pack
+    monkeypatch.setattr(engine.game.Starts, "BUILD_AFTER", 2)
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
-    for seed in range(8):
-        Game.new(pack, seed, log=False)
+    starts = engine.game.Starts()
+    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    for _ in range(3):
+        for seed in range(8):
+            Game.new(pack, seed, log=False)
+    assert not starts.loads  # each loaded twice: all built
     games = [Game.new(pack, seed, log=False) for seed in range(8)]
-    starts = engine.game._starts(pack, False)
     node = starts.root
     while type(node) is tuple:
         node = next(iter(node[1].values()))
