@@ -1,9 +1,11 @@
 """`Game`: the object a front-end holds. Decisions, actions, views, save/load, replay, undo."""
 from __future__ import annotations
 
+import ast
 import itertools
 import marshal
 import random
+import types
 from typing import Any
 
 import attrs
@@ -29,24 +31,47 @@ class Starts:
     and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
     lead to a start kept here loads it (one marshal call) instead of running setup, which
     was most of a small game's time. Kept in a tree: a node is the number of outcomes of
-    the next draw and a child per outcome; a leaf the marshalled state. A pack whose
-    starts do not repeat (a big shuffle) stops adding them after MAX_BYTES."""
+    the next draw and a child per outcome; a leaf the marshalled state, or, once a start
+    has been loaded BUILD_AFTER times, a function returning a fresh copy of it built from a
+    literal (see `_builder`): a call takes a third of marshal's time (no strings to intern
+    again), but compiling it takes as long as 50 to 100 loads, which a start loaded only a
+    few times never pays back. A pack whose starts do not repeat (a big shuffle) stops
+    adding them after MAX_BYTES."""
 
     MAX_BYTES = 1 << 20
+    BUILD_AFTER = 64
 
     def __init__(self) -> None:
-        self.root: Any = None  # (n, {outcome: node}) or bytes (a start), None: none yet
+        self.root: Any = None  # (n, {outcome: node}) or a leaf (a start), None: none yet
         self.size = 0
         self.open = True  # still adding starts
+        self.loads: dict[int, int] = {}  # id of a marshalled start -> times loaded
 
-    def find(self, seed: int) -> tuple[bytes, int] | None:
-        """(the marshalled start, the generator's state after its draws) of a new game of
-        `seed`, or None when it is not kept."""
+    def find(self, seed: int) -> tuple[dict[str, Any], int] | None:
+        """(a fresh copy of the start, the generator's state after its draws) of a new game
+        of `seed`, or None when it is not kept."""
         node, state = self.root, seed_state(seed)
+        kids: dict[int, Any] | None = None
+        value = 0
         while type(node) is tuple:
             state, value = below(state, node[0])
-            node = node[1].get(value)
-        return None if node is None else (node, state)
+            kids = node[1]
+            node = kids.get(value)
+        if node is None:
+            return None
+        if type(node) is not bytes:
+            return node(), state
+        start = marshal.loads(node)
+        loads = self.loads[id(node)] = self.loads.get(id(node), 0) + 1
+        if loads >= self.BUILD_AFTER:
+            del self.loads[id(node)]
+            build = _builder(start)
+            if build is not None:
+                if kids is None:
+                    self.root = build
+                else:
+                    kids[value] = build
+        return start, state
 
     def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
         """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
@@ -66,6 +91,43 @@ class Starts:
                         node = kids[value] = (drawn[i + 1][0], {})
         self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
         self.open = self.size < self.MAX_BYTES
+
+
+class _NotLiteral(Exception):
+    """A value `_literal` does not write (see `_builder`)."""
+
+
+_AT = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # (compile asks)
+
+
+def _literal(x: Any, seen: set[int]) -> ast.expr:
+    """An expression building a fresh copy of `x`, made of ast nodes and constants only
+    (nothing of a pack is pasted into source text)."""
+    t = type(x)
+    if t is str or t is int or t is float or t is bool or x is None or t is bytes:
+        return ast.Constant(x, **_AT)
+    if t is tuple:
+        return ast.Tuple([_literal(v, seen) for v in x], ast.Load(), **_AT)
+    if t is not dict and t is not list:
+        raise _NotLiteral(t)
+    if id(x) in seen:  # an alias (marshal would keep it, a literal would not)
+        raise _NotLiteral("alias")
+    seen.add(id(x))
+    if t is list:
+        return ast.List([_literal(v, seen) for v in x], ast.Load(), **_AT)
+    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()],
+                    **_AT)
+
+
+def _builder(start: dict[str, Any]) -> Any:
+    """A function returning a fresh copy of `start` (equal, sharing no list or dict with it
+    or another copy), compiled from a literal; None for a start with a value it does not
+    write (a set, an alias) or too deep to compile: that start stays marshalled."""
+    try:
+        code = compile(ast.Expression(_literal(start, set())), "<start>", "eval")
+    except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
+        return None
+    return types.FunctionType(code, {"__builtins__": {}})
 
 
 # (pack id, log on) -> (pack, its Starts): see Starts
@@ -158,8 +220,8 @@ class Game:
         if starts is not None:
             got = starts.find(seed)
             if got is not None:
-                state = marshal.loads(got[0])
-                state["rng"] = got[1]
+                state, state_rng = got
+                state["rng"] = state_rng
                 game = cls(pack, state, seed, [], log=log, undo=undo)
                 game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
                 return game

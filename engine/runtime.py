@@ -99,10 +99,9 @@ class Runtime:
         # state when first needed
         self._watchers: dict[str, tuple] = {}
         self._seen: list[_SeenFields] = []  # the watchers' fields, told of every move
-        self.v = state["v"]
-        self.pv = state["v"]  # public vars are read here, never through watchers (see watch)
-        self.z = state["z"]
-        self.pz = state["z"]  # public zones are read here, never through watchers
+        # public vars and zones are read through pv and pz, never through watchers (see watch)
+        self.v = self.pv = state["v"]
+        self.z = self.pz = state["z"]
         self.loc = state["loc"]
         self.mods = state["mods"]
         self._expiring = _ending_events(self.mods) if self.mods else set()
@@ -117,15 +116,19 @@ class Runtime:
         # The state of each running instance of an event `with` state, innermost last. An
         # event run as a frame keeps its state in the frame ("x"); one run by emit_now is
         # never running at a decision, so the frames alone rebuild this after a load.
-        self.xs: dict[str, list[dict[str, Any]]] = {name: [] for name in self.EVSTATE}
-        if not stack:  # a new game's state
-            self.qstack, self.evnames = [], []
-            return
-        self.qstack = [fr["q"] for fr in stack if fr["k"] == "e"]
-        self.evnames = [fr["n"] for fr in stack if fr["k"] == "e"]  # running events
-        for fr in stack:
-            if fr["k"] == "e" and fr.get("x") is not None:
-                self.xs[fr["n"]].append(fr["x"])
+        xs: dict[str, list[dict[str, Any]]] = \
+            {name: [] for name in self.EVSTATE} if self.EVSTATE else {}
+        self.xs = xs
+        qstack: list[list] = []
+        evnames: list[str] = []  # running events
+        self.qstack, self.evnames = qstack, evnames
+        for fr in stack:  # (one pass: most states hold a few frames, a new game's none)
+            if fr["k"] == "e":
+                qstack.append(fr["q"])
+                evnames.append(fr["n"])
+                x = fr.get("x")
+                if x is not None:
+                    xs[fr["n"]].append(x)
 
     # ---- state at the start ---------------------------------------------------------------
     @staticmethod
@@ -473,10 +476,17 @@ class Runtime:
         (with `lists`, also those in the lists among `items`: a prompt's values)."""
         loc = self.loc
         try:
-            if not any(map(loc.get, items)):  # most often nothing offered lies in a zone
-                return
+            zones = set(map(loc.get, items))
         except TypeError:  # a list among the items
             pass
+        else:
+            zones.discard(None)
+            if not zones:  # most often nothing offered lies in a zone
+                return
+            # or all in zones `side` sees (its own hand): a subset at C speed (of the zones
+            # known at load: one made in play goes the long way)
+            if zones <= self.P.visible_zones[side]:
+                return
         visible = self.P.visible_zones[side]
         seen_zone = frozenset.__contains__  # the zones known at load, without a Python call
         for o in items:

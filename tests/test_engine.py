@@ -1448,6 +1448,53 @@ def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
     assert starts.open and starts.size > 0
 
 
+def _containers(x, into):
+    """The ids of every list and dict inside `x` (itself included)."""
+    if type(x) in (list, dict):
+        into.add(id(x))
+    for v in (x.values() if type(x) is dict else x if type(x) in (list, tuple) else ()):
+        _containers(v, into)
+    return into
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
+def test_a_start_loaded_often_is_built_equal_and_independent(name, monkeypatch):
+    """A kept start loaded Starts.BUILD_AFTER times is built from then on by a function
+    compiled from a literal (engine.game._builder) instead of marshal: each new game gets
+    a state equal to the one setup makes, sharing no list or dict with another game's."""
+    from engine.loader import load_pack
+    monkeypatch.setattr(engine.game.Starts, "BUILD_AFTER", 2)
+    pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
+    starts = engine.game.Starts()
+    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    for _ in range(3):
+        for seed in range(8):
+            Game.new(pack, seed, log=False)
+    assert not starts.loads  # each loaded twice: all built
+    games = [Game.new(pack, seed, log=False) for seed in range(8)]
+    node = starts.root
+    while type(node) is tuple:
+        node = next(iter(node[1].values()))
+    assert type(node) is not bytes and callable(node)
+    seen: set[int] = set()
+    for seed, game in enumerate(games):
+        assert game.state == Game.new(pack, seed, log=False, limits=pack.limits).state
+        inside = _containers(game.state, set())
+        assert not inside & seen
+        seen |= inside
+
+
+def test_a_start_a_literal_cannot_copy_stays_marshalled():
+    """`_builder` writes plain data only: a start holding a set or an alias (which marshal
+    keeps and a literal would not) is not built, so it stays marshalled."""
+    shared: list[int] = [1]
+    assert engine.game._builder({"a": {1, 2}}) is None
+    assert engine.game._builder({"a": shared, "b": shared}) is None
+    build = engine.game._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
+    assert build() == {"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}}
+    assert build()["a"][1][1] is not build()["a"][1][1]
+
+
 def test_starts_stop_growing_past_their_cap(monkeypatch):
     """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
     from engine.loader import load_pack
