@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast as pyast
 import os
 import re
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from dsl import ast as A
 from dsl.checker import CheckResult, graph_slots
@@ -1105,22 +1105,12 @@ class Compiler:
         read, and reading a table reads none of its values (the undo watchers see the value
         read). Returns the vars, for the caller to forget after the walk."""
         found: list[str] = []
-
-        def walk(n: Any) -> None:
-            if isinstance(n, A.Lambda):
-                return
+        for n in _nodes(node, prune=A.Lambda):
             if isinstance(n, (A.Name, A.Index)):
                 res = self.c.res.get(id(n))
                 if res is not None and res[0] == "var" and res[1] not in self.var_tables \
                         and res[1] not in found:
                     found.append(res[1])
-            if isinstance(n, tuple):
-                for x in n:
-                    walk(x)
-            elif hasattr(n, "__attrs_attrs__"):
-                for f in n.__attrs_attrs__:
-                    walk(getattr(n, f.name))
-        walk(node)
         for name in found:
             t = self.temp()
             lines.append(f"{pad}{t} = {self._var_table(name)}")
@@ -1456,17 +1446,21 @@ def _mentions(e: Any, name: str) -> bool:
 
 def _names_in(node: Any, name_of: Callable[[Any], str | None]) -> set[str]:
     """The names `name_of` gives the nodes of a syntax tree (None: the node names none)."""
-    out: set[str] = set()
-    own = name_of(node)
-    if own is not None:
-        out.add(own)
+    return {name for n in _nodes(node) if (name := name_of(n)) is not None}
+
+
+def _nodes(node: Any, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:
+    """Every node of a syntax tree, parents before their children, in source order; the
+    nodes of type `prune` and what lies inside them are left out."""
+    if isinstance(node, prune):
+        return
+    yield node
     if isinstance(node, tuple):
         for x in node:
-            out |= _names_in(x, name_of)
+            yield from _nodes(x, prune)
     elif hasattr(node, "__attrs_attrs__"):
         for f in node.__attrs_attrs__:
-            out |= _names_in(getattr(node, f.name), name_of)
-    return out
+            yield from _nodes(getattr(node, f.name), prune)
 
 
 def _declared_locals(body: Any) -> set[str]:
@@ -1527,21 +1521,8 @@ def _is_filter(c: A.Comprehension) -> bool:
 
 def _tested_field(test: A.Expr, var: str) -> str | None:
     """The first field of `var` the test reads (`x.target` -> 'target'): the line to show."""
-    found: list[str] = []
-
-    def walk(n: Any) -> None:
-        if found:
-            return
-        if isinstance(n, A.Attr) and isinstance(n.obj, A.Name) and n.obj.id == var:
-            found.append(n.name)
-        elif isinstance(n, tuple):
-            for x in n:
-                walk(x)
-        elif hasattr(n, "__attrs_attrs__"):
-            for f in n.__attrs_attrs__:
-                walk(getattr(n, f.name))
-    walk(test)
-    return found[0] if found else None
+    return next((n.name for n in _nodes(test) if isinstance(n, A.Attr)
+                 and isinstance(n.obj, A.Name) and n.obj.id == var), None)
 
 
 def _is_str_literal(code: str) -> bool:
