@@ -63,10 +63,10 @@ class Starts:
             return node(), state
         start = marshal.loads(node)
         loads = self.loads[id(node)] = self.loads.get(id(node), 0) + 1
-        if loads >= self.BUILD_AFTER:
-            del self.loads[id(node)]
+        if loads == self.BUILD_AFTER:  # once: a start the builder refuses stays marshalled
             build = _builder(start)
             if build is not None:
+                del self.loads[id(node)]
                 if kids is None:
                     self.root = build
                 else:

@@ -1495,6 +1495,21 @@ def test_a_start_a_literal_cannot_copy_stays_marshalled():
     assert build()["a"][1][1] is not build()["a"][1][1]
 
 
+def test_a_start_the_builder_refuses_is_not_tried_again(monkeypatch):
+    """Starts.find asks `_builder` once per start, at its BUILD_AFTER-th load: a start it
+    refuses is loaded by marshal from then on, never walked again."""
+    import marshal
+    asked = []
+    real = engine.game._builder
+    monkeypatch.setattr(engine.game, "_builder", lambda start: asked.append(1) or real(start))
+    starts = engine.game.Starts()
+    starts.keep([], marshal.dumps({"a": {1, 2}}))
+    for _ in range(3 * starts.BUILD_AFTER):
+        start, _rng = starts.find(0)
+        assert start == {"a": {1, 2}}
+    assert asked == [1] and type(starts.root) is bytes
+
+
 def test_starts_stop_growing_past_their_cap(monkeypatch):
     """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
     from engine.loader import load_pack
