@@ -475,6 +475,7 @@ class Runtime:
         """Records from a zone `side` cannot see, offered or named to it, are shown to it
         (with `lists`, also those in the lists among `items`: a prompt's values)."""
         loc = self.loc
+        visible = self.P.visible_zones[side]
         try:
             zones = set(map(loc.get, items))
         except TypeError:  # a list among the items
@@ -485,9 +486,8 @@ class Runtime:
                 return
             # or all in zones `side` sees (its own hand): a subset at C speed (of the zones
             # known at load: one made in play goes the long way)
-            if zones <= self.P.visible_zones[side]:
+            if zones <= visible:
                 return
-        visible = self.P.visible_zones[side]
         seen_zone = frozenset.__contains__  # the zones known at load, without a Python call
         for o in items:
             if lists and isinstance(o, list):
@@ -1167,11 +1167,7 @@ class Runtime:
 
     def say(self, message: str, args: list) -> None:
         if self.logging:
-            try:  # `_wheres`, inline: a value that is no record's id has no place
-                at = list(map(self.loc.get, args))
-            except TypeError:  # a list among them (unhashable)
-                at = [self._where(v) for v in args]
-            self._log({"t": "say", "m": message, "a": args, "at": at})
+            self._log({"t": "say", "m": message, "a": args, "at": self._wheres(args)})
 
     def _wheres(self, values: list) -> list:
         """`_where` of each of `values` (most often text: a record's place, or None)."""
