@@ -55,6 +55,7 @@ def _pack_parts(pack: Any) -> dict[str, Any]:
             "FUNCS": ns["FUNCS"], "PARAMS": ns["PARAMS"], "PLANS": pack.plans,
             "SUSP_EVENTS": ns["SUSPENDING_EVENTS"],
             "EVSTATE": ns["EVSTATE"],  # event `with` state -> its defaults' function
+            "REASONS": {},  # a `win` reason without values -> its text (see `win`)
             # and the others, set by __init__ and attach: the copy is made at its full size
             **dict.fromkeys(_RUNTIME_OWN)}
 
@@ -191,7 +192,7 @@ class Runtime:
         stack = self.stack
         funcs = self.FUNCS
         self.left = budget = self.limits.steps
-        self.memo, self.fidx = self._kept
+        memo, fidx = self.memo, self.fidx = self._kept
         try:
             while stack:
                 fr = stack[-1]
@@ -231,8 +232,10 @@ class Runtime:
             where = rule_location(err, self.P)
             raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
         finally:
-            self.memo.clear()
-            self.fidx.clear()
+            if memo:
+                memo.clear()
+            if fidx:
+                fidx.clear()
             self.memo = self.fidx = None
             self.s["steps"] += budget - self.left
         if self.s["result"] is None:
@@ -462,6 +465,21 @@ class Runtime:
         if each is not None:
             d["each"] = each
         self.s["asked"] += 1
+
+    def decide1(self, F: dict, side: str, options: list, optional: bool, prompt: str | None,
+                zoned: bool = True) -> None:
+        """`decide` for the most common choice, one of `options` with no condition and no
+        values in its prompt: the same decision, made with less to look at."""
+        if side not in self.side_set or len(options) > self.limits.list_size:
+            return self.decide(F, "one", side, options, 1, 1, optional, prompt, None,
+                               zoned=zoned)  # (which says what is wrong)
+        if zoned:
+            self._show_to(side, options)
+        s = self.s
+        s["decision"] = {
+            "id": s["asked"], "kind": "one", "side": side, "options": options, "min": 1,
+            "max": 1, "optional": optional, "prompt": prompt, "require": None, "fn": F["f"]}
+        s["asked"] += 1
 
     def open_window(self, F: dict, name: str, side: str, options: list,
                     prompt: str | None) -> None:
@@ -1159,8 +1177,12 @@ class Runtime:
         text = "rule"
         if reason is not None:
             entry.update(m=reason, a=list(args or []))
-            from engine.translations import render_log_entry
-            text = render_log_entry({"t": "say", "m": reason, "a": entry["a"]}, self.P)
+            text = self.REASONS.get(reason) if not args else None
+            if text is None:  # (a reason without values is rendered once per pack)
+                from engine.translations import render_log_entry
+                text = render_log_entry({"t": "say", "m": reason, "a": entry["a"]}, self.P)
+                if not args:
+                    self.REASONS[reason] = text
         self.s["result"] = {"winner": side, "reason": text}
         self._log(entry)
         raise GameOver()
