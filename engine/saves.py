@@ -397,28 +397,39 @@ def read_digested(pack: Any, text: Any) -> Save:
 
 def _digest_holds(pack: Any, text: str) -> bool:
     """Is `text` laid out exactly as `save_text` writes a save of `pack`, with the digest
-    of what it claims? (Then it is, byte for byte, a text `save_text` wrote.)"""
-    head = '{"actions":'
-    cut = text.find(',"digest":"', len(head))
-    if not text.startswith(head) or cut < 0 or not text.endswith("}"):
+    of what it claims? (Then it is, byte for byte, a text `save_text` wrote.) Looked at
+    in its UTF-8 bytes, whose parts are hashed where they lie (slicing the text and
+    joining the parts copied it six times: most of this check besides the hash)."""
+    raw = text.encode("utf-8", "surrogatepass")
+    head = b'{"actions":'
+    cut = raw.find(b',"digest":"', len(head))
+    if not raw.startswith(head) or cut < 0 or not raw.endswith(b"}"):
         return False
-    actions, digest = text[len(head):cut], text[cut + 11:cut + 75]
-    rest = text[cut + 75:]
-    middle = f'","format":{canonical(SAVE_FORMAT)},"format_version":{FORMAT_VERSION},"log":'
-    if not rest.startswith(middle):
+    digest, at = raw[cut + 11:cut + 75], cut + 75
+    middle = (f'","format":{canonical(SAVE_FORMAT)},"format_version":{FORMAT_VERSION},'
+              f'"log":').encode()
+    if not raw.startswith(middle, at):
         return False
-    rest = rest[len(middle):]
-    log = "true" if rest.startswith("true,") else "false" if rest.startswith("false,") else ""
-    pack_part = f',"pack":{canonical(pack.id)},"pack_hash":{canonical(pack.hash)},"seed":'
-    rest = rest[len(log):]
-    if not log or not rest.startswith(pack_part):
+    at += len(middle)
+    log = b"true" if raw.startswith(b"true,", at) else \
+        b"false" if raw.startswith(b"false,", at) else b""
+    at += len(log)
+    pack_part = (f',"pack":{canonical(pack.id)},"pack_hash":{canonical(pack.hash)},'
+                 f'"seed":').encode()
+    if not log or not raw.startswith(pack_part, at):
         return False
-    rest = rest[len(pack_part):]
-    seed, sep, state = rest.partition(',"state":')
-    if not sep or not re.fullmatch(r"-?[0-9]+", seed):
+    at += len(pack_part)
+    state_at = raw.find(b',"state":', at)
+    seed = raw[at:state_at]
+    if state_at < 0 or not re.fullmatch(rb"-?[0-9]+", seed):
         return False
-    claimed = f'{{"actions":{actions},"log":{log},"seed":{seed},"state":{state[:-1]}}}'
-    return _sha256(claimed) == digest
+    parts = memoryview(raw)
+    claimed = hashlib.sha256(head)
+    claimed.update(parts[len(head):cut])
+    claimed.update(b',"log":' + log + b',"seed":' + seed + b',"state":')
+    claimed.update(parts[state_at + 9:-1])
+    claimed.update(b"}")
+    return claimed.hexdigest().encode() == digest
 
 
 def parse_json(text: Any) -> tuple[Any, bool]:
