@@ -320,19 +320,21 @@ class LogText:
     text ends with, held so that a log cut back (undo) and grown again is noticed: its
     entry at that place is then another object."""
 
-    __slots__ = ("count", "last", "parts")
+    __slots__ = ("count", "last", "parts", "text")
 
     def __init__(self) -> None:
-        self.count, self.last, self.parts = 0, None, []
+        self.count, self.last, self.parts, self.text = 0, None, [], "[]"
 
     def of(self, log: list[dict[str, Any]], write: Callable[[Any], str] = canonical) -> str:
         n = self.count
         if n > len(log) or (n and log[n - 1] is not self.last):
-            n, self.parts = 0, []  # cut back since: written again
+            n, self.parts, self.text = 0, [], "[]"  # cut back since: written again
         if n < len(log):
             self.parts.append(write(log[n:])[1:-1])
             self.count, self.last = len(log), log[-1]
-        return "[" + ",".join(filter(None, self.parts)) + "]"
+            # joined once per new entries, not per save (two copies of most of a save)
+            self.text = "[" + ",".join(filter(None, self.parts)) + "]"
+        return self.text
 
 
 def canonical_state(state: dict[str, Any], log_text: LogText | None = None,
@@ -346,8 +348,9 @@ def canonical_state(state: dict[str, Any], log_text: LogText | None = None,
         return canonical(state)  # (never in a game) json's writer says what is wrong
     before = write({k: v for k, v in state.items() if k < "log"})[1:-1]
     after = write({k: v for k, v in state.items() if k > "log"})[1:-1]
-    return "{" + ",".join(filter(None, (before, '"log":' + log_text.of(state["log"], write),
-                                        after))) + "}"
+    log = log_text.of(state["log"], write)  # (joined once below: most of the text)
+    return "".join(("{", before, "," * bool(before), '"log":', log, "," * bool(after), after,
+                    "}"))
 
 
 def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
@@ -359,8 +362,11 @@ def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
     write = canonical if _fractions_possible(pack) else canonical_fast
     a, lg, sd = write(actions), canonical(log), canonical(seed)
     st = canonical_state(state, log_text, write)
-    claimed = f'{{"actions":{a},"log":{lg},"seed":{sd},"state":{st}}}'
-    digest = _sha256(claimed)
+    claimed = hashlib.sha256(f'{{"actions":{a},"log":{lg},"seed":{sd},"state":'.encode(
+        "utf-8", "surrogatepass"))  # hashed in parts: the whole not copied once more
+    claimed.update(st.encode("utf-8", "surrogatepass"))
+    claimed.update(b"}")
+    digest = claimed.hexdigest()
     return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'
             f'"format_version":{FORMAT_VERSION},"log":{lg},"pack":{canonical(pack.id)},'
             f'"pack_hash":{canonical(pack.hash)},'
