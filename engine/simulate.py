@@ -260,6 +260,7 @@ class _Pool:
         self.played = self.seconds = 0.0
         self.procs: list[Any] = []
         self.busy: dict[Any, int] = {}  # connection -> chunks it has in hand
+        self.told: set[Any] = set()  # the connections sent None: no more chunks
 
     def start(self, args: tuple[Any, ...]) -> None:
         """Start the workers, each fed as soon as it exists (it plays while the next one
@@ -275,7 +276,7 @@ class _Pool:
             self.feed(here)
 
     def feed(self, conn: Any) -> None:
-        """Top up `conn`'s worker to IN_HAND chunks while games are left."""
+        """Top up `conn`'s worker to IN_HAND chunks while games are left; None once none are."""
         while self.todo and self.busy[conn] < self.IN_HAND:
             # near the end, smaller chunks, so that the workers finish together
             size = (1 if not self.seconds else
@@ -284,6 +285,11 @@ class _Pool:
             todo = self.todo
             conn.send([todo.pop() for _ in range(min(max(1, size), len(todo)))])
             self.busy[conn] += 1
+        if not self.todo and conn not in self.told:
+            # told now, a worker exits as soon as its last chunk is sent back, while the
+            # others still play: what ending a process costs is not added at the end
+            conn.send(None)
+            self.told.add(conn)
 
     def results(self) -> Any:
         """Each chunk's results as a worker sends them; raises what a worker raised, and
@@ -305,7 +311,7 @@ class _Pool:
 
     def close(self) -> None:
         """Let the workers finish and wait for them."""
-        for conn in self.busy:
+        for conn in set(self.busy) - self.told:
             try:
                 conn.send(None)
             except OSError:  # pragma: no cover - a worker that is gone already
