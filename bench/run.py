@@ -12,9 +12,10 @@ undo on) for Ante Portas and Hannibal, the same games alternating (`bare_and_def
 mid-game Hannibal's save, load and clone; the greedy bot's decisions per second against the
 frozen bot of commit a51783c, log off and on (bench/greedy.py); `engine simulate` of 400
 Ante Portas games on 2 workers against 1 (bench/simulate_workers.py: wall clock, with the
-CPU and the load average); the bench packs (tic-tac-toe, Kuhn poker and the Ante Portas
-slice ap_battle) against their hand-written Python references (bench/handwritten.py;
-OpenSpiel's too when installed: bench/openspiel.py); and `engine --help` start-up. Times are
+CPU, the load average and the cores other processes kept busy meanwhile); the bench packs
+(tic-tac-toe, Kuhn poker and the Ante Portas slice ap_battle) against their hand-written
+Python references (bench/handwritten.py; OpenSpiel's too when installed:
+bench/openspiel.py); and `engine --help` start-up. Times are
 process time except where said. `--skip PART ...` leaves parts out (see --help). Other
 helpers share the machine: run it when it is idle, or run it twice.
 """
@@ -224,6 +225,8 @@ def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
     row("  CPU s of a run: 2 / 1 workers", f"{cpu2:.2f} / {cpu1:.2f}", f"{cpu2 / cpu1:.2f}x",
         "(this process and its workers; load average "
         + " then ".join(f"{x[0]:.1f}" for x in out["load"]) + f" on {os.cpu_count()} cores)")
+    row("  cores other processes kept busy meanwhile", "", "",
+        simulate_workers.others(out["others"]) + " (median; wall clock suffers beyond 0)")
 
 
 def compare_openspiel(row: Any, seconds: float, ours: dict[str, float]) -> None:

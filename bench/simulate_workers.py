@@ -9,6 +9,9 @@ result) and the ratio W workers / 1 worker. It also checks that both give the sa
 The machine's load average is printed before and after: on a busy machine the wall-clock
 figures vary, so it also prints the CPU seconds each run used (this process and its workers):
 what W workers cost beyond 1 is the price of the pool (starting it, sending work and results).
+On Linux it also prints how many cores the machine's other processes kept busy during the
+runs (from /proc/stat): with one core of other work on a 2-core machine, 2 workers share
+2 cores with it and cannot reach much beyond 4/3 of 1 worker, whatever simulate does.
 """
 from __future__ import annotations
 
@@ -33,21 +36,43 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def busy_seconds() -> float | None:
+    """CPU seconds the whole machine has spent busy (Linux: /proc/stat), else None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")  # not idle, iowait
+
+
+def others_cores(fn: Any) -> tuple[Any, float, float | None]:
+    """fn()'s value, the CPU seconds it used (this process and its finished workers) and the
+    cores the machine's other processes kept busy meanwhile on average (None: not known)."""
+    import time
+    machine, mine, start = busy_seconds(), cpu_seconds(), time.perf_counter()
+    value = fn()
+    used, wall = cpu_seconds() - mine, time.perf_counter() - start
+    others = None if machine is None else max(0.0, busy_seconds() - machine - used) / wall
+    return value, used, others
+
+
 def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", workers: int = 2,
                  repeat: int = 5) -> dict[str, Any]:
     """`simulate` of `games` games on 1 and on `workers` workers, `repeat` times each,
     interleaved: per worker count the wall-clock games/s of each run and the CPU seconds it
-    used (this process and its workers); whether both gave the same results; the load
-    average before and after."""
+    used (this process and its workers) and the cores other processes kept busy meanwhile
+    (see `others_cores`); whether both gave the same results; the load average before and
+    after."""
     from engine.simulate import simulate
     out: dict[str, Any] = {"rates": {1: [], workers: []}, "cpu": {1: [], workers: []},
-                           "load": [os.getloadavg()]}
+                           "others": {1: [], workers: []}, "load": [os.getloadavg()]}
     firsts: dict[int, dict] = {}
     for _ in range(repeat):
         for w in out["rates"]:
-            before = cpu_seconds()
-            result = simulate(pack, games, 0, bots, w)
-            out["cpu"][w].append(cpu_seconds() - before)
+            result, used, others = others_cores(lambda: simulate(pack, games, 0, bots, w))
+            out["cpu"][w].append(used)
+            out["others"][w].append(others)
             out["rates"][w].append(result["games_per_second"])
             firsts.setdefault(w, result)
     out["same"] = all(firsts[1][k] == firsts[workers][k] for k in SAME)
@@ -77,7 +102,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  ratio {args.workers} / 1: best {max(many) / max(one):.2f}x, median "
           f"{statistics.median(many) / statistics.median(one):.2f}x; same results: "
           f"{'yes' if out['same'] else 'NO'}; load average {load(out['load'][-1])}")
+    print(f"  other processes kept busy (cores, median): {others(out['others'])}")
     return 0
+
+
+def others(by_workers: dict[int, list[float | None]]) -> str:
+    """'0.02 (1 worker), 1.01 (2 workers)': the cores other processes kept busy during the
+    runs of each worker count (median), '?' where /proc/stat is not there."""
+    parts = []
+    for w, xs in by_workers.items():
+        known = [x for x in xs if x is not None]
+        figure = f"{statistics.median(known):.2f}" if known else "?"
+        parts.append(f"{figure} ({w} worker{'s' * (w != 1)})")
+    return ", ".join(parts)
 
 
 def load(average: tuple[float, ...]) -> str:

@@ -87,3 +87,5 @@ def test_simulate_workers_side_by_side_gives_both_runs_the_same_results():
     assert out["same"]
     assert [len(out["rates"][w]) for w in (1, 2)] == [1, 1]
     assert all(cpu > 0 for w in (1, 2) for cpu in out["cpu"][w])
+    assert all(x is None or x >= 0 for w in (1, 2) for x in out["others"][w])
+    assert simulate_workers.others({1: [0.5], 2: [None]}) == "0.50 (1 worker), ? (2 workers)"
