@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import greedy  # noqa: E402
 import handwritten  # noqa: E402
+import instructions  # noqa: E402
 import run  # noqa: E402
 import simulate_workers  # noqa: E402
 
@@ -89,3 +90,13 @@ def test_simulate_workers_side_by_side_gives_both_runs_the_same_results():
     assert all(cpu > 0 for w in (1, 2) for cpu in out["cpu"][w])
     assert all(x is None or x >= 0 for w in (1, 2) for x in out["others"][w])
     assert simulate_workers.others({1: [0.5], 2: [None]}) == "0.50 (1 worker), ? (2 workers)"
+
+
+def test_instructions_plays_the_games_it_counts():
+    """bench/instructions.py's script plays a bench pack named as such (and a shipped pack
+    by name): its run, without valgrind, ends cleanly (check=True raises otherwise)."""
+    assert instructions.pack_ref("kuhn") == str(ROOT / "bench" / "packs" / "kuhn")
+    assert instructions.pack_ref("ante_portas") == "ante_portas"
+    for new_only in ("0", "1"):
+        assert instructions.collected([instructions.pack_ref("kuhn"), "2", "3", new_only, "0"],
+                                      valgrind=False) == 0

@@ -1,0 +1,91 @@
+"""Machine instructions per game, counted by valgrind's callgrind: a figure other load on the
+machine does not move, for choosing between two versions of a hot path when timings on a
+shared machine swing by 20% from run to run. Prints figures, asserts nothing.
+
+Run: python bench/instructions.py [PACK ...] [--games N] [--warm W] [--new-only] [--defaults]
+(packs by name or path; the default: the bench packs tic-tac-toe, Kuhn and ap_battle)
+
+Each figure takes two runs under callgrind, with the same `--warm` games played first and
+then 0 or `--games` more: their difference over `--games` is what one game costs, without
+start-up (imports, loading the pack). The games are those of `bench/run.py` (game i with
+seed i, one `random.Random(0)`, log and undo off unless `--defaults`); `--new-only` makes
+new games without playing them (`pack.new_game`). One untimed run first fills the compile
+cache, which two runs under valgrind would otherwise differ by. Needs valgrind (Debian's
+package `valgrind`); about 30 s a figure.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The played games, as a script (argv: pack, warm, games, new-only, defaults); its process
+# must have nothing to do but them.
+PLAY = """
+import random, sys
+from engine.loader import load_pack
+pack = load_pack(sys.argv[1])
+warm, games = int(sys.argv[2]), int(sys.argv[3])
+new_only, defaults = sys.argv[4] == "1", sys.argv[5] == "1"
+rnd = random.Random(0)
+for g in range(warm + games):
+    game = pack.new_game(seed=g, log=defaults, undo=defaults)
+    while not new_only and not game.over:
+        game.apply(game.random_action(rnd))
+"""
+
+
+def pack_ref(name: str) -> str:
+    bench = ROOT / "bench" / "packs" / name
+    return str(bench) if bench.is_dir() else name
+
+
+def collected(args: list[str], valgrind: bool) -> int:
+    """Instructions of one run of PLAY (0 without valgrind: the cache-filling run)."""
+    cmd = [sys.executable, "-c", PLAY, *args]
+    if valgrind:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    if not valgrind:
+        return 0
+    got = re.search(r"Collected : (\d+)", out.stderr)
+    if got is None:
+        raise RuntimeError(f"no instruction count from callgrind:\n{out.stderr[-2000:]}")
+    return int(got.group(1))
+
+
+def per_game(pack: str, games: int, warm: int, new_only: bool, defaults: bool) -> float:
+    flags = ["1" if new_only else "0", "1" if defaults else "0"]
+    collected([pack, "1", "0", *flags], valgrind=False)
+    base = collected([pack, str(warm), "0", *flags], valgrind=True)
+    total = collected([pack, str(warm), str(games), *flags], valgrind=True)
+    return (total - base) / games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("packs", nargs="*", default=["tictactoe", "kuhn", "ap_battle"])
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--warm", type=int, default=1000,
+                    help="games played first, not counted (kept starts are made by then)")
+    ap.add_argument("--new-only", action="store_true", help="new games only, not played")
+    ap.add_argument("--defaults", action="store_true", help="log and undo on")
+    args = ap.parse_args()
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (Debian: apt-get install valgrind)")
+        return
+    what = "new game" if args.new_only else "game"
+    for name in args.packs:
+        n = per_game(pack_ref(name), args.games, args.warm, args.new_only, args.defaults)
+        print(f"{name:<14} {n:>14,.0f} instructions a {what} ({args.games} after {args.warm})",
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
