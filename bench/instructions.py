@@ -10,12 +10,14 @@ then 0 or `--games` more: their difference over `--games` is what one game costs
 start-up (imports, loading the pack). The games are those of `bench/run.py` (game i with
 seed i, one `random.Random(0)`, log and undo off unless `--defaults`); `--new-only` makes
 new games without playing them (`pack.new_game`). One untimed run first fills the compile
-cache, which two runs under valgrind would otherwise differ by. Needs valgrind (Debian's
-package `valgrind`); about 30 s a figure.
+cache, which two runs under valgrind would otherwise differ by; all run with one string
+hash (PYTHONHASHSEED=0), so a figure comes out the same every time. Needs valgrind
+(Debian's package `valgrind`); about 30 s a figure.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -50,7 +52,9 @@ def collected(args: list[str], valgrind: bool) -> int:
     cmd = [sys.executable, "-c", PLAY, *args]
     if valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    # one string hash for both runs: set and dict probing (so the count) varies with it
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     if not valgrind:
         return 0
     got = re.search(r"Collected : (\d+)", out.stderr)
