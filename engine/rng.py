@@ -11,19 +11,9 @@ def seed_state(seed: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
 
 
-def next_u64(state: int) -> tuple[int, int]:
-    """(new state, 64 random bits)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
-
-
 def below(state: int, n: int) -> tuple[int, int]:
-    """(new state, uniform int in [0, n)); the bias of 64-bit multiply-shift is < 2**-50.
-    `next_u64` written out: the engine draws through here, and the call and its tuple were
-    a fifth of a draw."""
+    """(new state, uniform int in [0, n)): SplitMix64's next 64 bits, scaled by a
+    multiply-shift, whose bias is < 2**-50."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK
     z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
