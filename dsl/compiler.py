@@ -1775,9 +1775,6 @@ class _Machine:
             return
         # options of a type no zone holds are never hidden from the decider: not looked up
         zoned = "" if comp.may_lie_in_zones(d.source) else ", zoned=False"
-        if kind == "one" and (lo, hi, require, args) == ("1", "1", "None", "None"):
-            self.line(f"G.decide1(F, {by}, {src}, {d.optional!r}, {prompt}{zoned})")
-            return
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
                   f"{prompt}, {require}{_also(args)}{zoned})")
 

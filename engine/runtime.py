@@ -466,21 +466,6 @@ class Runtime:
             d["each"] = each
         self.s["asked"] += 1
 
-    def decide1(self, F: dict, side: str, options: list, optional: bool, prompt: str | None,
-                zoned: bool = True) -> None:
-        """`decide` for the most common choice, one of `options` with no condition and no
-        values in its prompt: the same decision, made with less to look at."""
-        if side not in self.side_set or len(options) > self.limits.list_size:
-            return self.decide(F, "one", side, options, 1, 1, optional, prompt, None,
-                               zoned=zoned)  # (which says what is wrong)
-        if zoned:
-            self._show_to(side, options)
-        s = self.s
-        s["decision"] = {
-            "id": s["asked"], "kind": "one", "side": side, "options": options, "min": 1,
-            "max": 1, "optional": optional, "prompt": prompt, "require": None, "fn": F["f"]}
-        s["asked"] += 1
-
     def open_window(self, F: dict, name: str, side: str, options: list,
                     prompt: str | None) -> None:
         """Open response window `name`: `side` may play one of `options` or pass (None).
