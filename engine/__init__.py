@@ -12,8 +12,6 @@ The library API for front-ends (imported lazily so that `engine --help` stays fa
 """
 from __future__ import annotations
 
-from typing import Any
-
 DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project] name)
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
@@ -29,7 +27,7 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:  # (no `typing`: a tenth of `engine --help`)
     if name in _WHERE:
         import importlib
         return getattr(importlib.import_module(_WHERE[name]), name)

@@ -59,6 +59,16 @@ def test_help(capsys):
         assert cmd in out
 
 
+def test_help_is_as_wide_as_columns_says(monkeypatch, capsys):
+    # argparse's own rule (shutil.get_terminal_size), without importing shutil
+    for columns, widest in (("50", 48), ("120", 118)):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert main(["cards", "--help"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert max(map(len, lines)) <= widest
+        assert max(map(len, lines)) > widest - 12  # the text is long enough to fill it
+
+
 def test_usage_errors(capsys):
     assert main([]) == 2
     assert main(["frobnicate"]) == 2
@@ -76,12 +86,15 @@ def test_usage_errors(capsys):
 
 def test_help_is_fast_and_light():
     # the whole of `engine --help`, as `python -m engine` runs it, and then what it imported:
-    # no parser, YAML, attrs or runtime, and no package metadata (read for --version only)
+    # no parser, YAML, attrs or runtime, no package metadata (read for --version only), and
+    # neither typing nor shutil (which argparse imports for the terminal's width): each was
+    # a tenth of the start-up
     code = ("import runpy, sys; sys.argv = ['engine', '--help']\n"
             "try: runpy.run_module('engine', run_name='__main__')\n"
             "except SystemExit: pass\n"
             "heavy = [m for m in ('lark', 'yaml', 'cattrs', 'attrs', 'dsl', 'dsl.parser', "
-            "'engine.loader', 'engine.game', 'engine.runtime', 'importlib.metadata') "
+            "'engine.loader', 'engine.game', 'engine.runtime', 'importlib.metadata', "
+            "'typing', 'shutil') "
             "if m in sys.modules]; print(heavy, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, env=ENV, check=True).stderr
