@@ -3,7 +3,8 @@ machine does not move, for choosing between two versions of a hot path when timi
 shared machine swing by 20% from run to run. Prints figures, asserts nothing.
 
 Run: python bench/instructions.py [PACK ...] [--games N] [--warm W] [--new-only] [--defaults]
-(packs by name or path; the default: the bench packs tic-tac-toe, Kuhn and ap_battle)
+[--hand] (packs by name or path; the default: the bench packs tic-tac-toe, Kuhn and
+ap_battle; --hand: their hand-written references too, and the ratio --compare times)
 
 Each figure takes two runs under callgrind, with the same `--warm` games played first and
 then 0 or `--games` more: their difference over `--games` is what one game costs, without
@@ -25,6 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+HAND_WRITTEN = ("tictactoe", "kuhn", "ap_battle")  # bench/handwritten.py's GAMES
 
 # The played games, as a script (argv: pack, warm, games, new-only, defaults); its process
 # must have nothing to do but them.
@@ -42,14 +44,28 @@ for g in range(warm + games):
 """
 
 
+# The same games played by the pack's hand-written reference (bench/handwritten.py; argv:
+# its name, warm, games): instructions of both give the speed ratio of bench/run.py --compare
+# without the 15-25% that timings of one run swing by here.
+HAND = """
+import random, sys
+sys.path.insert(0, "bench")
+import handwritten
+name, warm, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rnd = random.Random(0)
+for g in range(warm + games):
+    handwritten.play(name, g, rnd)
+"""
+
+
 def pack_ref(name: str) -> str:
     bench = ROOT / "bench" / "packs" / name
     return str(bench) if bench.is_dir() else name
 
 
-def collected(args: list[str], valgrind: bool) -> int:
-    """Instructions of one run of PLAY (0 without valgrind: the cache-filling run)."""
-    cmd = [sys.executable, "-c", PLAY, *args]
+def collected(args: list[str], valgrind: bool, script: str = PLAY) -> int:
+    """Instructions of one run of `script` (0 without valgrind: the cache-filling run)."""
+    cmd = [sys.executable, "-c", script, *args]
     if valgrind:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd]
     # one string hash for both runs: set and dict probing (so the count) varies with it
@@ -71,6 +87,14 @@ def per_game(pack: str, games: int, warm: int, new_only: bool, defaults: bool) -
     return (total - base) / games
 
 
+def hand_per_game(name: str, games: int, warm: int) -> float:
+    """Instructions a game of bench pack `name`'s hand-written reference, counted as
+    `per_game` counts the pack's."""
+    base = collected([name, str(warm), "0"], valgrind=True, script=HAND)
+    total = collected([name, str(warm), str(games)], valgrind=True, script=HAND)
+    return (total - base) / games
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -80,6 +104,9 @@ def main() -> None:
                     help="games played first, not counted (kept starts are made by then)")
     ap.add_argument("--new-only", action="store_true", help="new games only, not played")
     ap.add_argument("--defaults", action="store_true", help="log and undo on")
+    ap.add_argument("--hand", action="store_true",
+                    help="also count a bench pack's hand-written reference (bench/handwritten.py)"
+                    " and print the pack's speed against it: its instructions over the pack's")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -89,6 +116,10 @@ def main() -> None:
         n = per_game(pack_ref(name), args.games, args.warm, args.new_only, args.defaults)
         print(f"{name:<14} {n:>14,.0f} instructions a {what} ({args.games} after {args.warm})",
               flush=True)
+        if args.hand and not args.new_only and not args.defaults and name in HAND_WRITTEN:
+            h = hand_per_game(name, args.games, args.warm)
+            print(f"{'  hand-written':<14} {h:>14,.0f} instructions a game: the pack runs at "
+                  f"{h / n:.2f}x its speed", flush=True)
 
 
 if __name__ == "__main__":

@@ -100,3 +100,8 @@ def test_instructions_plays_the_games_it_counts():
     for new_only in ("0", "1"):
         assert instructions.collected([instructions.pack_ref("kuhn"), "2", "3", new_only, "0"],
                                       valgrind=False) == 0
+    # and the hand-written references, by the names handwritten.py gives them
+    assert set(instructions.HAND_WRITTEN) == set(handwritten.GAMES)
+    for name in instructions.HAND_WRITTEN:
+        assert instructions.collected([name, "2", "3"], valgrind=False,
+                                      script=instructions.HAND) == 0
