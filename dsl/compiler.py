@@ -815,6 +815,26 @@ class Compiler:
         return any(z.of is None or z.of == t for z in self.m.zones.values()) \
             or t not in self.m.types
 
+    def zone_seen_by(self, source: A.Expr, by: A.Expr | None) -> bool:
+        """Is `source` one zone that the decider `by` sees: a public zone, or a private one
+        whose owner (its first index) is written as `by` is (the same side, local or var,
+        both read at once)? A choice from it shows the decider nothing new."""
+        res = self.c.res.get(id(source))
+        if not res or res[0] != "zone":
+            return False
+        flags = self.m.zones[res[1]].flags
+        if "hidden" in flags:
+            return False
+        if "private" not in flags:
+            return True
+        if by is None or not isinstance(source, A.Index) or not source.args:
+            return False
+        owner = source.args[0]
+        how = self.c.res.get(id(by))
+        return isinstance(owner, A.Name) and isinstance(by, A.Name) and owner.id == by.id \
+            and how is not None and how[0] in ("local", "const", "var") \
+            and self.c.res.get(id(owner)) == how
+
     def zone_key(self, e: A.Expr, ctx: _Ctx) -> str:
         res = self.c.res.get(id(e))
         if res and res[0] == "zone":
@@ -1773,8 +1793,10 @@ class _Machine:
         if d.window is not None:  # asked even with nothing offered (see dsl.pack.window_body)
             self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {prompt})")
             return
-        # options of a type no zone holds are never hidden from the decider: not looked up
-        zoned = "" if comp.may_lie_in_zones(d.source) else ", zoned=False"
+        # options of a type no zone holds, or from a zone the decider sees, are never hidden
+        # from the decider: not looked up
+        zoned = ", zoned=False" if not comp.may_lie_in_zones(d.source) \
+            or comp.optimize and comp.zone_seen_by(d.source, d.by) else ""
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
                   f"{prompt}, {require}{_also(args)}{zoned})")
 

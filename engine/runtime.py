@@ -439,7 +439,8 @@ class Runtime:
                each: dict | None = None, zoned: bool = True) -> None:
         """Wait for `side` to decide. `args` are the values of the prompt's numbered
         placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far);
-        `zoned` False: no option can lie in a zone (the compiler knows their type)."""
+        `zoned` False: no option lies in a zone hidden from `side` (the compiler knows: no
+        zone holds their type, or they come from a zone `side` sees)."""
         if side not in self.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
         if zoned:

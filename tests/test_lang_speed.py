@@ -1,7 +1,7 @@
 """What the compiler does for speed changes no game (dsl.compiler: `lowered` walks, values kept
 while the state is unchanged (Runtime.memo), the index of records by a var field
 (Runtime.having), value calls read once per walk, inlined values, steps charged only where a
-value may recurse). Each pack here is also compiled plainly (`optimize=False`: one Python
+value may recurse, choices from a zone the decider sees not looked up). Each pack here is also compiled plainly (`optimize=False`: one Python
 expression per formula, every value call a call that costs a step) and both play the same
 random games: the same log, result and decisions; only the step count may be lower."""
 from __future__ import annotations
@@ -38,7 +38,7 @@ def play(pack: Any, seed: int) -> tuple[Any, ...]:
     while not game.over:
         game.apply(game.random_action(rnd))
     st = game.state
-    return game.log, st["result"], st["decisions"], st["steps"]
+    return game.log, st["result"], st["decisions"], st["revealed"], st["steps"]
 
 
 @pytest.mark.parametrize("name,games", [
@@ -232,3 +232,34 @@ def test_the_index_skips_no_read_that_ends_undo(inline_pack):
     game.state["z"]["vault|blue"].clear()
     game.apply(True)
     assert game.can_undo("red")
+
+
+def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
+    """A choice's options from the decider's own hand or a public zone show it nothing: the
+    compiler leaves out the lookup (decide's `zoned`); from another side's hand or a hidden
+    pile they are shown to it (seen in the state's `revealed`)."""
+    pack = inline_pack("""
+        type card
+        zone hand[s: side] of card private
+        zone table of card
+        zone pile of card hidden
+        on setup:
+            move north to hand[red]
+            move south to hand[blue]
+            move east to table
+            move west to pile
+            let s = red
+            let a = choose a from hand[red] by red
+            let b = choose b from hand[s] by s
+            let c = choose c from table by blue
+            let d = choose d from hand[red] by blue
+            let e = choose e from pile by red
+            end game
+    """, "card:\n  - {id: north}\n  - {id: south}\n  - {id: east}\n  - {id: west}\n"
+         "  - {id: spare}\n")
+    decides = [line for line in pack.code.splitlines() if "G.decide(" in line]
+    assert [line.endswith("zoned=False)") for line in decides] == [True, True, True, False,
+                                                                    False]
+    game = pack.new_game(0)
+    assert game.state["revealed"] == {"north": ["blue"], "west": ["red"]}
+    assert game.over
