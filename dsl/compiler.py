@@ -807,7 +807,17 @@ class Compiler:
     def may_lie_in_zones(self, source: A.Expr) -> bool:
         """Can an item of `source` (a list) lie in a zone? Not when its type is one of
         records no zone holds, or a side, number, text or truth value."""
-        t = elem(self.c.types.get(id(source), "any"))
+        return self._type_may_lie_in_zones(elem(self.c.types.get(id(source), "any")))
+
+    def values_may_lie_in_zones(self, values: Iterable[A.Expr]) -> bool:
+        """Can one of `values` (a prompt's), or an item of one that is a list, lie in a zone?"""
+        for e in values:
+            t = self.c.types.get(id(e), "any")
+            if self._type_may_lie_in_zones(elem(t) if elem(t) not in (None, "any") else t):
+                return True
+        return False
+
+    def _type_may_lie_in_zones(self, t: Any) -> bool:
         if not isinstance(t, str) or t == "any":
             return True
         if t in ("side", "int", "text", "bool") or t in self.m.enums:
@@ -1782,7 +1792,7 @@ class _Machine:
         if isinstance(d, A.Ask):
             prompt, args = comp.prompt(d.prompt, d.prompt_args, ctx)
             self.line(f"G.decide(F, 'ask', {comp.expr(d.side, ctx)}, [True, False], 1, 1, "
-                      f"False, {prompt}, None{_also(args)})")
+                      f"False, {prompt}, None{_also(args)}{self._args_shown(d, args)})")
             return
         if isinstance(d, A.Order):
             self.line(f"G.decide(F, 'order', {comp.expr(d.by, ctx)}, list({comp.expr(d.items, ctx)}),"
@@ -1798,7 +1808,15 @@ class _Machine:
         zoned = ", zoned=False" if not comp.may_lie_in_zones(d.source) \
             or comp.optimize and comp.zone_seen_by(d.source, d.by) else ""
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {lo}, {hi}, {d.optional!r}, "
-                  f"{prompt}, {require}{_also(args)}{zoned})")
+                  f"{prompt}, {require}{_also(args)}{zoned}{self._args_shown(d, args)})")
+
+    def _args_shown(self, d: A.Choose | A.Ask, args: str) -> str:
+        """`args_zoned=False` for G.decide when no value the prompt names can lie in a zone
+        (the decider is shown the records a prompt names: none to look up then)."""
+        comp = self.comp
+        if args == "None" or not comp.optimize or comp.values_may_lie_in_zones(d.prompt_args):
+            return ""
+        return ", args_zoned=False"
 
     def _choice(self, d: A.Choose) -> tuple[str, str, str, str, str, str]:
         """Code for a choice's kind, decider, options, counts and `require` condition."""

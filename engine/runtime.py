@@ -436,17 +436,18 @@ class Runtime:
     # ---- decisions ------------------------------------------------------------------------
     def decide(self, F: dict, kind: str, side: str, options: list, lo: int, hi: int,
                optional: bool, prompt: str | None, require: Any, args: list | None = None,
-               each: dict | None = None, zoned: bool = True) -> None:
+               each: dict | None = None, zoned: bool = True, args_zoned: bool = True) -> None:
         """Wait for `side` to decide. `args` are the values of the prompt's numbered
-        placeholders; `each` tells a pick of a one-at-a-time choice (the picks so far);
+        placeholders (`args_zoned` False: none lies in a zone, the compiler knows their
+        types); `each` tells a pick of a one-at-a-time choice (the picks so far);
         `zoned` False: no option lies in a zone hidden from `side` (the compiler knows: no
         zone holds their type, or they come from a zone `side` sees)."""
         if side not in self.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
         if zoned:
             self._show_to(side, options)
-        if args is not None:  # a card the prompt names is shown to the decider, as an option
-            self._show_to(side, args, lists=True)
+        if args is not None and args_zoned:  # a card the prompt names is shown to the decider,
+            self._show_to(side, args, lists=True)  # as an option is
         if kind == "order":
             lo = hi = len(options)
         elif kind == "many":

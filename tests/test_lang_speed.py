@@ -237,7 +237,8 @@ def test_the_index_skips_no_read_that_ends_undo(inline_pack):
 def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
     """A choice's options from the decider's own hand or a public zone show it nothing: the
     compiler leaves out the lookup (decide's `zoned`); from another side's hand or a hidden
-    pile they are shown to it (seen in the state's `revealed`)."""
+    pile they are shown to it (seen in the state's `revealed`). So are the records a prompt
+    names, looked up only where one may lie in a zone (`args_zoned`)."""
     pack = inline_pack("""
         type card
         zone hand[s: side] of card private
@@ -254,12 +255,19 @@ def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
             let c = choose c from table by blue
             let d = choose d from hand[red] by blue
             let e = choose e from pile by red
+            let n = 3
+            let f = ask blue "{s} has {e}?"
+            let g = ask blue "{s}: {n}?"
             end game
     """, "card:\n  - {id: north}\n  - {id: south}\n  - {id: east}\n  - {id: west}\n"
          "  - {id: spare}\n")
     decides = [line for line in pack.code.splitlines() if "G.decide(" in line]
-    assert [line.endswith("zoned=False)") for line in decides] == [True, True, True, False,
-                                                                    False]
+    assert [line.endswith("zoned=False)") for line in decides[:5]] == [True, True, True, False,
+                                                                        False]
+    # a prompt's values are shown too, unless none can lie in a zone (a side, numbers)
+    assert [line.endswith("args_zoned=False)") for line in decides[5:]] == [False, True]
     game = pack.new_game(0)
-    assert game.state["revealed"] == {"north": ["blue"], "west": ["red"]}
+    assert game.state["revealed"] == {"north": ["blue"], "west": ["red", "blue"]}
+    game.apply(True)
+    game.apply(False)
     assert game.over
