@@ -11,7 +11,11 @@ figures vary, so it also prints the CPU seconds each run used (this process and 
 what W workers cost beyond 1 is the price of the pool (starting it, sending work and results).
 On Linux it also prints how many cores the machine's other processes kept busy during the
 runs (from /proc/stat): with one core of other work on a 2-core machine, 2 workers share
-2 cores with it and cannot reach much beyond 4/3 of 1 worker, whatever simulate does.
+2 cores with it and cannot reach much beyond 4/3 of 1 worker, whatever simulate does. And
+where processes fork, it times the same games on 1 and W bare forked processes (an equal
+share each, no pool) in the same rounds: the speed-up the machine itself gives W processes,
+which simulate's cannot exceed (on a virtual machine whose cores slow each other down, less
+than W).
 """
 from __future__ import annotations
 
@@ -57,16 +61,48 @@ def others_cores(fn: Any) -> tuple[Any, float, float | None]:
     return value, used, others
 
 
+def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
+    """Games/s (wall clock) of `n` forked processes that play the same games, an equal share
+    each, with nothing of simulate's pool (no chunks, no results sent back): what this
+    machine gives n processes at all, the ceiling of simulate on n workers. None without
+    os.fork."""
+    import time
+    from engine.bots import parse_seats
+    from engine.simulate import run_one
+    if not hasattr(os, "fork"):
+        return None
+    specs = parse_seats(bots, pack.sides)
+    start = time.perf_counter()
+    pids = []
+    for k in range(n):
+        pid = os.fork()
+        if pid == 0:  # a child: its share, then out at once (no cleanup of the parent's)
+            code = 0
+            try:
+                for seed in range(k, games, n):
+                    run_one(pack, seed, specs, 100_000, False)
+            except BaseException:
+                code = 1
+            os._exit(code)
+        pids.append(pid)
+    failed = [pid for pid in pids if os.waitpid(pid, 0)[1] != 0]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of the bare processes failed")
+    return games / (time.perf_counter() - start)
+
+
 def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", workers: int = 2,
                  repeat: int = 5) -> dict[str, Any]:
     """`simulate` of `games` games on 1 and on `workers` workers, `repeat` times each,
     interleaved: per worker count the wall-clock games/s of each run and the CPU seconds it
     used (this process and its workers) and the cores other processes kept busy meanwhile
-    (see `others_cores`); whether both gave the same results; the load average before and
-    after."""
+    (see `others_cores`), and the games/s of as many bare processes (`bare_processes`, in
+    the same rounds; None without fork); whether both gave the same results; the load
+    average before and after."""
     from engine.simulate import simulate
     out: dict[str, Any] = {"rates": {1: [], workers: []}, "cpu": {1: [], workers: []},
-                           "others": {1: [], workers: []}, "load": [os.getloadavg()]}
+                           "others": {1: [], workers: []}, "bare": {1: [], workers: []},
+                           "load": [os.getloadavg()]}
     firsts: dict[int, dict] = {}
     for _ in range(repeat):
         for w in out["rates"]:
@@ -75,6 +111,7 @@ def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", worke
             out["others"][w].append(others)
             out["rates"][w].append(result["games_per_second"])
             firsts.setdefault(w, result)
+            out["bare"][w].append(bare_processes(pack, games, bots, w))
     out["same"] = all(firsts[1][k] == firsts[workers][k] for k in SAME)
     out["load"].append(os.getloadavg())
     return out
@@ -103,7 +140,18 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(many) / statistics.median(one):.2f}x; same results: "
           f"{'yes' if out['same'] else 'NO'}; load average {load(out['load'][-1])}")
     print(f"  other processes kept busy (cores, median): {others(out['others'])}")
+    ceiling = bare_ratio(out["bare"], args.workers)
+    if ceiling is not None:
+        print(f"  {args.workers} / 1 bare processes playing the same games, no pool (median): "
+              f"{ceiling:.2f}x, what this machine gives {args.workers} processes at all")
     return 0
+
+
+def bare_ratio(bare: dict[int, list[float | None]], workers: int) -> float | None:
+    """Median games/s of `workers` bare processes over that of one (None: not measured)."""
+    if None in bare[1] or None in bare[workers]:
+        return None
+    return statistics.median(bare[workers]) / statistics.median(bare[1])
 
 
 def others(by_workers: dict[int, list[float | None]]) -> str:

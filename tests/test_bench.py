@@ -3,6 +3,7 @@ games, and the figures of `bench/run.py --compare` come from the games they say 
 The figures themselves are printed, never asserted (speed is measured, not tested)."""
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -90,6 +91,27 @@ def test_simulate_workers_side_by_side_gives_both_runs_the_same_results():
     assert all(cpu > 0 for w in (1, 2) for cpu in out["cpu"][w])
     assert all(x is None or x >= 0 for w in (1, 2) for x in out["others"][w])
     assert simulate_workers.others({1: [0.5], 2: [None]}) == "0.50 (1 worker), ? (2 workers)"
+    # the bare processes played in the same rounds, where the machine forks
+    bare = out["bare"]
+    assert all(x is None or x > 0 for w in (1, 2) for x in bare[w])
+    ratio = simulate_workers.bare_ratio(bare, 2)
+    assert ratio is None or ratio == bare[2][0] / bare[1][0]
+
+
+def test_bare_processes_report_a_failed_child(monkeypatch):
+    """A bare process whose games fail is an error, not a fast figure."""
+    import engine.simulate
+    pack = load_pack(ROOT / "bench" / "packs" / "kuhn")
+    if not hasattr(os, "fork"):
+        assert simulate_workers.bare_processes(pack, 4, "random", 2) is None
+        return
+    assert simulate_workers.bare_processes(pack, 4, "random", 2) > 0
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a game that breaks")
+    monkeypatch.setattr(engine.simulate, "run_one", broken)  # (the forks inherit it)
+    with pytest.raises(RuntimeError, match="2 of the bare processes failed"):
+        simulate_workers.bare_processes(pack, 4, "random", 2)
 
 
 def test_instructions_plays_the_games_it_counts():
