@@ -244,6 +244,7 @@ def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
         zone hand[s: side] of card private
         zone table of card
         zone pile of card hidden
+        var turn: side = red
         on setup:
             move north to hand[red]
             move south to hand[blue]
@@ -253,6 +254,7 @@ def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
             let a = choose a from hand[red] by red
             let b = choose b from hand[s] by s
             let c = choose c from table by blue
+            let t = choose t from hand[turn] by turn
             let d = choose d from hand[red] by blue
             let e = choose e from pile by red
             let n = 3
@@ -262,10 +264,10 @@ def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
     """, "card:\n  - {id: north}\n  - {id: south}\n  - {id: east}\n  - {id: west}\n"
          "  - {id: spare}\n")
     decides = [line for line in pack.code.splitlines() if "G.decide(" in line]
-    assert [line.endswith("zoned=False)") for line in decides[:5]] == [True, True, True, False,
-                                                                        False]
+    assert [line.endswith("zoned=False)") for line in decides[:6]] == [True, True, True, True,
+                                                                        False, False]
     # a prompt's values are shown too, unless none can lie in a zone (a side, numbers)
-    assert [line.endswith("args_zoned=False)") for line in decides[5:]] == [False, True]
+    assert [line.endswith("args_zoned=False)") for line in decides[6:]] == [False, True]
     game = pack.new_game(0)
     assert game.state["revealed"] == {"north": ["blue"], "west": ["red", "blue"]}
     game.apply(True)
