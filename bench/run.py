@@ -233,11 +233,11 @@ def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
         + " then ".join(f"{x[0]:.1f}" for x in out["load"]) + f" on {os.cpu_count()} cores)")
     row("  cores other processes kept busy meanwhile", "", "",
         simulate_workers.others(out["others"]) + " (median; wall clock suffers beyond 0)")
-    ceiling = simulate_workers.bare_ratio(out["bare"], 2)
-    if ceiling is not None:
-        bare1, bare2 = (statistics.median(out["bare"][w]) for w in (1, 2))
+    medians = simulate_workers.bare_medians(out["bare"])
+    if medians is not None:
+        bare1, bare2 = medians
         row("  2 / 1 bare processes, no pool (the ceiling)", f"{bare2:.0f} / {bare1:.0f}",
-            f"{ceiling:.2f}x", "(the same games, forked, an equal share each: what this "
+            f"{bare2 / bare1:.2f}x", "(the same games, forked, an equal share each: what this "
             "machine gives 2 processes)")
 
 

@@ -68,7 +68,7 @@ def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
     os.fork."""
     import time
     from engine.bots import parse_seats
-    from engine.simulate import run_one
+    from engine.simulate import DEFAULT_MAX_DECISIONS, run_one
     if not hasattr(os, "fork"):
         return None
     specs = parse_seats(bots, pack.sides)
@@ -80,7 +80,7 @@ def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
             code = 0
             try:
                 for seed in range(k, games, n):
-                    run_one(pack, seed, specs, 100_000, False)
+                    run_one(pack, seed, specs, DEFAULT_MAX_DECISIONS, False)
             except BaseException:
                 code = 1
             os._exit(code)
@@ -140,18 +140,21 @@ def main(argv: list[str] | None = None) -> int:
           f"{statistics.median(many) / statistics.median(one):.2f}x; same results: "
           f"{'yes' if out['same'] else 'NO'}; load average {load(out['load'][-1])}")
     print(f"  other processes kept busy (cores, median): {others(out['others'])}")
-    ceiling = bare_ratio(out["bare"], args.workers)
-    if ceiling is not None:
+    medians = bare_medians(out["bare"])
+    if medians is not None:
         print(f"  {args.workers} / 1 bare processes playing the same games, no pool (median): "
-              f"{ceiling:.2f}x, what this machine gives {args.workers} processes at all")
+              f"{medians[1] / medians[0]:.2f}x, what this machine gives {args.workers} "
+              "processes at all")
     return 0
 
 
-def bare_ratio(bare: dict[int, list[float | None]], workers: int) -> float | None:
-    """Median games/s of `workers` bare processes over that of one (None: not measured)."""
-    if None in bare[1] or None in bare[workers]:
+def bare_medians(bare: dict[int, list[float | None]]) -> tuple[float, float] | None:
+    """The median games/s of 1 bare process and of the workers' number of them (None: not
+    measured, the machine does not fork)."""
+    one, many = bare[1], bare[max(bare)]
+    if None in one or None in many:
         return None
-    return statistics.median(bare[workers]) / statistics.median(bare[1])
+    return statistics.median(one), statistics.median(many)
 
 
 def others(by_workers: dict[int, list[float | None]]) -> str:

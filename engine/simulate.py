@@ -316,19 +316,18 @@ class _Pool:
                 conn.send(None)
             except OSError:  # pragma: no cover - a worker that is gone already
                 pass
-        for proc in self.procs:
-            proc.join()
-        self._drop()
+        self._end()
 
     def stop(self) -> None:
         """End the workers at once (a greedy game in hand may take seconds)."""
         for proc in self.procs:
             proc.terminate()
+        self._end()
+
+    def _end(self) -> None:
+        """Wait for the workers to end, then let go of their pipes and processes."""
         for proc in self.procs:
             proc.join()
-        self._drop()
-
-    def _drop(self) -> None:
         for conn in self.busy:
             conn.close()
         for proc in self.procs:
