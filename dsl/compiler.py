@@ -813,7 +813,8 @@ class Compiler:
         """Can one of `values` (a prompt's), or an item of one that is a list, lie in a zone?"""
         for e in values:
             t = self.c.types.get(id(e), "any")
-            if self._type_may_lie_in_zones(elem(t) if elem(t) not in (None, "any") else t):
+            item = elem(t)
+            if self._type_may_lie_in_zones(t if item in (None, "any") else item):
                 return True
         return False
 

@@ -1,9 +1,10 @@
 """What the compiler does for speed changes no game (dsl.compiler: `lowered` walks, values kept
 while the state is unchanged (Runtime.memo), the index of records by a var field
 (Runtime.having), value calls read once per walk, inlined values, steps charged only where a
-value may recurse, choices from a zone the decider sees not looked up). Each pack here is also compiled plainly (`optimize=False`: one Python
-expression per formula, every value call a call that costs a step) and both play the same
-random games: the same log, result and decisions; only the step count may be lower."""
+value may recurse, choices from a zone the decider sees not looked up). Each pack here is
+also compiled plainly (`optimize=False`: one Python expression per formula, every value call
+a call that costs a step) and both play the same random games: the same log, result,
+decisions and revealed cards; only the step count may be lower."""
 from __future__ import annotations
 
 import random
