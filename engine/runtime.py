@@ -191,6 +191,7 @@ class Runtime:
         """Run until a decision is needed or the game ends, within the step budget."""
         stack = self.stack
         funcs = self.FUNCS
+        s = self.s
         self.left = budget = self.limits.steps
         memo, fidx = self.memo, self.fidx = self._kept
         try:
@@ -203,7 +204,7 @@ class Runtime:
                         if stack and stack[-1]["k"] == "p":
                             stack[-1]["rv"] = fr.get("rv")
                     elif code == SUSPEND:
-                        d = self.s["decision"]
+                        d = s["decision"]
                         if d["kind"] == "one" and len(d["options"]) > 1:
                             return  # a real choice (most decisions): nothing to answer here
                         if not self._auto_answer():
@@ -219,7 +220,7 @@ class Runtime:
             self.evnames.clear()
             for xs in self.xs.values():
                 xs.clear()
-            self.s["decision"] = None
+            s["decision"] = None
             return
         except (EngineFault, IllegalAction, ChanceNeeded):
             raise
@@ -237,9 +238,9 @@ class Runtime:
             if fidx:
                 fidx.clear()
             self.memo = self.fidx = None
-            self.s["steps"] += budget - self.left
-        if self.s["result"] is None:
-            self.s["result"] = {"winner": None, "reason": "no rule left to run"}
+            s["steps"] += budget - self.left
+        if s["result"] is None:
+            s["result"] = {"winner": None, "reason": "no rule left to run"}
             self._log({"t": "end", "winner": None})
 
     def _step_event(self, fr: dict[str, Any]) -> None:
@@ -589,9 +590,10 @@ class Runtime:
 
     def answer(self, value: Any) -> None:
         """Resume the suspended frame with a validated answer."""
-        d = self.s["decision"]
-        self.s["decision"] = None
-        self.s["decisions"] += 1
+        s = self.s
+        d = s["decision"]
+        s["decision"] = None
+        s["decisions"] += 1
         if self.logging:
             self._log({"t": "choice", "side": d["side"], "v": value})
         self.stack[-1]["in"] = value
