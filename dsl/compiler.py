@@ -931,7 +931,7 @@ class Compiler:
         if isinstance(e, A.BinOp):
             return self._binop(e, self.expr(e.left, ctx), self.expr(e.right, ctx))
         if isinstance(e, A.Compare):
-            return f"({self.expr(e.left, ctx)} {e.op} {self.expr(e.right, ctx)})"
+            return self._compare(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
         if isinstance(e, A.BoolOp):
             return "(" + f" {e.op} ".join(self.expr(i, ctx) for i in e.items) + ")"
         if isinstance(e, A.Not):
@@ -955,6 +955,17 @@ class Compiler:
         if e.op == "+" and self.c.types.get(id(e)) != "int":
             return f"G.cat({left}, {right})"  # lists and text: capped in size
         op = "//" if e.op == "/" else e.op
+        return f"({left} {op} {right})"
+
+    def _compare(self, op: str, left: str, right: str) -> str:
+        """`a == none` is Python's `is None` (no value of a rule is equal to None without
+        being it), which skips the rich comparison of a text or a number with None."""
+        if self.optimize and op in ("==", "!=") and "None" in (left, right):
+            other = right if left == "None" else left
+            try:  # a literal against none (`r.field == none` of a record's given field)
+                return repr((pyast.literal_eval(other) is None) == (op == "=="))
+            except (ValueError, SyntaxError):  # not a literal: read when the rule runs
+                op = "is" if op == "==" else "is not"
         return f"({left} {op} {right})"
 
     # ---- expressions as statements: walks written as loops ------------------------------
@@ -1008,7 +1019,7 @@ class Compiler:
                 left = t
             right = self.lowered(e.right, ctx, lines, pad)
             if isinstance(e, A.Compare):
-                return f"({left} {e.op} {right})"
+                return self._compare(e.op, left, right)
             return self._binop(e, left, right)
         return self.expr(e, ctx)
 

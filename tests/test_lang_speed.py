@@ -274,3 +274,28 @@ def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
     game.apply(True)
     game.apply(False)
     assert game.over
+
+
+def test_a_comparison_with_none_is_pythons_is(inline_pack):
+    """`x == none` is written `x is None` (no rule value equals None without being it), and
+    a literal compared with none is worked out when compiling: Python warns of `'north' is
+    not None`, and a warning in a pack's code is noise for the designer."""
+    import warnings
+    rules = """
+        type region:
+            size: int
+        var owner[r: region]: side? = none
+        var active: side = red
+        on setup:
+            owner[north] = red
+            log "free", count(r in region where owner[r] == none), north != none, none == none
+            log "taken", [r in region where owner[r] != none]
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a SyntaxWarning from compiling the pack fails here
+        pack = inline_pack(rules, RECORDS)
+    assert "(PV['owner'][(l_r)] is None)" in pack.code
+    assert "(PV['owner'][(l_r)] is not None)" in pack.code
+    assert "None == None" not in pack.code and "'north' != None" not in pack.code
+    assert says(pack.new_game(0)) == [["free", 2, True, True], ["taken", ["north"]]]
+    assert says(plain_pack(pack.root).new_game(0)) == says(pack.new_game(0))
