@@ -17,6 +17,7 @@ from engine.loader import load_pack
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+import bytecodes  # noqa: E402
 import greedy  # noqa: E402
 import handwritten  # noqa: E402
 import instructions  # noqa: E402
@@ -127,3 +128,19 @@ def test_instructions_plays_the_games_it_counts():
     for name in instructions.HAND_WRITTEN:
         assert instructions.collected([name, "2", "3"], valgrind=False,
                                       script=instructions.HAND) == 0
+
+
+def test_bytecodes_counts_the_games_it_plays_and_names_their_rules():
+    """bench/bytecodes.py traces the same games as played untraced (the same decisions), and
+    names the pack's code by its rules: a rule by kind, name and place, a line by the rule
+    line its generated code carries."""
+    pack = load_pack(ROOT / "bench" / "packs" / "tictactoe")
+    untraced = bytecodes.play(pack, 3, 4, False, random.Random(1))
+    funcs, lines, decisions = bytecodes.counted(pack, 3, 4, False, random.Random(1))
+    assert decisions == untraced > 0
+    assert sum(funcs.values()) == sum(lines.values()) > 0
+    names = {bytecodes.label(pack, f, n) for f, n in funcs}
+    assert "procedure won (rules.rules:10)" in names and "runtime.py: run" in names
+    where = {bytecodes.rule_line(pack, f, n, line) for f, n, line in lines}
+    assert {"rules.rules:10", "rules.rules:14", "rules.rules:15"} <= where
+    assert bytecodes.rule_line(pack, "/x/engine/runtime.py", "run", 200) is None
