@@ -482,30 +482,21 @@ class Game:
                 raise ValueError("chance outcomes were given to a game that draws its own "
                                  "(only a game made with Game.new(..., chance=...) takes them)")
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
-        if not self.undo_enabled:  # (random play and search: nothing to keep for undo)
-            log_length = len(s["log"])
-            self.actions.append(action)
-            try:
-                rt.answer(action)
-            except BaseException as err:
-                if isinstance(err, EngineFault):
-                    self._locate(err)
-                self._roll_back(log_length, self._undo[:], self._checkpoint)
-                raise
-            return
         decider = d["side"]
         undo = self._undo
         undo_before = undo[:] if undo else []
         checkpoint_before = self._checkpoint
         log_length = len(s["log"])
-        if undo and undo[-1][0] != decider:
-            undo.clear()  # another player decided since: no undo across them
-        n = len(self.actions)
-        if not undo and (checkpoint_before is None
-                         or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
-            self._checkpoint = (_snapshot(s, self.pack), n, log_length)
-        undo.append((decider, n, log_length))
-        rt.watch(decider)
+        watched = self.undo_enabled
+        if watched:
+            if undo and undo[-1][0] != decider:
+                undo.clear()  # another player decided since: no undo across them
+            n = len(self.actions)
+            if not undo and (checkpoint_before is None
+                             or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
+                self._checkpoint = (_snapshot(s, self.pack), n, log_length)
+            undo.append((decider, n, log_length))
+            rt.watch(decider)
         self.actions.append(action)
         try:
             rt.answer(action)
@@ -515,13 +506,14 @@ class Game:
             rt.unwatch()
             self._roll_back(log_length, undo_before, checkpoint_before)
             raise
-        hit = rt.barrier_hit
-        rt.unwatch()
-        nxt = s["decision"]
-        # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
-        # soon as another side is asked anything (it has seen the move).
-        if hit or nxt is None or nxt["side"] != decider:
-            undo.clear()
+        if watched:
+            hit = rt.barrier_hit
+            rt.unwatch()
+            nxt = s["decision"]
+            # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
+            # soon as another side is asked anything (it has seen the move).
+            if hit or nxt is None or nxt["side"] != decider:
+                undo.clear()
 
     def _roll_back(self, log_length: int, undo_before: list,
                    checkpoint_before: tuple[Any, int, int] | None) -> None:
