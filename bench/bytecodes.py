@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import argparse
 import collections
-import linecache
 import os
 import random
-import re
 import sys
 from pathlib import Path
 from types import FrameType
@@ -27,9 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.loader import load_pack  # noqa: E402
-from engine.runtime import describe_rule  # noqa: E402
-
-_MARK = re.compile(r"# @L(\d+)$")  # the compiler's note of a generated line's rule line
+from engine.runtime import describe_rule, rule_site  # noqa: E402
 
 
 def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random) -> int:
@@ -66,20 +62,12 @@ def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Rando
 
 
 def rule_line(pack: Any, filename: str, fname: str, lineno: int | None) -> str | None:
-    """'file:line' of the rule a generated line belongs to (the `# @L` note nearest above
-    it within its function), or None for code that is not the pack's."""
-    site = pack.ns["SITES"].get(fname)
-    if not filename.startswith("<pack ") or site is None:
+    """'file:line' of the rule a generated line belongs to (engine.runtime.rule_site), or
+    None for code that is not the pack's."""
+    if not filename.startswith("<pack ") or fname not in pack.ns["SITES"]:
         return None
-    line = site[1]
-    text = linecache.getlines(filename) or pack.code.splitlines(keepends=True)
-    for i in range(min(lineno or 0, len(text)) - 1, -1, -1):
-        if m := _MARK.search(text[i].rstrip("\n")):
-            line = int(m.group(1))
-            break
-        if text[i].startswith("def "):
-            break
-    return f"{pack.ns['FILES'][site[0]]}:{line}"
+    rules_file, line = rule_site(pack, filename, fname, lineno or 0)
+    return f"{rules_file}:{line}"
 
 
 def label(pack: Any, filename: str, fname: str) -> str:

@@ -1262,7 +1262,15 @@ def rule_location(err: BaseException, pack: Any) -> str:
         tb = tb.tb_next
     if found is None:
         return ""
-    filename, fname, lineno = found
+    rules_file, line = rule_site(pack, *found)
+    path = os.path.join(str(pack.root), rules_file)
+    return f"{path}:{line}: " if line else f"{path}: "
+
+
+def rule_site(pack: Any, filename: str, fname: str, lineno: int) -> tuple[str, int]:
+    """(rules file, line) of line `lineno` of generated function `fname` (one of the
+    compiler's SITES, in module `filename`): the `# @L<n>` comment nearest above it within
+    the function, else the function's own line."""
     file_index, line = pack.ns["SITES"][fname]
     lines = linecache.getlines(filename)
     for i in range(min(lineno, len(lines)) - 1, -1, -1):
@@ -1272,8 +1280,7 @@ def rule_location(err: BaseException, pack: Any) -> str:
             break
         if text.startswith("def "):
             break
-    path = os.path.join(str(pack.root), pack.ns["FILES"][file_index])
-    return f"{path}:{line}: " if line else f"{path}: "
+    return pack.ns["FILES"][file_index], line
 
 
 def describe_rule(fname: str, pack: Any) -> str:
