@@ -211,14 +211,11 @@ class GreedyBot(Bot):
         return total / self.rollouts
 
     def _rollout(self, g: Any, side: str) -> float:
-        n = 0
         try:
-            while not g.over and n < self.max_decisions:
-                g.apply(g.random_action(self.rnd))
-                n += 1
+            over = g.playout(self.rnd, len(g.actions) + self.max_decisions)
         except EngineError:
             return 0.0
-        return self._score(g, side) if g.over else 0.5
+        return self._score(g, side) if over else 0.5
 
     @staticmethod
     def _score(g: Any, side: str) -> float:

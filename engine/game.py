@@ -5,8 +5,9 @@ import ast
 import itertools
 import marshal
 import random
+import sys
 import types
-from typing import Any
+from typing import Any, Mapping
 
 import attrs
 
@@ -14,7 +15,7 @@ from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
 from engine.rng import below, seed_state
-from engine.runtime import Runtime, enumerate_many
+from engine.runtime import STOP, Runtime, enumerate_many
 
 from engine import saves  # the save format, its checks and verification
 
@@ -372,6 +373,62 @@ class Game:
         if not legal:
             raise EngineFault("a multi-choice has no legal answer")
         return rnd.choice(legal)
+
+    def playout(self, rnd: random.Random | Mapping[str, random.Random],
+                max_decisions: int | None = None) -> bool:
+        """Play on, each decision answered with `random_action(rnd)` (`rnd`: one generator
+        for every side, or side -> its own, as each side's random bot draws), until the
+        game is over (True) or has `max_decisions` actions in all (False). The same game as
+        `while not game.over: game.apply(game.random_action(rnd))`, faster: the answers are
+        options, so nothing checks them, and the rules run on from one decision to the next
+        without returning. A failure is raised as `apply` raises it, the game as it was
+        before the answer that failed."""
+        limit = sys.maxsize if max_decisions is None else max_decisions
+        per_side = not isinstance(rnd, random.Random)
+        if per_side and not (isinstance(rnd, Mapping) and all(
+                isinstance(rnd.get(side), random.Random) for side in self.pack.sides)):
+            raise ValueError("playout draws from a random.Random, or a map of each side ("
+                             f"{', '.join(self.pack.sides)}) to its own, not {_shown(rnd)}")
+        rt = self.rt
+        s = rt.s
+        if self.undo_enabled or rt.chance is not None:
+            # undo watches every answer, and the host's chance may run out: one by one
+            while s["decision"] is not None and len(self.actions) < limit:
+                self.apply(self.random_action(rnd[s["decision"]["side"]] if per_side else rnd))
+            return s["result"] is not None
+        actions = self.actions
+        log = s["log"]
+        random_action = self.random_action
+        log_length = len(log)
+        choosing = False
+
+        def choose() -> Any:
+            nonlocal log_length, choosing
+            if len(actions) >= limit:
+                return STOP
+            choosing = True
+            value = random_action(rnd[s["decision"]["side"]] if per_side else rnd)
+            choosing = False
+            log_length = len(log)
+            actions.append(value)
+            return value
+
+        if s["decision"] is None:
+            return s["result"] is not None
+        first = choose()
+        if first is STOP:
+            return False
+        try:
+            rt.give(first)
+            rt.run(choose)
+        except BaseException as err:
+            if choosing:  # no answer was given: the game waits at that decision, whole
+                raise
+            if isinstance(err, EngineFault):
+                self._locate(err)  # (with the actions up to the failed one)
+            self._roll_back(log_length, [], self._checkpoint)
+            raise
+        return s["result"] is not None
 
     def validate(self, action: Any, side: str | None = None,
                  decision: int | None = None) -> Any:

@@ -21,7 +21,7 @@ import marshal
 import os
 import re
 import weakref
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from engine import rng as _rng
 from engine.errors import ChanceNeeded, EngineFault, IllegalAction
@@ -32,6 +32,7 @@ from engine.rt import RuleError, Runaway
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
 # What a waiting rule's function returns to the run loop (see dsl.compiler).
 DONE, SUSPEND, PUSHED = 0, 1, 2
+STOP = object()  # what a run's `choose` returns to leave the decision waiting
 
 
 # pack id -> (pack, marshal of the vars and var fields before setup): see Runtime.setup
@@ -187,8 +188,11 @@ class Runtime:
                 init(self, rid, self.R[rid])
 
     # ---- the run loop ---------------------------------------------------------------------
-    def run(self) -> None:
-        """Run until a decision is needed or the game ends, within the step budget."""
+    def run(self, choose: Callable[[], Any] | None = None) -> None:
+        """Run until a decision is needed or the game ends, within the step budget (each
+        decision starts a new one). `choose`, when given, answers the decisions instead:
+        it returns the answer to give (its side's, checked), or STOP to leave the decision
+        waiting; the run goes on until the game ends or it stops (`Game.playout`)."""
         stack = self.stack
         funcs = self.FUNCS
         s = self.s
@@ -205,10 +209,26 @@ class Runtime:
                             stack[-1]["rv"] = fr.get("rv")
                     elif code == SUSPEND:
                         d = s["decision"]
-                        if d["kind"] == "one" and len(d["options"]) > 1:
-                            return  # a real choice (most decisions): nothing to answer here
-                        if not self._auto_answer():
+                        # a real choice (most decisions) has nothing to answer here
+                        if (d["kind"] != "one" or len(d["options"]) < 2) and self._auto_answer():
+                            continue
+                        if choose is None:
                             return
+                        # as a new run would: the steps so far counted, a new budget
+                        # (a choice's condition, checked by `choose`, has its own), no value
+                        # kept
+                        s["steps"] += budget - self.left
+                        try:
+                            value = choose()
+                        finally:
+                            self.left = budget
+                        if value is STOP:
+                            return
+                        if memo:
+                            memo.clear()
+                        if fidx:
+                            fidx.clear()
+                        self.give(value)
                     elif code != PUSHED:
                         raise EngineFault(f"rule {fr['f']!r} returned {code!r}, which is not "
                                           "a run-loop code (done, suspend, pushed)")
@@ -590,6 +610,11 @@ class Runtime:
 
     def answer(self, value: Any) -> None:
         """Resume the suspended frame with a validated answer."""
+        self.give(value)
+        self.run()
+
+    def give(self, value: Any) -> None:
+        """Give the waiting decision a validated answer; the rules go on from it when run."""
         s = self.s
         d = s["decision"]
         s["decision"] = None
@@ -597,7 +622,6 @@ class Runtime:
         if self.logging:
             self._log({"t": "choice", "side": d["side"], "v": value})
         self.stack[-1]["in"] = value
-        self.run()
 
     def check_require(self, d: dict, chosen: list) -> bool:
         if d["require"] is None:

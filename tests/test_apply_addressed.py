@@ -100,10 +100,15 @@ def test_a_wrong_guess_shows_no_hidden_hand(pack):
 
 
 def test_bots_and_cli_give_side_and_decision(pack, monkeypatch):
-    """The front-ends the engine ships always address their answers."""
+    """The front-ends the engine ships always address the answers their seats give (a
+    game of random bots alone is played by `Game.playout`, which answers each decision
+    from that decision: tests/test_playout.py)."""
     from engine.game import Game
     from engine.simulate import play_out
-    from engine.bots import make_bot
+    from engine.bots import RandomBot
+
+    class Seat(RandomBot):  # a bot of one's own: asked decision by decision
+        pass
     calls = []
     real = Game.apply
 
@@ -113,5 +118,5 @@ def test_bots_and_cli_give_side_and_decision(pack, monkeypatch):
 
     monkeypatch.setattr(Game, "apply", spy)
     g = pack.new_game(2)
-    play_out(g, {"red": make_bot("random", 1), "blue": make_bot("random", 2)})
+    play_out(g, {"red": Seat(1), "blue": Seat(2)})
     assert calls and all(s is not None and d is not None for s, d in calls)
