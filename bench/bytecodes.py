@@ -5,9 +5,10 @@ but they name the Python code, which callgrind cannot do for Python 3.11. A byte
 fixed cost (a dict copy is one), so compare versions with bench/instructions.py; use this to
 find what to look at. Prints figures, asserts nothing.
 
-Run: python bench/bytecodes.py PACK [--games N] [--warm W] [--top K] [--defaults]
+Run: python bench/bytecodes.py PACK [--games N] [--warm W] [--top K] [--defaults] [--apply]
 (the games of bench/run.py: game i with seed i, one random.Random(0), log and undo off
-unless --defaults; the first W are played untraced). Tracing makes play about 20x slower:
+unless --defaults, played by Game.playout as `engine simulate` plays them, or with --apply
+by `apply` of each `random_action`; the first W are played untraced). Tracing makes play about 20x slower:
 Hannibal takes about 3 s a game.
 """
 from __future__ import annotations
@@ -28,19 +29,23 @@ from engine.loader import load_pack  # noqa: E402
 from engine.runtime import describe_rule, rule_site  # noqa: E402
 
 
-def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random) -> int:
-    """Play games first..first+games-1 as bench/run.py does; the decisions taken."""
+def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,
+         apply: bool = False) -> int:
+    """Play games first..first+games-1 as bench/run.py does (by `Game.playout`, or by
+    `apply` of each `random_action` as front-ends answer); the decisions taken."""
     decisions = 0
     for seed in range(first, first + games):
         game = pack.new_game(seed=seed, log=defaults, undo=defaults)
+        if not apply:
+            game.playout(rnd)
         while not game.over:
             game.apply(game.random_action(rnd))
-            decisions += 1
+        decisions += len(game.actions)
     return decisions
 
 
-def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random
-            ) -> tuple[collections.Counter, collections.Counter, int]:
+def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,
+            apply: bool = False) -> tuple[collections.Counter, collections.Counter, int]:
     """Bytecodes run by (file, function) and by (file, function, line), and the decisions."""
     funcs: collections.Counter = collections.Counter()
     lines: collections.Counter = collections.Counter()
@@ -55,7 +60,7 @@ def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Rando
 
     sys.settrace(trace)
     try:
-        decisions = play(pack, first, games, defaults, rnd)
+        decisions = play(pack, first, games, defaults, rnd, apply)
     finally:
         sys.settrace(None)
     return funcs, lines, decisions
@@ -84,12 +89,15 @@ def main() -> None:
     ap.add_argument("--warm", type=int, default=100, help="games played first, untraced")
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--defaults", action="store_true", help="log and undo on")
+    ap.add_argument("--apply", action="store_true",
+                    help="play by apply(random_action(...)) rather than Game.playout")
     args = ap.parse_args()
     bench = ROOT / "bench" / "packs" / args.pack
     pack = load_pack(str(bench) if bench.is_dir() else args.pack)
     rnd = random.Random(0)
-    play(pack, 0, args.warm, args.defaults, rnd)
-    funcs, lines, decisions = counted(pack, args.warm, args.games, args.defaults, rnd)
+    play(pack, 0, args.warm, args.defaults, rnd, args.apply)
+    funcs, lines, decisions = counted(pack, args.warm, args.games, args.defaults, rnd,
+                                      args.apply)
     total = sum(funcs.values())
     n = args.games
     print(f"{args.pack}: {total / n:,.0f} bytecodes a game, {decisions / n:.1f} decisions a game "

@@ -30,18 +30,23 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from handwritten import GAMES as HAND_WRITTEN  # noqa: E402  (the packs with a reference)
 
-# The played games, as a script (argv: pack, warm, games, new-only, defaults); its process
-# must have nothing to do but them.
+# The played games, as a script (argv: pack, warm, games, new-only, defaults, playout); its
+# process must have nothing to do but them. Played by `Game.playout` or, as front-ends play,
+# by `apply` of each `random_action`: the same games.
 PLAY = """
 import random, sys
 from engine.loader import load_pack
 pack = load_pack(sys.argv[1])
 warm, games = int(sys.argv[2]), int(sys.argv[3])
-new_only, defaults = sys.argv[4] == "1", sys.argv[5] == "1"
+new_only, defaults, playout = sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6] == "1"
 rnd = random.Random(0)
 for g in range(warm + games):
     game = pack.new_game(seed=g, log=defaults, undo=defaults)
-    while not new_only and not game.over:
+    if new_only:
+        continue
+    if playout:
+        game.playout(rnd)
+    while not game.over:
         game.apply(game.random_action(rnd))
 """
 
@@ -81,8 +86,9 @@ def collected(args: list[str], valgrind: bool, script: str = PLAY) -> int:
     return int(got.group(1))
 
 
-def per_game(pack: str, games: int, warm: int, new_only: bool, defaults: bool) -> float:
-    flags = ["1" if new_only else "0", "1" if defaults else "0"]
+def per_game(pack: str, games: int, warm: int, new_only: bool, defaults: bool,
+             playout: bool = True) -> float:
+    flags = ["1" if new_only else "0", "1" if defaults else "0", "1" if playout else "0"]
     collected([pack, "1", "0", *flags], valgrind=False)
     base = collected([pack, str(warm), "0", *flags], valgrind=True)
     total = collected([pack, str(warm), str(games), *flags], valgrind=True)
@@ -106,6 +112,8 @@ def main() -> None:
                     help="games played first, not counted (kept starts are made by then)")
     ap.add_argument("--new-only", action="store_true", help="new games only, not played")
     ap.add_argument("--defaults", action="store_true", help="log and undo on")
+    ap.add_argument("--apply", action="store_true",
+                    help="play by apply(random_action(...)) rather than Game.playout")
     ap.add_argument("--hand", action="store_true",
                     help="also count a bench pack's hand-written reference (bench/handwritten.py)"
                     " and print the pack's speed against it: its instructions over the pack's")
@@ -115,7 +123,8 @@ def main() -> None:
         return
     what = "new game" if args.new_only else "game"
     for name in args.packs:
-        n = per_game(pack_ref(name), args.games, args.warm, args.new_only, args.defaults)
+        n = per_game(pack_ref(name), args.games, args.warm, args.new_only, args.defaults,
+                     not args.apply)
         print(f"{name:<14} {n:>14,.0f} instructions a {what} ({args.games} after {args.warm})",
               flush=True)
         if args.hand and not args.new_only and not args.defaults and name in HAND_WRITTEN:

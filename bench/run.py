@@ -1,23 +1,25 @@
-"""Benchmarks: prints figures, asserts nothing. Run: python bench/run.py [--seconds S] [PACK ...]
+"""Benchmarks: prints figures, asserts nothing.
+Run: python bench/run.py [--seconds S] [PACK ...]
 
 For each playable pack (the shipped ones and the test packs, or those named; data packs,
-`playable: false`, are skipped): full random games per second on one core (log and undo
-off, as in `engine simulate`), decisions per second, `engine validate` time (cold: no
-compile cache; warm: cached), and `engine --help` start-up.
+`playable: false`, are skipped): full random games per second on one core (log and undo off,
+played by `Game.playout` as `engine simulate` plays random bots), decisions per second,
+`engine validate` time (cold: no compile cache; warm: cached), and `engine --help` start-up.
 
 `python bench/run.py --compare` prints instead every figure of issue 16 side by side, each
-with the ratio it is judged by and its target, in about 2-3 minutes: random games per
-second with log and undo off ("bare") and with the defaults of `pack.new_game()` (log and
-undo on) for Ante Portas and Hannibal, the same games alternating (`bare_and_defaults`); a
-mid-game Hannibal's save, load and clone; the greedy bot's decisions per second against the
-frozen bot of commit a51783c, log off and on (bench/greedy.py); `engine simulate` of 400
-Ante Portas games on 2 workers against 1 (bench/simulate_workers.py: wall clock, with the
-CPU, the load average and the cores other processes kept busy meanwhile); the bench packs
-(tic-tac-toe, Kuhn poker and the Ante Portas slice ap_battle) against their hand-written
-Python references (bench/handwritten.py; OpenSpiel's too when installed:
-bench/openspiel.py); and `engine --help` start-up. Times are
-process time except where said. `--skip PART ...` leaves parts out (see --help). Other
-helpers share the machine: run it when it is idle, or run it twice.
+with the ratio it is judged by and its target, in about 2-3 minutes: random games per second
+for Ante Portas and Hannibal, by `Game.playout` and, answer by answer as a front-end plays,
+with log and undo off ("bare") and with the defaults of `pack.new_game()` (log and undo on),
+the same games alternating (`bare_and_defaults`); a mid-game Hannibal's save, load and
+clone; the greedy bot's decisions per second against the frozen bot of commit a51783c, log
+off and on (bench/greedy.py); `engine simulate` of 400 Ante Portas games on 2 workers
+against 1 (bench/simulate_workers.py: wall clock, with the CPU, the load average and the
+cores other processes kept busy meanwhile); the bench packs (tic-tac-toe, Kuhn poker and the
+Ante Portas slice ap_battle), by `Game.playout` and answer by answer, against their
+hand-written Python references (bench/handwritten.py; OpenSpiel's too when installed:
+bench/openspiel.py); and `engine --help` start-up. Times are process time except where said.
+`--skip PART ...` leaves parts out (see --help). Other helpers share the machine: run it
+when it is idle, or run it twice.
 """
 from __future__ import annotations
 
@@ -43,10 +45,12 @@ def packs(names: list[str]) -> list[Path]:
             + find_packs(ROOT / "bench" / "packs"))
 
 
-def games_per_second(path: Path, seconds: float, defaults: bool = False
+def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: bool = False
                      ) -> tuple[float, float, int]:
     """(games/s, decisions/s, games) of random play; log and undo off unless `defaults`.
-    Per second of this process's CPU time: other processes share the machine."""
+    Played by `Game.playout`, as `engine simulate` plays random bots, or (`apply`) by
+    `apply` of each `random_action`, as a front-end answers: the same games. Per second of
+    this process's CPU time: other processes share the machine."""
     from engine.loader import load_pack
     pack = load_pack(path)
     rnd = random.Random(0)
@@ -54,9 +58,11 @@ def games_per_second(path: Path, seconds: float, defaults: bool = False
     start = time.process_time()
     while time.process_time() - start < seconds:
         game = pack.new_game(seed=games, log=defaults, undo=defaults)
+        if not apply:
+            game.playout(rnd)
         while not game.over:
             game.apply(game.random_action(rnd))
-            decisions += 1
+        decisions += len(game.actions)
         games += 1
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed, games
@@ -162,9 +168,13 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
 
     print(f"{'figure':<50} {'measured':>13} {'ratio':>14}   target")
     for name in ("ante_portas", "hannibal") if "games" not in skip else ():
+        played = games_per_second(resolve(name), seconds)[0]
+        row(f"{name} random games/s, Game.playout", f"{played:.1f}",
+            target="Hannibal >= 50 games/s on one core" if name == "hannibal" else
+            "(as engine simulate plays random bots)")
         bare, full, games, same = bare_and_defaults(resolve(name), seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
-            target="Hannibal >= 50 games/s on one core" if name == "hannibal" else "")
+            target="(apply of each random_action, as a front-end answers)")
         row(f"{name} random games/s, log+undo on", f"{full:.1f}",
             f"off/on {bare / full:.2f}x",
             f"defaults within 1.5x of bare ({games} games each, alternating"
@@ -188,12 +198,16 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
     if "dsl" not in skip:
         rates: dict[str, float] = {}
         for name, goal in {"tictactoe": 0.5, "kuhn": 0.7, "ap_battle": 0.7}.items():
-            ours = rates[name] = games_per_second(ROOT / "bench" / "packs" / name, seconds)[0]
+            path = ROOT / "bench" / "packs" / name
+            ours = rates[name] = games_per_second(path, seconds)[0]
             hand = handwritten.games_per_second(name, seconds)
             same = handwritten.same_results(name, 500)
             row(f"{name} games/s: DSL / hand-written", f"{ours:.0f} / {hand:.0f}",
-                f"{ours / hand:.2f}x", f"DSL >= {goal}x hand-written"
+                f"{ours / hand:.2f}x", f"DSL >= {goal}x hand-written (Game.playout)"
                 + ("" if same else " (RESULTS DIFFER)"))
+            answered = games_per_second(path, seconds, apply=True)[0]
+            row("  the same, by apply of each random_action", f"{answered:.0f} / {hand:.0f}",
+                f"{answered / hand:.2f}x", "(as a front-end answers)")
         compare_openspiel(row, seconds, rates)
     if "help" not in skip:
         row("engine --help start-up, ms", f"{help_seconds() * 1000:.0f}", "",

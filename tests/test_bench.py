@@ -120,9 +120,9 @@ def test_instructions_plays_the_games_it_counts():
     by name): its run, without valgrind, ends cleanly (check=True raises otherwise)."""
     assert instructions.pack_ref("kuhn") == str(ROOT / "bench" / "packs" / "kuhn")
     assert instructions.pack_ref("ante_portas") == "ante_portas"
-    for new_only in ("0", "1"):
-        assert instructions.collected([instructions.pack_ref("kuhn"), "2", "3", new_only, "0"],
-                                      valgrind=False) == 0
+    for new_only, playout in (("0", "1"), ("0", "0"), ("1", "1")):
+        assert instructions.collected([instructions.pack_ref("kuhn"), "2", "3", new_only, "0",
+                                       playout], valgrind=False) == 0
     # and the hand-written references, by the names handwritten.py gives them
     assert set(instructions.HAND_WRITTEN) == set(handwritten.GAMES)
     for name in instructions.HAND_WRITTEN:
@@ -138,6 +138,10 @@ def test_bytecodes_counts_the_games_it_plays_and_names_their_rules():
     untraced = bytecodes.play(pack, 3, 4, False, random.Random(1))
     funcs, lines, decisions = bytecodes.counted(pack, 3, 4, False, random.Random(1))
     assert decisions == untraced > 0
+    assert bytecodes.play(pack, 3, 4, False, random.Random(1), apply=True) == untraced
+    applied, _, _ = bytecodes.counted(pack, 3, 4, False, random.Random(1), apply=True)
+    assert "game.py: apply" in {bytecodes.label(pack, f, n) for f, n in applied}
+    assert "game.py: apply" not in {bytecodes.label(pack, f, n) for f, n in funcs}
     assert sum(funcs.values()) == sum(lines.values()) > 0
     names = {bytecodes.label(pack, f, n) for f, n in funcs}
     assert "procedure won (rules.rules:10)" in names and "runtime.py: run" in names
