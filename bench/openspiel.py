@@ -5,10 +5,11 @@ Prints figures; asserts nothing. Both sides play uniformly random legal moves on
 counted per second of process time (other processes share the machine); OpenSpiel's chance
 nodes (Kuhn's deal) are sampled from their outcome distribution.
 
-Our side runs as a front-end would for bots: `pack.new_game(seed, log=False, undo=False)`,
-`random_action`, `apply`. OpenSpiel's side runs its Python game objects
+Our side plays as `engine simulate` plays random bots: `pack.new_game(seed, log=False,
+undo=False)`, then `Game.playout`. OpenSpiel's side runs its Python game objects
 (`python_tic_tac_toe`, `python_kuhn_poker`) through `new_initial_state`, `legal_actions`,
-`apply_action`.
+`apply_action`. The two take turns, a sixth of the time each in each of six rounds: the
+machine's speed swings within seconds, and that puts the swings on both alike.
 """
 from __future__ import annotations
 
@@ -48,6 +49,14 @@ def openspiel(name: str, seconds: float) -> float:
     return games / (time.process_time() - start)
 
 
+def side_by_side(name: str, os_name: str, seconds: float) -> tuple[float, float]:
+    """(ours, OpenSpiel's) games/s, taking turns (bench/run.py's `alternating`)."""
+    from run import alternating
+    got = alternating({"ours": lambda s: ours(name, s), "theirs": lambda s: openspiel(os_name, s)},
+                      seconds)
+    return got["ours"], got["theirs"]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=float, default=3.0)
@@ -59,8 +68,7 @@ def main() -> None:
         return
     print(f"{'game':<12} {'ours games/s':>14} {'OpenSpiel games/s':>18} {'ratio':>7}")
     for ours_name, os_name in PAIRS:
-        a = ours(ours_name, args.seconds)
-        b = openspiel(os_name, args.seconds)
+        a, b = side_by_side(ours_name, os_name, args.seconds)
         print(f"{ours_name:<12} {a:>14.0f} {b:>18.0f} {a / b:>7.2f}")
 
 

@@ -148,3 +148,19 @@ def test_bytecodes_counts_the_games_it_plays_and_names_their_rules():
     where = {bytecodes.rule_line(pack, f, n, line) for f, n, line in lines}
     assert {"rules.rules:10", "rules.rules:14", "rules.rules:15"} <= where
     assert bytecodes.rule_line(pack, "/x/engine/runtime.py", "run", 200) is None
+
+
+def test_compared_figures_take_turns_and_average_them():
+    """run.alternating gives each rate the same share of each round, in turns, and their
+    mean: figures side by side see the machine's swings alike."""
+    calls = []
+
+    def rate(name, value):
+        def measured(seconds):
+            calls.append((name, seconds))
+            return value + len(calls)  # (each call a different figure)
+        return measured
+
+    got = run.alternating({"a": rate("a", 100.0), "b": rate("b", 10.0)}, 3.0, slices=3)
+    assert calls == [("a", 1.0), ("b", 1.0)] * 3
+    assert got == {"a": 100.0 + (1 + 3 + 5) / 3, "b": 10.0 + (2 + 4 + 6) / 3}
