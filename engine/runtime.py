@@ -214,9 +214,11 @@ class Runtime:
                             continue
                         if choose is None:
                             return
-                        # as a new run would: the steps so far counted, a new budget
-                        # (a choice's condition, checked by `choose`, has its own), no value
-                        # kept
+                        # as a new run would: the steps so far counted, a new budget (a
+                        # choice's condition, checked by `choose`, has its own). The values
+                        # kept stay: each change of the state drops those it touches (see
+                        # `changed`), an answer changes none, and a kept value costs the steps
+                        # it took (the step count comes out the same)
                         s["steps"] += budget - self.left
                         try:
                             value = choose()
@@ -224,10 +226,6 @@ class Runtime:
                             self.left = budget
                         if value is STOP:
                             return
-                        if memo:
-                            memo.clear()
-                        if fidx:
-                            fidx.clear()
                         self.give(value)
                     elif code != PUSHED:
                         raise EngineFault(f"rule {fr['f']!r} returned {code!r}, which is not "

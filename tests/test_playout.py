@@ -44,6 +44,19 @@ def test_playout_plays_the_game_apply_plays(pack, log, undo):
     assert mine.random() == theirs.random()  # and both drew as many numbers
 
 
+def test_playout_keeps_values_across_decisions_and_plays_the_same_hannibal():
+    """Values and field indexes kept from one decision to the next inside a playout (a new
+    run drops them) change nothing: Hannibal, the pack that keeps most, plays the same games,
+    step count included."""
+    hannibal = load_pack("hannibal")
+    mine, theirs = random.Random(8), random.Random(8)
+    for seed in range(3):
+        a = hannibal.new_game(seed, log=True, undo=False)
+        b = hannibal.new_game(seed, log=True, undo=False)
+        assert b.playout(mine) is applied(a, theirs) is True
+        assert b.actions == a.actions and b.state == a.state
+
+
 def test_playout_stops_at_max_decisions_and_goes_on_the_same(pack):
     """`max_decisions` counts all the game's actions: the game stops waiting at a decision,
     and playing on from there ends as one playout would."""
