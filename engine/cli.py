@@ -649,7 +649,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="play many bot games and print statistics",
                        description="Play N games (game i with seed S+i, the same results "
                        "on any number of workers) and print each side's win share with its "
-                       "95%% (Wilson) interval, draws, errors (replayable with --json) and "
+                       "95% (Wilson) interval, draws, errors (replayable with --json) and "
                        "speed. A progress bar shows on stderr when it is a terminal.",
                        lists_packs=True)
     s.add_argument("pack", metavar="PACK")

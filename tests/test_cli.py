@@ -59,6 +59,18 @@ def test_help(capsys):
         assert cmd in out
 
 
+def test_each_commands_help_reads_as_written(capsys):
+    """A command's text is printed as it is (argparse formats only `%(prog)s`-style text):
+    no doubled per cent sign, as `simulate` once showed ("95%% interval")."""
+    commands = ("validate", "fmt", "play", "simulate", "cards", "eval", "terms", "schema",
+                "serve")
+    for cmd in commands:
+        assert main([cmd, "--help"]) == 0
+        assert "%%" not in capsys.readouterr().out, cmd
+    assert main(["simulate", "--help"]) == 0
+    assert "95% (Wilson) interval" in " ".join(capsys.readouterr().out.split())
+
+
 def test_help_is_as_wide_as_columns_says(monkeypatch, capsys):
     # argparse's own rule (shutil.get_terminal_size), without importing shutil
     for columns, widest in (("50", 48), ("120", 118)):
