@@ -712,13 +712,16 @@ class Game:
         wrong and where. verify="replay" replays the save's actions from its seed and
         requires the very state saved; verify="digest" (storage you trust: no replay) checks
         the schema and the save's digest only. A `log` other than the save's replays the
-        game once more, to have (or drop) the whole log."""
+        game once more, to have (or drop) the whole log. A save whose rules were compiled
+        otherwise (another engine version: its `code` is not the pack's `code_hash`) is
+        replayed in either mode, its waiting rules taken from the replay: they are places
+        in the code that wrote them."""
         saves.check_verify_mode(verify)
         require_playable(pack)
         save = saves.read_save(pack, text) if verify == "replay" else \
             saves.read_digested(pack, text)
         seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
-        if verify == "replay":
+        if verify == "replay" or not saves.frames_hold(pack, save.file):
             game = saves.replayed(pack, save, limits)
         else:
             game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)

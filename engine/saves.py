@@ -176,6 +176,9 @@ class SaveFile:
     state: SavedState
     digest: str
     format_version: int = FORMAT_VERSION  # absent in saves written before it was added
+    # the pack's code_hash when saved (absent in saves written before it was added): the
+    # waiting rules in the state are places in that code (see `frames_hold`)
+    code: str | None = None
 
 
 @attrs.frozen
@@ -309,8 +312,8 @@ def _sha256(text: str) -> str:
 def save_data(pack: Any, seed: int, log: bool, actions: list[Any],
               state: dict[str, Any]) -> dict[str, Any]:
     return {"format": SAVE_FORMAT, "format_version": FORMAT_VERSION, "pack": pack.id,
-            "pack_hash": pack.hash, "seed": seed, "log": log, "actions": actions, "state": state,
-            "digest": digest_of(seed, log, actions, state)}
+            "pack_hash": pack.hash, "code": pack.code_hash, "seed": seed, "log": log,
+            "actions": actions, "state": state, "digest": digest_of(seed, log, actions, state)}
 
 
 class LogText:
@@ -367,7 +370,8 @@ def save_text(pack: Any, seed: int, log: bool, actions: list[Any],
     claimed.update(st.encode("utf-8", "surrogatepass"))
     claimed.update(b"}")
     digest = claimed.hexdigest()
-    return (f'{{"actions":{a},"digest":"{digest}","format":{canonical(SAVE_FORMAT)},'
+    return (f'{{"actions":{a},"code":{canonical(pack.code_hash)},"digest":"{digest}",'
+            f'"format":{canonical(SAVE_FORMAT)},'
             f'"format_version":{FORMAT_VERSION},"log":{lg},"pack":{canonical(pack.id)},'
             f'"pack_hash":{canonical(pack.hash)},'
             f'"seed":{sd},"state":{st}}}')
@@ -408,10 +412,12 @@ def _digest_holds(pack: Any, text: str) -> bool:
     joining the parts copied it six times: most of this check besides the hash)."""
     raw = text.encode("utf-8", "surrogatepass")
     head = b'{"actions":'
-    cut = raw.find(b',"digest":"', len(head))
+    code = f',"code":{canonical(pack.code_hash)},"digest":"'.encode()
+    cut = raw.find(code, len(head))
     if not raw.startswith(head) or cut < 0 or not raw.endswith(b"}"):
         return False
-    digest, at = raw[cut + 11:cut + 75], cut + 75
+    at = cut + len(code)
+    digest, at = raw[at:at + 64], at + 64
     middle = (f'","format":{canonical(SAVE_FORMAT)},"format_version":{FORMAT_VERSION},'
               f'"log":').encode()
     if not raw.startswith(middle, at):
@@ -897,9 +903,20 @@ def _listing(names: Any, limit: int = 8) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
+def frames_hold(pack: Any, file: SaveFile) -> bool:
+    """Are the save's waiting rules (the state's stack, the rule that asked the decision)
+    places in `pack`'s code as this engine writes it? Not when another version of the
+    compiler wrote the save (or one before saves named their code): the same pack and the
+    same game, but a rule's resume points and locals may lie elsewhere. Such a save is
+    replayed from its seed and actions, which mean the same to any version (`replayed`)."""
+    return file.code == pack.code_hash
+
+
 def check_against_pack(pack: Any, file: SaveFile) -> None:
-    """Every name in the state exists in the pack, and the state holds together."""
+    """Every name in the state exists in the pack, and the state holds together (the
+    waiting rules only when they are places in the pack's code: see `frames_hold`)."""
     st = file.state
+    frames = frames_hold(pack, file)
     _check_made(pack, st)
     _check_fields(pack, st)
     _check_vars(pack, st)
@@ -907,8 +924,9 @@ def check_against_pack(pack: Any, file: SaveFile) -> None:
     _check_revealed(pack, st)
     _check_mods(pack, st)
     for i, frame in enumerate(st.stack):
-        _check_frame(pack, frame, f"state.stack[{i}]")
-    _check_decision(pack, st)
+        if frames or isinstance(frame, SavedEventFrame):
+            _check_frame(pack, frame, f"state.stack[{i}]")
+    _check_decision(pack, st, frames)
     _check_counters(file)
 
 
@@ -1166,7 +1184,7 @@ def _check_event_state(pack: Any, frame: SavedEventFrame, path: str) -> None:
         _check_same_keys(f"{path}.x", f"state field of event {frame.n!r}", frame.x, fields)
 
 
-def _check_decision(pack: Any, st: SavedState) -> None:
+def _check_decision(pack: Any, st: SavedState, frames: bool = True) -> None:
     d = st.decision
     if st.result is not None:
         if st.result.winner is not None and st.result.winner not in pack.side_set:
@@ -1186,11 +1204,11 @@ def _check_decision(pack: Any, st: SavedState) -> None:
     if not isinstance(top, SavedProcFrame) or top.f != d.fn:
         raise _fail(f"{path}.fn", f"the decision was asked by {d.fn!r}, but the rule waiting "
                     f"on top of the stack is {_show(getattr(top, 'f', None))}")
-    if d.require is not None:
+    if d.require is not None and frames:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")
     if d.window is not None and (d.window not in pack.model.windows or d.kind != "one"
-                                 or d.fn != pack.model.windows[d.window].fn):
+                                 or frames and d.fn != pack.model.windows[d.window].fn):
         raise _fail(f"{path}.window", f"{_show(d.window)} is not a response window of pack "
                     f"{pack.id!r} asked by {d.fn!r}")
     each = d.each
@@ -1404,11 +1422,14 @@ def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
 
 
 def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
-    """The game the save's actions lead to, which must be exactly the saved state."""
+    """The game the save's actions lead to, which must be exactly the saved state (but
+    for the waiting rules, when they are not places in the pack's code: `frames_hold`)."""
     f = save.file
     game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
                           chance=f.state.chance)
     replayed_state, saved_state = _game_state(game.rt.s), _game_state(save.state)
+    if not frames_hold(pack, f):
+        replayed_state, saved_state = _played(replayed_state), _played(saved_state)
     if not _same_json(replayed_state, saved_state):
         # walk in the runtime's own key order (vars first), on plain JSON (no tuples)
         live = json.loads(json.dumps(replayed_state))
@@ -1444,6 +1465,16 @@ def _game_state(state: dict[str, Any]) -> dict[str, Any]:
     of procedures and of values that may recurse count now), and a save written before
     must still prove its game by replay; the loaded game keeps the replayed count."""
     return {k: v for k, v in state.items() if k != "steps"}
+
+
+def _played(state: dict[str, Any]) -> dict[str, Any]:
+    """The state without where the rules wait (the stack, and the rule that asked the
+    decision and its condition): what another version of the compiler writes otherwise."""
+    played = {k: v for k, v in state.items() if k != "stack"}
+    d = state.get("decision")
+    if isinstance(d, dict):
+        played["decision"] = {k: v for k, v in d.items() if k not in ("fn", "require")}
+    return played
 
 
 def first_difference(saved: Any, other: Any, path: str) -> tuple[str, str, str]:
