@@ -407,7 +407,13 @@ class Game:
             if len(actions) >= limit:
                 return STOP
             choosing = True
-            value = random_action(rnd[s["decision"]["side"]] if per_side else rnd)
+            d = s["decision"]
+            r = rnd[d["side"]] if per_side else rnd
+            if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_action's
+                opts = d["options"]                       # own draw, without the call)
+                value = opts[r.randrange(len(opts))]
+            else:
+                value = random_action(r)
             choosing = False
             log_length = len(log)
             actions.append(value)
