@@ -180,10 +180,14 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
 
     print(f"{'figure':<50} {'measured':>13} {'ratio':>14}   target")
     for name in ("ante_portas", "hannibal") if "games" not in skip else ():
-        played = games_per_second(resolve(name), seconds)[0]
-        row(f"{name} random games/s, Game.playout", f"{played:.1f}",
-            target="Hannibal >= 50 games/s on one core" if name == "hannibal" else
-            "(as engine simulate plays random bots)")
+        path = resolve(name)
+        got = alternating({"played": lambda s: games_per_second(path, s)[0],
+                           "answered": lambda s: games_per_second(path, s, apply=True)[0]},
+                          seconds)
+        row(f"{name} random games/s, Game.playout", f"{got['played']:.1f}",
+            f"/ apply {got['played'] / got['answered']:.2f}x",
+            ("Hannibal >= 50 games/s on one core" if name == "hannibal" else
+             "as engine simulate plays random bots") + " (taking turns with apply)")
         bare, full, games, same = bare_and_defaults(resolve(name), seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
             target="(apply of each random_action, as a front-end answers)")
