@@ -198,3 +198,16 @@ def test_a_choice_with_no_legal_answer_leaves_the_game_waiting_at_it(inline_pack
     assert got.value.message == expected.value.message
     assert len(b.actions) == 2 and b.actions == a.actions
     assert b.state == a.state and b.decision.kind == "many"
+
+
+def test_views_after_a_playout_are_those_of_the_same_game_applied(pack):
+    """A front-end that shows a game, lets random seats play on and shows it again sees
+    what it would have seen had the seats answered one by one (views keep the log they
+    showed: see engine.views)."""
+    a = pack.new_game(6, log=True, undo=False)
+    b = pack.new_game(6, log=True, undo=False)
+    seats = [*pack.sides, None]  # (None: a spectator)
+    assert [a.view(s) for s in seats] == [b.view(s) for s in seats]
+    applied(a, random.Random(2), 2)
+    b.playout(random.Random(2), 2)
+    assert [a.view(s) for s in seats] == [b.view(s) for s in seats]
