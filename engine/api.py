@@ -299,9 +299,10 @@ class Save(TypedDict):
     pack_hash: Annotated[str, Doc("The pack's hash: a save of a changed pack is refused "
                                   "(replay its seed and actions instead).")]
     code: NotRequired[Annotated[str, Doc(
-        "The pack's rules as this engine compiled them (a hash): a save from another "
-        "engine version is replayed from its seed and actions when loaded, since where "
-        "its rules wait is a place in the code that wrote it. Absent in older saves.")]]
+        "The pack's rules as this engine compiled them, and the engine (a hash): a save "
+        "from another engine version is replayed from its seed and actions when loaded, "
+        "since where its rules wait is a place in the code that wrote it. Absent in older "
+        "saves.")]]
     seed: Annotated[int, Doc("The game's seed: with `actions`, it replays the game.")]
     log: Annotated[bool, Doc("Whether the game kept its log.")]
     actions: Annotated[list[Any], Doc("Every `Action` answered, in order.")]

@@ -159,8 +159,10 @@ class CompiledPack:
     # created type -> ("z" or "v", zone or var name, its parameter types) for every zone and
     # var indexed by that type: their keys come and go with the records
     keyed: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = attrs.Factory(dict)
-    # sha256 (16 hex digits) of `code`, the rules as the compiler wrote them: a save keeps
-    # it, since its waiting rules (the state's stack) are places in that code
+    # sha256 (16 hex digits) of `code`, the rules as the compiler wrote them, and of the
+    # engine that runs them (dsl.cache.toolchain_hash: every engine and dsl source file): a
+    # save keeps it, since its waiting rules (the state's stack) are places in that code,
+    # run as that engine runs them
     code_hash: str = ""
 
     # ---- games ------------------------------------------------------------------------------
@@ -427,6 +429,8 @@ def keys_naming(types: tuple[str, ...], tname: str, rid: str,
 
 def instantiate(build: Build) -> CompiledPack:
     import hashlib  # (8 ms to import: not for `engine --help`)
+
+    from dsl.cache import toolchain_hash
     from dsl.types import from_ast  # the syntax tree: only when a pack is built
     from engine.graph import Graph
     from engine.limits import Limits
@@ -473,7 +477,8 @@ def instantiate(build: Build) -> CompiledPack:
     pack = CompiledPack(
         id=model.id, name=str(meta.get("name", model.id)), version=str(meta.get("version", "")),
         sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
-        code_hash=hashlib.sha256(build.code.encode("utf-8", "surrogatepass")).hexdigest()[:16],
+        code_hash=hashlib.sha256(toolchain_hash().encode() + b"\0" + build.code.encode(
+            "utf-8", "surrogatepass")).hexdigest()[:16],
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
         visible_zones={s: _visible_keys(model, s, zone_keys, created) for s in [*sides, None]},

@@ -905,10 +905,11 @@ def _listing(names: Any, limit: int = 8) -> str:
 
 def frames_hold(pack: Any, file: SaveFile) -> bool:
     """Are the save's waiting rules (the state's stack, the rule that asked the decision)
-    places in `pack`'s code as this engine writes it? Not when another version of the
-    compiler wrote the save (or one before saves named their code): the same pack and the
-    same game, but a rule's resume points and locals may lie elsewhere. Such a save is
-    replayed from its seed and actions, which mean the same to any version (`replayed`)."""
+    places in `pack`'s code as this engine writes and runs it? Not when another version of
+    the engine wrote the save (or one before saves named their code): the same pack and
+    the same game, but a rule's resume points and locals may lie elsewhere, or be read
+    otherwise. Such a save is replayed from its seed and actions, which mean the same to
+    any version (`replayed`)."""
     return file.code == pack.code_hash
 
 

@@ -54,6 +54,18 @@ def test_a_save_names_the_code_of_its_rules(pack):
     assert load_pack(REPO / "bench" / "packs" / "tictactoe").code_hash == pack.code_hash
 
 
+def test_the_code_is_that_of_the_engine_too(pack, monkeypatch):
+    """Another engine (any dsl/ or engine/ file changed: dsl.cache.toolchain_hash) runs the
+    same generated code otherwise, maybe: its saves name other code."""
+    import dsl.cache
+    from dsl.build import build_pack
+    from engine.loader import instantiate
+    monkeypatch.setenv("ENGINE_DSL_CACHE", "off")
+    monkeypatch.setattr(dsl.cache, "toolchain_hash", lambda: "another engine")
+    other = instantiate(build_pack((REPO / "bench" / "packs" / "tictactoe").resolve()))
+    assert other.code == pack.code and other.code_hash != pack.code_hash
+
+
 def test_a_save_of_this_code_is_trusted_by_digest(pack, monkeypatch):
     """(As before: verify='digest' loads the state without replaying.)"""
     game = mid_game(pack)
