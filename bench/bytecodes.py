@@ -27,21 +27,15 @@ sys.path.insert(0, str(ROOT))
 
 from engine.loader import load_pack  # noqa: E402
 from engine.runtime import describe_rule, rule_site  # noqa: E402
+from run import play_game  # noqa: E402  (bench/run.py, beside this file)
 
 
 def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,
          apply: bool = False) -> int:
     """Play games first..first+games-1 as bench/run.py does (by `Game.playout`, or by
     `apply` of each `random_action` as front-ends answer); the decisions taken."""
-    decisions = 0
-    for seed in range(first, first + games):
-        game = pack.new_game(seed=seed, log=defaults, undo=defaults)
-        if not apply:
-            game.playout(rnd)
-        while not game.over:
-            game.apply(game.random_action(rnd))
-        decisions += len(game.actions)
-    return decisions
+    return sum(len(play_game(pack, seed, rnd, defaults, apply).actions)
+               for seed in range(first, first + games))
 
 
 def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,

@@ -35,19 +35,18 @@ from handwritten import GAMES as HAND_WRITTEN  # noqa: E402  (the packs with a r
 # by `apply` of each `random_action`: the same games.
 PLAY = """
 import random, sys
+sys.path.insert(0, "bench")
+from run import play_game
 from engine.loader import load_pack
 pack = load_pack(sys.argv[1])
 warm, games = int(sys.argv[2]), int(sys.argv[3])
 new_only, defaults, playout = sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6] == "1"
 rnd = random.Random(0)
 for g in range(warm + games):
-    game = pack.new_game(seed=g, log=defaults, undo=defaults)
     if new_only:
-        continue
-    if playout:
-        game.playout(rnd)
-    while not game.over:
-        game.apply(game.random_action(rnd))
+        pack.new_game(seed=g, log=defaults, undo=defaults)
+    else:
+        play_game(pack, g, rnd, defaults, apply=not playout)
 """
 
 

@@ -45,24 +45,32 @@ def packs(names: list[str]) -> list[Path]:
             + find_packs(ROOT / "bench" / "packs"))
 
 
+def play_game(pack: Any, seed: int, rnd: random.Random, defaults: bool = False,
+              apply: bool = False) -> Any:
+    """Game `seed` of `pack` played out at random from `rnd`, log and undo off unless
+    `defaults`: by `Game.playout`, as `engine simulate` plays random bots, or (`apply`) by
+    `apply` of each `random_action`, as a front-end answers (the same game). The bench's
+    one way of playing a game (run.py, bytecodes.py, instructions.py)."""
+    game = pack.new_game(seed=seed, log=defaults, undo=defaults)
+    if not apply:
+        game.playout(rnd)
+    while not game.over:
+        game.apply(game.random_action(rnd))
+    return game
+
+
 def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: bool = False
                      ) -> tuple[float, float, int]:
-    """(games/s, decisions/s, games) of random play; log and undo off unless `defaults`.
-    Played by `Game.playout`, as `engine simulate` plays random bots, or (`apply`) by
-    `apply` of each `random_action`, as a front-end answers: the same games. Per second of
-    this process's CPU time: other processes share the machine."""
+    """(games/s, decisions/s, games) of random play (`play_game`: game i with seed i, one
+    `random.Random(0)`). Per second of this process's CPU time: other processes share the
+    machine."""
     from engine.loader import load_pack
     pack = load_pack(path)
     rnd = random.Random(0)
     games = decisions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game = pack.new_game(seed=games, log=defaults, undo=defaults)
-        if not apply:
-            game.playout(rnd)
-        while not game.over:
-            game.apply(game.random_action(rnd))
-        decisions += len(game.actions)
+        decisions += len(play_game(pack, games, rnd, defaults, apply).actions)
         games += 1
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed, games
@@ -188,7 +196,7 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
             f"/ apply {got['played'] / got['answered']:.2f}x",
             ("Hannibal >= 50 games/s on one core" if name == "hannibal" else
              "as engine simulate plays random bots") + " (taking turns with apply)")
-        bare, full, games, same = bare_and_defaults(resolve(name), seconds)
+        bare, full, games, same = bare_and_defaults(path, seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
             target="(apply of each random_action, as a front-end answers)")
         row(f"{name} random games/s, log+undo on", f"{full:.1f}",
