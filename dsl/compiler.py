@@ -20,8 +20,11 @@ are written in place of their calls (`inlined_values`, `unfolded_values`), a val
 that does not depend on a walk is read once per walk (`_hoist`), and so is the table of
 a var it reads (`_hoist_var_tables`); some values are kept while the state is unchanged
 (`run_memo_values`, engine.runtime Runtime.memo); walks of a type's records filtered by
-a var field use an index (`_walk_code`, Runtime.having); and a walk of the pack's own data
-is not copied, nor charged when short with no walk inside (`_static_length`).
+a var field use an index (`_walk_code`, Runtime.having); a walk of the pack's own data
+is not copied, nor charged when short with no walk inside (`_static_length`); and a field
+of the pack's records, and the key of a zone of one parameter whose values are known at
+load, are read through a table made when the pack loads (`field_tables`: RF_<field>,
+ZK_<zone>), one dict lookup instead of two or of joining text.
 """
 from __future__ import annotations
 
@@ -34,7 +37,7 @@ from dsl import ast as A
 from dsl.checker import CheckResult, graph_slots
 from dsl.model import PackModel
 from dsl.parser import numbered_template, split_template
-from dsl.types import elem
+from dsl.types import elem, from_ast
 
 DONE, SUSPEND, PUSHED = 0, 1, 2
 
@@ -96,6 +99,12 @@ class Compiler:
         self.static_values: set[str] = set()  # values worked out once per arguments
         self.run_memo_values: set[str] = set()  # values kept while the state is unchanged
         self.memos: list[str] = []  # their caches: module globals M_<value>
+        # Static fields read through a table of their own, RF_<field>: record -> value (one
+        # lookup, not two), and zones of one parameter keyed through ZK_<zone>: value -> the
+        # zone's key (made once, not joined at each read); the loader fills both
+        # (RECORD_FIELDS, ZONE_KEYS)
+        self.field_tables: set[str] = set()
+        self.zone_key_tables: set[str] = set()
         # Records whose fields live in the game state (`G.f`): var fields, created types.
         # A pack without them compiles exactly as before.
         self.state_types = {t for t, info in model.types.items() if info.in_state}
@@ -286,6 +295,9 @@ class Compiler:
         out.append("GRAPH_FILTERS = {" + ", ".join(f"{n!r}: gf_{n}" for n, g in m.graphs.items()
                                                    if g.where is not None) + "}")
         # evaluated in this order when the pack loads (engine.loader), each into K_<name>
+        # static tables the loader makes (see field_tables): RF_<field>, ZK_<zone>
+        out.append(f"RECORD_FIELDS = {sorted(self.field_tables)!r}")
+        out.append(f"ZONE_KEYS = {sorted(self.zone_key_tables)!r}")
         out.append("CONSTS = [" + ", ".join(f"({n!r}, k_{n})" for n in c.const_order) + "]")
         out.append("VALUE_DEFAULTS = {" + ", ".join(
             f"{n!r}: dv_{n}" for n, v in m.values.items() if _has_defaults(v.params)) + "}")
@@ -477,6 +489,28 @@ class Compiler:
             return "any" if name in self.state_fields else "R"
         f = info.fields.get(name)
         return "F" if info.created or (f is not None and f.var) else "R"
+
+    def _static_field(self, t: Any, name: str) -> bool:
+        """Is `x.name`, for x of checker type t, a field every record of the type has in the
+        pack's records (not `var`, not of a type made in play)? Then RF_<name> holds it."""
+        info = self.m.types.get(t) if isinstance(t, str) else None
+        if info is None or info.created:
+            return False
+        f = info.fields.get(name)
+        return f is not None and not f.var
+
+    def _keyed_by_table(self, zone: str, args: list[A.Expr]) -> bool:
+        """Is `zone[arg]` read through ZK_<zone>? For a zone of one parameter whose values
+        are known when the pack loads (sides, enum values, records not made in play), with an
+        argument of exactly that type (not optional)."""
+        params = self.m.zones[zone].params
+        if len(params) != 1 or len(args) != 1:
+            return False
+        t = from_ast(params[0].type)
+        if self.c.types.get(id(args[0])) != t:
+            return False
+        info = self.m.types.get(t) if isinstance(t, str) else None
+        return t == "side" or t in self.m.enums or (info is not None and not info.created)
 
     @staticmethod
     def _key(parts: list[str]) -> str:
@@ -850,6 +884,9 @@ class Compiler:
         res = self.c.res.get(id(e))
         if res and res[0] == "zone":
             if isinstance(e, A.Index):
+                if self.optimize and self._keyed_by_table(res[1], e.args):
+                    self.zone_key_tables.add(res[1])
+                    return f"ZK_{res[1]}[{self.expr(e.args[0], ctx)}]"
                 return self._key([repr(res[1])] + [self.keypart(a, ctx) for a in e.args])
             return repr(res[1])
         # a zone key held in a local or returned by zone_of()
@@ -927,6 +964,9 @@ class Compiler:
                     return f"G.field({obj}, {e.name!r})"
             if e.name == "name":
                 return f"R[{obj}].get('name') or {obj}"
+            if self.optimize and self._static_field(c.types.get(id(e.obj)), e.name):
+                self.field_tables.add(e.name)
+                return f"RF_{e.name}[{obj}]"
             return f"R[{obj}][{e.name!r}]"
         if isinstance(e, A.BinOp):
             return self._binop(e, self.expr(e.left, ctx), self.expr(e.right, ctx))
@@ -1895,7 +1935,8 @@ def _also(args: str) -> str:
 
 
 # What a static value's compiled formula may use besides its parameters (l_*), consts (K_*),
-# the pack's records (R) and the calls of other values (v_*): the runtime's methods that read
+# the pack's records (R, and the tables of their fields and zone keys: RF_*, ZK_*) and the
+# calls of other values (v_*): the runtime's methods that read
 # only the pack (its records, types, tables, graphs, sides) or charge the step budget.
 _STATIC_G = frozenset({"tick", "walk", "loop", "count", "lookup", "graphs", "all", "sides",
                        "other", "name_of", "numbers", "cat"})
@@ -2046,7 +2087,7 @@ def _pure_calls(body: str, g_attrs: frozenset[str] = _STATIC_G,
             if n == "G":
                 if id(node) not in allowed_g:
                     return None
-            elif not (n.startswith(("l_", "K_", "v_")) or n in names):
+            elif not (n.startswith(("l_", "K_", "v_", "RF_", "ZK_")) or n in names):
                 return None
     return callees
 

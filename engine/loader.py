@@ -444,12 +444,23 @@ def instantiate(build: Build) -> CompiledPack:
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:
         by_type.setdefault(t, [])
+    # the static tables generated code reads (dsl.compiler: field_tables): a record's field
+    # by record, a zone's key by its one index
+    for field in ns["RECORD_FIELDS"]:
+        ns["RF_" + field] = {rid: data[field] for rid, data in records.items() if field in data}
+    keyed_by_table = set(ns["ZONE_KEYS"])
     zone_keys = []
     for name, z in model.zones.items():
         if not z.params:
             zone_keys.append(name)
+        table: dict[str, str] | None = None
+        if name in keyed_by_table:
+            table = ns["ZK_" + name] = {}
         for combo in _keys(model, by_type, z.params) if z.params else ():
-            zone_keys.append(name + "|" + "|".join(combo))
+            key = name + "|" + "|".join(combo)
+            zone_keys.append(key)
+            if table is not None:
+                table[combo[0]] = key
     var_keys = {}
     for name, v in model.vars.items():
         if not v.params:

@@ -248,8 +248,7 @@ class Runtime:
             raise EngineFault("rules call each other too deeply (a procedure or value that "
                               f"never stops calling itself?){self._running()}") from None
         except Exception as err:  # a rule broke at run time: report it replayably
-            where = rule_location(err, self.P)
-            raise EngineFault(f"{where}{type(err).__name__}: {err}") from err
+            raise EngineFault(f"{rule_location(err, self.P)}{broke(err)}") from err
         finally:
             if memo:
                 memo.clear()
@@ -640,8 +639,7 @@ class Runtime:
         except RecursionError:
             raise EngineFault("rules call each other too deeply") from None
         except Exception as err:
-            raise EngineFault(f"{rule_location(err, self.P)}{type(err).__name__}: {err}") \
-                from err
+            raise EngineFault(f"{rule_location(err, self.P)}{broke(err)}") from err
 
     # ---- variables and modifiers ------------------------------------------------------------
     def set(self, name: str, key: str, value: Any) -> None:
@@ -1270,6 +1268,16 @@ class Runtime:
 
 
 _MARK_LINE = re.compile(r"# @L(\d+)$")
+
+
+def broke(err: Exception) -> str:
+    """What broke in a rule, for the designer: the Python error, and what it means where the
+    rules' own words say more (none used as a record or an index: the table of a field, a
+    zone or a var has no entry for it)."""
+    if isinstance(err, KeyError) and err.args == (None,):
+        return ("none was used as a record or as an index (of a zone or var), where a value "
+                "is needed (KeyError: None)")
+    return f"{type(err).__name__}: {err}"
 
 
 def rule_location(err: BaseException, pack: Any) -> str:

@@ -162,7 +162,7 @@ def test_a_short_walk_of_the_packs_own_data_is_not_charged(inline_pack):
     copied, and the var it reads is read once before the loop."""
     pack = inline_pack(SHORT_WALKS.replace("while true", "if false"), SHORT_RECORDS)
     rt = pack.new_game(0).rt
-    assert "_t2 = PV['mark']\n    for l_n in R[l_r]['near']:\n" in pack.code
+    assert "_t2 = PV['mark']\n    for l_n in RF_near[l_r]:\n" in pack.code
     rt.left = 100
     assert pack.ns["VALUES"]["free"](rt, "a") == 2 and rt.left == 100
     assert pack.ns["VALUES"]["spread"](rt) == 3 and rt.left == 100 - 4  # region: 3 + 1
@@ -299,3 +299,75 @@ def test_a_comparison_with_none_is_pythons_is(inline_pack):
     assert "None == None" not in pack.code and "'north' != None" not in pack.code
     assert says(pack.new_game(0)) == [["free", 2, True, True], ["taken", ["north"]]]
     assert says(plain_pack(pack.root).new_game(0)) == says(pack.new_game(0))
+
+
+TABLES = """
+enum colour: red_c, blue_c
+type region:
+    size: int
+    var owner: side? = none
+type token created:
+    worth: int
+zone pile[r: region] of region
+zone tray[s: side] of region
+zone bin[c: colour] of region
+zone heap[t: token] of region
+zone pair[r: region, s: side] of region
+var active: side = red
+on setup:
+    let t = create token with worth = 2
+    let r: region? = north
+    move north to pile[south]
+    move south to tray[blue]
+    move east to bin[colour.blue_c]
+    move east to heap[t]
+    move east to pair[north, red]
+    move east to pile[r]
+    log "x", north.size, t.worth, count(pile[south]), count(tray[blue]), count(heap[t]), count(pile[north])
+    end game
+"""
+
+
+def test_static_fields_and_zone_keys_are_read_through_tables(inline_pack):
+    """A field of the pack's records is read with one lookup in a table of that field
+    (RF_<field>), and a zone of one parameter whose values are known at load (a side, an
+    enum value, a record not made in play) through a table of its keys (ZK_<zone>), not by
+    joining text at each read. A field of a record made in play and a zone indexed by such a
+    record or by two values go the long way. Either way, none as the record or the index is
+    a located fault that names it."""
+    pack = inline_pack(TABLES, RECORDS)
+    code = pack.code
+    assert "RF_size['north']" in code and "R['north']['size']" not in code
+    assert "GF[L['t']]['worth']" in code or "GF[l_t]['worth']" in code
+    for zone, index in (("pile", "'south'"), ("tray", "'blue'"), ("bin", "'blue_c'")):
+        assert f"ZK_{zone}[{index}]" in code
+    assert "'heap|' + " in code and "'pair|north|red'" in code and "ZK_heap" not in code
+    assert "ZK_pile[l_r]" in code
+    assert pack.ns["RECORD_FIELDS"] == ["size"] and pack.ns["ZONE_KEYS"] == ["bin", "pile", "tray"]
+    assert pack.ns["RF_size"] == {"north": 2, "south": 4, "east": 1}
+    game = pack.new_game(0)
+    for zone in ("pile", "tray", "bin"):
+        table = pack.ns[f"ZK_{zone}"]
+        assert all(key in game.state["z"] and key == f"{zone}|{v}" for v, key in table.items())
+    assert pack.ns["ZK_tray"].keys() == {"red", "blue"} and len(pack.ns["ZK_pile"]) == 3
+    assert says(game) == [["x", 2, 2, 1, 1, 0, 1]]
+    plain = plain_pack(pack.root)  # the plain reading: no tables
+    assert "RF_" not in plain.code and "ZK_" not in plain.code
+    assert says(plain.new_game(0)) == says(game)
+
+
+@pytest.mark.parametrize("use", ["log \"x\", r.size", "move north to pile[r]",
+                                 "log \"x\", count(pile[r])"])
+def test_none_as_a_record_or_index_is_a_fault_that_says_so(inline_pack, use):
+    pack = inline_pack(f"""
+type region:
+    size: int
+zone pile[r: region] of region
+var active: side = red
+on setup:
+    let r: region? = none
+    {use}
+""", RECORDS)
+    with pytest.raises(EngineFault, match=r"rules.rules:7: none was used as a record or as an "
+                                          r"index .*\(KeyError: None\)"):
+        pack.new_game(0)

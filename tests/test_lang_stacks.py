@@ -711,5 +711,5 @@ on setup:
     assert not {"f", "made", "serial"} & set(g.state)
     assert "fields" not in g.view("red")
     assert "G.f[" not in p.code and "init_" not in p.code.replace("INITS = {}", "")
-    assert "R['c1']['power']" in p.code and "R['c1'].get('power')" in p.code
+    assert "RF_power['c1']" in p.code and "R['c1'].get('power')" in p.code
     assert g.rt.f is None and g.rt.made is None
