@@ -410,7 +410,7 @@ class _Layout:
         elif isinstance(d, Seq):
             yield from self._seq(d, ind, col, tail)
         # `(`, on a line of its own, `)`: where that starts it further left, or moves what
-        # follows it (an `until` list, which cannot break) onto the short line of `)`
+        # follows it (an `until` list) onto the short line of `)`
         if bare and d.wrap and (col > ind + _STEP or tail > len(d.flat)):
             wrapped = self._wrapped(d, ind, col, tail, lambda b: self._put(b, d, ind + _STEP))
             if wrapped.cost == 0 or not _word(d):  # a word: only if it then fits
@@ -420,7 +420,7 @@ class _Layout:
             for k in reversed(words):
                 yield self._seq_with(d, ind, col, tail, {k})
             # and with the rest broken too: `set (` .. `) = (` .. `) until ...` puts what
-            # follows the word (an `until` list, which cannot break) on the short line of `)`
+            # follows the word (an `until` list) on the short line of `)`
             rest = {i for i, p in enumerate(d.parts) if not isinstance(p, Text)}
             if rest:
                 for k in reversed(words):
@@ -681,8 +681,11 @@ def _duration(d: A.Duration) -> Doc:
     if d.kind == "while":
         assert d.cond is not None
         return S(" while ", d.cond)
-    items = d.items if d.kind == "any" else (d,)
-    return Text(" until " + " or ".join(_until_item(i) for i in items))
+    items = [Text(_until_item(i)) for i in (d.items if d.kind == "any" else (d,))]
+    if len(items) == 1:
+        return Text(" until " + items[0].flat)
+    # a list too long for its line breaks in parentheses, one item a line: `until (` .. `)`
+    return S(" until ", Chain("or", items[0], [("or", x) for x in items[1:]]))
 
 
 def _until_item(d: A.Duration) -> str:

@@ -305,20 +305,39 @@ def test_text_before_the_first_bracket_cannot_break():
     assert out == f'check "{message}": (\n    a and b\n)\n'
 
 
-def test_a_word_before_an_until_list_goes_in_parentheses_to_fit():
-    # found by test_random_long_code_round_trips_within_99_columns: an `until` list cannot
-    # break, so the value before it goes in parentheses and the list follows `)`
+def test_a_long_until_list_after_a_broken_target_breaks_in_its_own_parentheses():
+    # found by test_random_long_code_round_trips_within_99_columns: the list does not fit
+    # after `] = "besieged"`, so it breaks in parentheses of its own and the value stays
+    # beside `=` (before the list could break, the value went in parentheses instead)
     long = ("            set scoring[ally_status + reinforcement() + naval_victory"
             " + region_of(province) + 1] = \"besieged\" until end of outermost round 2 times"
             " or turn or end of outermost deck 2 times\n")
     src = "procedure a():\n    for a in 0:\n        for b in 0:\n" + long
     out = format_source(src)
     assert out.split("\n")[-4:-1] == [
-        "            ] = (", '                "besieged"',
-        "            ) until end of outermost round 2 times or turn or end of outermost deck"
-        " 2 times"]
+        '            ] = "besieged" until (',
+        "                end of outermost round 2 times or turn or end of outermost deck 2 times",
+        "            )"]
     assert max(len(line) for line in out.split("\n")) <= WIDTH
+    assert format_source(out) == out and parse_module(out) == parse_module(src)
+
+
+def test_an_until_list_longer_than_the_line_breaks_in_parentheses():
+    # found by test_only_a_long_string_passes_99_columns: three long items do not fit after
+    # anything, so the list itself breaks, in parentheses of its own (the grammar's
+    # `until (...)`), and reads back as the same statement
+    items = "end of outermost a 2 times or end of outermost a 2 times or end of outermost deck 2 times"
+    src = f"procedure a(a: a):\n    set 0 = 0 until {items}\n"
+    out = format_source(src)
+    assert out == f"procedure a(a: a):\n    set 0 = 0 until (\n        {items}\n    )\n"
+    assert parse_module(out) == parse_module(src) and format_source(out) == out
+    longer = " or ".join(["end of outermost reinforcement_phase 2 times"] * 3)
+    out = format_source(f"procedure a():\n    modify v(x) by 1 until {longer}\n")
+    assert max(len(line) for line in out.split("\n")) <= WIDTH
+    assert out.split("\n")[1] == "    modify v(x) by 1 until ("
     assert format_source(out) == out
+    short = format_source("procedure a():\n    set x = 1 until (end of turn or reshuffle)\n")
+    assert short == "procedure a():\n    set x = 1 until end of turn or reshuffle\n"
 
 
 # ---- properties ---------------------------------------------------------------------------
