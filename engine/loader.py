@@ -445,10 +445,11 @@ def instantiate(build: Build) -> CompiledPack:
     for t in model.types:
         by_type.setdefault(t, [])
     # the static tables generated code reads (dsl.compiler: field_tables): a record's field
-    # by record, a zone's key by its one index
-    for field in ns["RECORD_FIELDS"]:
+    # by record, a zone's key by its one index (none in code of an older compiler, which
+    # bench/codegen_ab.py runs on this engine)
+    for field in ns.get("RECORD_FIELDS", ()):
         ns["RF_" + field] = {rid: data[field] for rid, data in records.items() if field in data}
-    keyed_by_table = set(ns["ZONE_KEYS"])
+    keyed_by_table = set(ns.get("ZONE_KEYS", ()))
     zone_keys = []
     for name, z in model.zones.items():
         if not z.params:
