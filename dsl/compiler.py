@@ -294,10 +294,10 @@ class Compiler:
         out.append("MEMOS = {" + ", ".join(f"{n[2:]!r}: {n}" for n in self.memos) + "}")
         out.append("GRAPH_FILTERS = {" + ", ".join(f"{n!r}: gf_{n}" for n, g in m.graphs.items()
                                                    if g.where is not None) + "}")
-        # evaluated in this order when the pack loads (engine.loader), each into K_<name>
         # static tables the loader makes (see field_tables): RF_<field>, ZK_<zone>
         out.append(f"RECORD_FIELDS = {sorted(self.field_tables)!r}")
         out.append(f"ZONE_KEYS = {sorted(self.zone_key_tables)!r}")
+        # evaluated in this order when the pack loads (engine.loader), each into K_<name>
         out.append("CONSTS = [" + ", ".join(f"({n!r}, k_{n})" for n in c.const_order) + "]")
         out.append("VALUE_DEFAULTS = {" + ", ".join(
             f"{n!r}: dv_{n}" for n, v in m.values.items() if _has_defaults(v.params)) + "}")
@@ -502,7 +502,7 @@ class Compiler:
     def _keyed_by_table(self, zone: str, args: list[A.Expr]) -> bool:
         """Is `zone[arg]` read through ZK_<zone>? For a zone of one parameter whose values
         are known when the pack loads (sides, enum values, records not made in play), with an
-        argument of exactly that type (not optional)."""
+        argument the checker gives exactly that type."""
         params = self.m.zones[zone].params
         if len(params) != 1 or len(args) != 1:
             return False
