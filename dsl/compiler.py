@@ -953,8 +953,8 @@ class Compiler:
             obj = self.expr(e.obj, ctx)
             if e.name == "id":
                 return obj
+            t = c.types.get(id(e.obj))
             if self.state_types:
-                t = c.types.get(id(e.obj))
                 if e.name == "name" and (t in self.created or self.created and t == "any"):
                     return obj if t in self.created else f"G.name_of({obj})"
                 home = self._field_home(t, e.name)
@@ -964,7 +964,7 @@ class Compiler:
                     return f"G.field({obj}, {e.name!r})"
             if e.name == "name":
                 return f"R[{obj}].get('name') or {obj}"
-            if self.optimize and self._static_field(c.types.get(id(e.obj)), e.name):
+            if self.optimize and self._static_field(t, e.name):
                 self.field_tables.add(e.name)
                 return f"RF_{e.name}[{obj}]"
             return f"R[{obj}][{e.name!r}]"

@@ -302,11 +302,13 @@ class CompiledPack:
             return self.ns["VALUES"][name](rt, *args)
         except Exception as err:
             from engine.errors import EngineFault
+            from engine.runtime import broke
             raise EngineFault(f"value {name}({', '.join(map(repr, args))}) failed: "
-                              f"{type(err).__name__}: {err}", self.id, self.hash) from err
+                              f"{broke(err)}", self.id, self.hash) from err
 
     def run_checks(self) -> list[tuple[str, Any, str, int]]:
         """Evaluate the pack's `check` declarations; returns the failing ones."""
+        from engine.runtime import broke
         rt = self.static_runtime()
         failed = []
         for (decl, path), fn in zip(self.model.checks, self.ns["CHECKS"]):
@@ -316,7 +318,7 @@ class CompiledPack:
             try:
                 ok = fn(rt)
             except Exception as err:  # a check that crashes is a failed check, located
-                ok = f"{type(err).__name__}: {err}"
+                ok = broke(err)
             if ok is not True and not (ok and not isinstance(ok, str)):
                 failed.append((decl.message, ok, path, decl.at.line))
         return failed
@@ -512,7 +514,7 @@ def _at_load(pack: CompiledPack, sources: dict[str, str]) -> None:
     chosen here (the checker let the filter read records and consts only), so a query on
     one costs what it costs on a full graph. A failure is a located error."""
     from engine.graph import Graph
-    from engine.runtime import Runtime
+    from engine.runtime import Runtime, broke
     rt = Runtime(pack, Runtime.initial_state(pack, 0), log=False)
     model = pack.model
     for name, fn in pack.ns["CONSTS"]:
@@ -533,7 +535,7 @@ def _at_load(pack: CompiledPack, sources: dict[str, str]) -> None:
             except Exception as err:
                 raise _load_error(
                     "E248", f"the filter of graph '{name}' failed on {g.edge_type} '{eid}': "
-                    f"{type(err).__name__}: {err}", model.decl_paths[name], g.where.at,
+                    f"{broke(err)}", model.decl_paths[name], g.where.at,
                     sources) from err
         pack.graphs[name] = Graph(edges)
 

@@ -326,7 +326,8 @@ def test_an_until_list_longer_than_the_line_breaks_in_parentheses():
     # found by test_only_a_long_string_passes_99_columns: three long items do not fit after
     # anything, so the list itself breaks, in parentheses of its own (the grammar's
     # `until (...)`), and reads back as the same statement
-    items = "end of outermost a 2 times or end of outermost a 2 times or end of outermost deck 2 times"
+    items = ("end of outermost a 2 times or end of outermost a 2 times"
+             " or end of outermost deck 2 times")
     src = f"procedure a(a: a):\n    set 0 = 0 until {items}\n"
     out = format_source(src)
     assert out == f"procedure a(a: a):\n    set 0 = 0 until (\n        {items}\n    )\n"

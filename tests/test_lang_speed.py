@@ -17,7 +17,7 @@ from dsl.build import Build, module_filename
 from dsl.checker import check
 from dsl.compiler import compile_pack
 from dsl.pack import read_pack
-from engine.errors import EngineFault
+from engine.errors import EngineFault, PackError
 from engine.limits import Limits
 from engine.loader import instantiate, load_pack
 
@@ -338,7 +338,7 @@ def test_static_fields_and_zone_keys_are_read_through_tables(inline_pack):
     pack = inline_pack(TABLES, RECORDS)
     code = pack.code
     assert "RF_size['north']" in code and "R['north']['size']" not in code
-    assert "GF[L['t']]['worth']" in code or "GF[l_t]['worth']" in code
+    assert "GF[l_t]['worth']" in code
     for zone, index in (("pile", "'south'"), ("tray", "'blue'"), ("bin", "'blue_c'")):
         assert f"ZK_{zone}[{index}]" in code
     assert "'heap|' + " in code and "'pair|north|red'" in code and "ZK_heap" not in code
@@ -371,3 +371,40 @@ on setup:
     with pytest.raises(EngineFault, match=r"rules.rules:7: none was used as a record or as an "
                                           r"index .*\(KeyError: None\)"):
         pack.new_game(0)
+
+
+def test_none_in_a_value_check_or_graph_filter_says_so_too(inline_pack):
+    """Rules run outside a game (a value called on the pack, a `check`, a graph's filter)
+    report the same words as a rule in play (engine.runtime.broke)."""
+    pack = inline_pack("""
+type region:
+    size: int
+    near: region?
+var active: side = red
+value size_of(r: region?): int = r.size
+check "every region's neighbour is big": every(r.near.size > 0 for r in region)
+on setup:
+    end game
+""", "region:\n  - {id: north, size: 2, near: south}\n  - {id: south, size: 1}\n")
+    with pytest.raises(EngineFault, match=r"value size_of\(None\) failed: none was used as a "
+                                          r"record or as an index"):
+        pack.call_value("size_of", None)
+    [(_message, failure, _path, _line)] = pack.run_checks()
+    assert failure.startswith("none was used as a record or as an index")
+    graph_rules = """
+type town:
+    size: int
+type road:
+    a: town
+    b: town
+    via: town?
+graph roads of town via road where c => c.via.size > 0
+var active: side = red
+on setup:
+    end game
+"""
+    with pytest.raises(PackError, match=r"the filter of graph 'roads' failed on road 'ab': "
+                                        r"none was used as a record or as an index"):
+        inline_pack(graph_rules, {
+            "town.yaml": "town:\n  - {id: a, size: 1}\n  - {id: b, size: 2}\n",
+            "road.yaml": "road:\n  - {id: ab, a: a, b: b}\n"})
