@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.loader import load_pack  # noqa: E402
 from engine.runtime import describe_rule, rule_site  # noqa: E402
-from run import play_game  # noqa: E402  (bench/run.py, beside this file)
+from run import pack_ref, play_game  # noqa: E402  (bench/run.py, beside this file)
 
 
 def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,
@@ -86,8 +86,7 @@ def main() -> None:
     ap.add_argument("--apply", action="store_true",
                     help="play by apply(random_action(...)) rather than Game.playout")
     args = ap.parse_args()
-    bench = ROOT / "bench" / "packs" / args.pack
-    pack = load_pack(str(bench) if bench.is_dir() else args.pack)
+    pack = load_pack(pack_ref(args.pack))
     rnd = random.Random(0)
     play(pack, 0, args.warm, args.defaults, rnd, args.apply)
     funcs, lines, decisions = counted(pack, args.warm, args.games, args.defaults, rnd,

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 from handwritten import GAMES as HAND_WRITTEN  # noqa: E402  (the packs with a reference)
+from run import pack_ref  # noqa: E402  (bench/run.py)
 
 # The played games, as a script (argv: pack, warm, games, new-only, defaults, playout); its
 # process must have nothing to do but them. Played by `Game.playout` or, as front-ends play,
@@ -62,11 +63,6 @@ rnd = random.Random(0)
 for g in range(warm + games):
     handwritten.play(name, g, rnd)
 """
-
-
-def pack_ref(name: str) -> str:
-    bench = ROOT / "bench" / "packs" / name
-    return str(bench) if bench.is_dir() else name
 
 
 def collected(args: list[str], valgrind: bool, script: str = PLAY) -> int:

@@ -45,6 +45,13 @@ def packs(names: list[str]) -> list[Path]:
             + find_packs(ROOT / "bench" / "packs"))
 
 
+def pack_ref(name: str) -> str:
+    """A bench pack (bench/packs/) by its name, else `name` as given: a shipped pack's name
+    or a path (what load_pack takes)."""
+    bench = ROOT / "bench" / "packs" / name
+    return str(bench) if bench.is_dir() else name
+
+
 def play_game(pack: Any, seed: int, rnd: random.Random, defaults: bool = False,
               apply: bool = False) -> Any:
     """Game `seed` of `pack` played out at random from `rnd`, log and undo off unless
