@@ -503,15 +503,39 @@ def cmd_eval(args: argparse.Namespace) -> int:
 # ---- serve ---------------------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        from engine.serve.app import serve
-    except ImportError as err:  # starlette or uvicorn missing
+        from engine.serve.app import create_app, serve
+        from engine.serve.limits import Rate
+        from engine.serve.migrate import import_dir
+        from engine.serve.paths import default_db
+        from engine.serve.signing import KeyFileError
+        from engine.serve.store import StorageError
+        from engine.serve.tables import ServerLimits
+    except ImportError as err:  # starlette, uvicorn or platformdirs missing
         raise UsageError(f"engine serve needs the serve extra (pip install "
                          f"'engine-dsl[serve]'): {err}") from None
     packs = [_load_playable(ref) for ref in args.pack or []]
     for pack in packs:
         _read_from(pack)
-    _err(f"engine serve: games in {args.dir}; open http://{args.host}:{args.port}/")
-    serve(args.host, args.port, args.dir, packs)
+    try:
+        rate = Rate.parse(args.create_rate)
+    except ValueError as err:
+        raise UsageError(f"--create-rate: {err}") from None
+    for name in ("max_loaded", "max_open_games"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name.replace('_', '-')} is at least 1")
+    db = args.db or str(default_db())
+    limits = ServerLimits(args.max_loaded, args.max_open_games, rate)
+    try:
+        app = create_app(db, packs, key=args.key, limits=limits,
+                         allow_origins=tuple(args.allow_origin or ()))
+        if args.import_dir:
+            _err(import_dir(app.state.tables, args.import_dir).summary(args.import_dir))
+    except (StorageError, KeyFileError, FileNotFoundError) as err:
+        _err(f"engine serve: error: {err}")
+        return EXIT_PROBLEMS
+    _err(f"engine serve: games in {db} ({app.state.tables.store.backend}); open "
+         f"http://{args.host}:{args.port}/")
+    serve(app, args.host, args.port)
     return EXIT_OK
 
 
@@ -708,12 +732,33 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="host games over HTTP and WebSockets, with a web page",
                         description="Serve games to play in a browser (the page at /) or from "
                         "any program (the JSON API under /api, see engine/serve/app.py). "
-                        "Games are saved in DIR after every move and resume after a restart.")
+                        "Every move is stored in a database before it is acknowledged, and "
+                        "games resume after a restart.")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on "
                     "(default: 127.0.0.1, this machine only)")
     sv.add_argument("--port", type=int, default=8000, help="default: 8000")
-    sv.add_argument("--dir", default="games", metavar="DIR",
-                    help="where the games are kept (default: ./games)")
+    sv.add_argument("--db", metavar="PATH|URL",
+                    help="where the games are kept: a SQLite file, or a PostgreSQL URL "
+                    "(postgresql://user@host/dbname; needs pip install 'engine-dsl[postgres]')"
+                    "; default: games.sqlite3 in your data folder")
+    sv.add_argument("--key", metavar="FILE",
+                    help="the key that signs stored games, made on first start (default: "
+                    "beside a SQLite file, as DB.key; in your data folder for PostgreSQL)")
+    sv.add_argument("--import-dir", metavar="DIR",
+                    help="first bring in the games of an older server's folder of JSON files "
+                    "(each replayed to check it); games already in the database are kept")
+    sv.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                    help="let pages of ORIGIN (e.g. https://games.example.org) use the API, "
+                    "besides the server's own page; repeatable")
+    sv.add_argument("--max-loaded", type=int, default=256, metavar="N",
+                    help="games kept in memory at most; idle ones are unloaded, least "
+                    "recently used first (default: 256)")
+    sv.add_argument("--max-open-games", type=int, default=10_000, metavar="N",
+                    help="games not over that the server hosts at most; more are refused "
+                    "(429) (default: 10000)")
+    sv.add_argument("--create-rate", default="20/60", metavar="N/SECONDS",
+                    help="new games one client address may make: at most N in SECONDS "
+                    "(default: 20/60)")
     sv.add_argument("--pack", action="append", metavar="PACK",
                     help="offer this pack too (a directory: your own pack); repeatable")
     sv.set_defaults(func=cmd_serve)

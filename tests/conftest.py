@@ -1,9 +1,12 @@
 """Shared fixtures. `write_pack` makes a small pack in a temporary directory for a test."""
 from __future__ import annotations
 
+import os
 import textwrap
+import uuid
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -74,3 +77,41 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.partition("/")[2].startswith(SLOW):
             item.add_marker(pytest.mark.slow)
+
+
+# ---- the server's databases (engine.serve.store) ------------------------------------------------
+# The PostgreSQL tests run against the server named by ENGINE_TEST_POSTGRES (a URL whose user
+# may create databases; .ci/run starts one with .ci/postgres), each in a database of its own.
+# Without it they skip, saying so, unless ENGINE_POSTGRES_TESTS=required (set by .ci/run).
+POSTGRES_URL = os.environ.get("ENGINE_TEST_POSTGRES")
+POSTGRES_REQUIRED = os.environ.get("ENGINE_POSTGRES_TESTS") == "required"
+
+
+def _postgres_database() -> Any:
+    """A fresh PostgreSQL database for one test: its URL, dropped afterwards."""
+    if not POSTGRES_URL:
+        why = "no PostgreSQL server: set ENGINE_TEST_POSTGRES=postgresql://… (.ci/postgres)"
+        if POSTGRES_REQUIRED:
+            pytest.fail(f"PostgreSQL tests are required here: {why}", pytrace=False)
+        pytest.skip(why)
+    psycopg = pytest.importorskip("psycopg", reason="the postgres extra is not installed")
+    name = f"engine_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    parts = urlsplit(POSTGRES_URL)
+    url = urlunsplit((parts.scheme, parts.netloc, f"/{name}", parts.query, ""))
+    try:
+        yield url
+    finally:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: Any, tmp_path: Path) -> Any:
+    """Where a server keeps its games, for each backend: a SQLite file's path, or the URL
+    of a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "games.sqlite3")
+    else:
+        yield from _postgres_database()

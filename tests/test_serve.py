@@ -1,6 +1,8 @@
 """`engine serve` over HTTP and WebSockets (Starlette's TestClient): a whole game against
 the bot, bad requests refused with a 4xx and a message and the game unchanged, each socket
-shown only its side's view, games kept on disk across a restart, many games at once."""
+shown only its side's view, games kept in the database across a restart, many games at once.
+(The database, its transactions and its signatures: test_serve_store.py; exactly-once
+answers, limits and hostile requests: test_serve_requests.py.)"""
 from __future__ import annotations
 
 import json
@@ -10,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 pytest.importorskip("starlette", reason="engine serve needs the serve extra")
@@ -19,6 +22,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from engine.loader import load_pack  # noqa: E402
 from engine.serve.app import create_app  # noqa: E402
+from engine.serve.signing import load_or_make_key  # noqa: E402
+from engine.serve.store import open_store  # noqa: E402
+from engine.serve.tables import Tables  # noqa: E402
 from engine.translations import catalog  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,7 +37,7 @@ def bearer(token: str) -> dict[str, str]:
 
 @pytest.fixture
 def client(tmp_path: Path):
-    with TestClient(create_app(tmp_path / "games")) as c:
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as c:
         yield c
 
 
@@ -80,9 +86,11 @@ def test_a_person_plays_a_whole_game_against_the_greedy_bot(client, tmp_path):
     assert moves > 5
     assert screen["result"].startswith("result: ") and got["view"]["result"]["winner"]
     assert screen["log"][-1].startswith("game over")
-    saved = json.loads((tmp_path / "games" / f"{game}.json").read_text(encoding="utf-8"))
-    assert json.loads(saved["save"])["actions"] == client.app.state.tables.get(game).game.actions
-    assert token not in json.dumps(saved)  # only the token's hash is kept
+    tables = client.app.state.tables
+    row = tables.store.read(game)
+    assert json.loads(row.save)["actions"] == tables.get(game).game.actions
+    assert [json.loads(m.action) for m in tables.store.moves(game)] == tables.get(game).game.actions
+    assert token not in json.dumps(attrs.asdict(row))  # only the token's hash is kept
 
 
 def test_the_screen_is_names_in_the_language_asked(client):
@@ -101,9 +109,12 @@ def test_the_screen_is_names_in_the_language_asked(client):
     assert "march" in en["decision"]["options"][0]["label"]
 
 
-def snapshot(client: TestClient, tmp_path: Path, game: str) -> tuple[str, str]:
-    table = client.app.state.tables.get(game)
-    return table.game.save(), (tmp_path / "games" / f"{game}.json").read_text(encoding="utf-8")
+def snapshot(client: TestClient, tmp_path: Path, game: str) -> tuple[Any, ...]:
+    """The game in memory and as stored (its row and its moves)."""
+    tables = client.app.state.tables
+    row = tables.store.read(game)
+    return (tables.get(game).game.save(), row.save, row.tokens, row.moves,
+            tables.store.moves(game))
 
 
 def test_bad_requests_get_a_4xx_with_a_clear_message_and_change_nothing(client, tmp_path):
@@ -130,7 +141,11 @@ def test_bad_requests_get_a_4xx_with_a_clear_message_and_change_nothing(client, 
         ("illegal action", "post", act, {**good, "action": "card_99"}, tokens["carthage"],
          422, "'card_99' is not one of"),
         ("decision not a number", "post", act, {**good, "decision": "one"},
-         tokens["carthage"], 409, "is the id of a decision"),
+         tokens["carthage"], 400, "the id of the decision you answer"),
+        ("decision null", "post", act, {**good, "decision": None},
+         tokens["carthage"], 400, "the id of the decision you answer"),
+        ("decision missing", "post", act, {"action": good["action"]},
+         tokens["carthage"], 400, "the id of the decision you answer"),
         ("missing action", "post", act, {"decision": d["id"]}, tokens["carthage"], 400,
          "\"action\""),
         ("body not an object", "post", act, [1, 2], tokens["carthage"], 400, "JSON object"),
@@ -178,7 +193,7 @@ def test_creating_a_game_refuses_what_is_not_a_game(client, tmp_path):
     ]:
         r = client.post("/api/games", json=body)
         assert r.status_code == status and words in r.json()["error"], (body, r.json())
-    assert list((tmp_path / "games").iterdir()) == []  # no game was made
+    assert client.app.state.tables.store.game_ids() == []  # no game was made
 
 
 def test_each_socket_is_shown_only_its_sides_view(client):
@@ -211,7 +226,7 @@ def test_each_socket_is_shown_only_its_sides_view(client):
 
 
 def test_games_survive_a_restart_and_many_games_share_a_server(tmp_path):
-    games = tmp_path / "games"
+    games = tmp_path / "games.sqlite3"
     with TestClient(create_app(games)) as client:
         first, tokens = two_people(client, seed=1)
         other, other_tokens = two_people(client, seed=2)
@@ -243,7 +258,7 @@ def test_games_survive_a_restart_and_many_games_share_a_server(tmp_path):
 
 
 def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(tmp_path):
-    games = tmp_path / "games"
+    games = tmp_path / "games.sqlite3"
     with TestClient(create_app(games)) as client:
         game, tokens = two_people(client, seed=9)
         screen = client.get(f"/api/games/{game}", headers=bearer(tokens["carthage"])).json()
@@ -253,11 +268,14 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(tmp_path):
                             json={"decision": d["id"], "action": d["options"][0]["action"]})
             screen = r.json()
         waiting = screen["view"]["decisions"]
-    # the server stopped with Rome to move; Rome's seat is given to the bot meanwhile
-    path = games / f"{game}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["seats"]["rome"] = "greedy"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    # the server stopped with Rome to move; Rome's seat is given to the bot meanwhile, by
+    # the server's own code (a row changed otherwise would fail its signature)
+    tables = Tables(open_store(games), load_or_make_key(f"{games}.key"))
+    table = tables.get(game)
+    table.seats["rome"] = "greedy"
+    del table.tokens["rome"]
+    tables.store.update(table.row(tables.key))
+    tables.store.close()
     with TestClient(create_app(games)) as client:
         got = wait_for_turn(client, game, tokens["carthage"])
         assert got["view"]["decisions"] > waiting
@@ -266,7 +284,7 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(tmp_path):
 
 def test_choices_with_too_many_answers_to_list_are_ticked_and_ordered(tmp_path):
     pack = load_pack(REPO / "tests" / "packs" / "choicegame")
-    with TestClient(create_app(tmp_path / "games", [pack])) as client:
+    with TestClient(create_app(tmp_path / "games.sqlite3", [pack])) as client:
         assert "choicegame" in [p["pack"] for p in client.get("/api/packs").json()["packs"]]
         r = client.post("/api/games", json={"pack": "choicegame", "seed": 1, "join": "red"})
         game, token = r.json()["game"], r.json()["token"]
@@ -300,7 +318,8 @@ def test_engine_help_does_not_import_the_server():
 
 def test_engine_serve_refuses_a_pack_it_cannot_offer(tmp_path, capsys):
     from engine.cli import main
-    assert main(["serve", "--pack", str(tmp_path / "nowhere"), "--dir", str(tmp_path)]) == 2
-    assert main(["serve", "--pack", "sword_of_rome", "--dir", str(tmp_path)]) == 2
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["serve", "--pack", str(tmp_path / "nowhere"), "--db", db]) == 2
+    assert main(["serve", "--pack", "sword_of_rome", "--db", db]) == 2
     err = capsys.readouterr().err
     assert "engine serve: error:" in err and "data pack" in err

@@ -54,8 +54,8 @@ from engine.translations import catalog  # noqa: E402
 class Server:
     """`engine serve`'s app on uvicorn in a thread, on a free port of this machine."""
 
-    def __init__(self, directory: Path):
-        self.app = create_app(directory, [load_pack(CHOICEGAME)])
+    def __init__(self, db: Path):
+        self.app = create_app(db, [load_pack(CHOICEGAME)])
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
@@ -83,7 +83,7 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with Server(tmp_path_factory.mktemp("games")) as s:
+    with Server(tmp_path_factory.mktemp("games") / "games.sqlite3") as s:
         yield s
 
 

@@ -1,7 +1,13 @@
 """`engine serve`: games played over HTTP and WebSockets, and the reference web page.
 
-`engine.serve.app.create_app(directory)` is the Starlette application (its routes are listed
-there); `engine.serve.tables` keeps the games and their seats on disk; `engine.serve.present`
-makes a side's screen as display-ready text for the page in engine/web. Needs the `serve`
-extra: `pip install 'engine-dsl[serve]'`.
+- `engine.serve.app`: the Starlette application (`create_app`; its routes are listed there).
+- `engine.serve.tables`: the hosted games in memory, each move made and stored as one.
+- `engine.serve.store`: the database (SQLite or PostgreSQL): games, moves, schema version.
+- `engine.serve.signing`: the server key and the signatures of stored games.
+- `engine.serve.limits`: rates and caps on what anonymous clients may make.
+- `engine.serve.migrate`: games of an older server's folder of JSON files, imported.
+- `engine.serve.present`: a side's screen as display-ready text for the page in engine/web.
+- `engine.serve.paths`: where the database and key are kept by default.
+
+Needs the `serve` extra: `pip install 'engine-dsl[serve]'` (`[postgres]` for PostgreSQL).
 """

@@ -10,36 +10,49 @@
 
 A token goes in the `Authorization: Bearer TOKEN` header (in the query for the WebSocket,
 which browsers cannot give headers). `?lang=hu` chooses the language of the screen and of
-the messages. A refused request gets a 4xx and `{"error": message, "rule": what refused
-it}`, and changes nothing. Bots move in a worker thread, one game's moves under its lock,
-so the server goes on answering while they think.
+the messages. A refused request gets a 4xx (503 when the database failed, with
+`Retry-After`) and `{"error": message, "rule": what refused it}`, and changes nothing.
+
+Every action names the decision it answers, and is acknowledged (200) only once it is
+stored: the same answer sent again (a reply lost on the way) is answered 200 with
+`"repeated": true` and made once. POSTs are `application/json` and come from no page but
+the server's own (or an `allow_origins` one), and so do WebSockets. What a side is shown is
+made once per change and kept as JSON text (`Table.screens`). Bots move in a worker
+thread, one game's moves under its lock, so the server goes on answering while they think.
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
 
 import attrs
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.errors import EngineError, IllegalAction
+from engine.serve.limits import RateLimit, retry_after
 from engine.serve.present import screen, words
-from engine.serve.tables import Refused, Table, Tables
+from engine.serve.signing import load_or_make_key
+from engine.serve.store import Store, is_postgres, open_store
+from engine.serve.tables import PERSON, Refused, ServerLimits, Table, Tables
 from engine.translations import catalog
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-LANG = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?")
+LANG = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]+)*")
+MAX_LANG = 35  # the longest language tag worth a catalogue (RFC 5646 suggests 35)
 MAX_BODY = 64 * 1024  # an action is small; a bigger body is refused unread
+MAX_DEPTH = 32  # nesting of a request's JSON: an action is a value or a list of values
 # the game moved on since the page asked: the page refreshes and asks again
 LATE_RULES = ("stale", "side", "no-decision")
 
@@ -52,15 +65,35 @@ class Socket:
     lang: str
 
 
-def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlette:
-    """The server's application, keeping its games in `directory`; `packs`: loaded packs
-    to offer besides the shipped ones."""
-    tables = Tables(directory, packs)
+def default_key_path(db: str | Path) -> Path:
+    """Where the server key of database `db` is kept: beside a SQLite file; for
+    PostgreSQL, in the user's data folder."""
+    if is_postgres(str(db)):
+        from engine.serve.paths import data_dir
+        return data_dir() / "server.key"
+    return Path(f"{db}.key")
+
+
+def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
+               key: bytes | str | Path | None = None, limits: ServerLimits | None = None,
+               allow_origins: tuple[str, ...] = ()) -> Starlette:
+    """The server's application, keeping its games in `db` (a SQLite file's path, a
+    PostgreSQL URL or an open Store); `packs`: loaded packs to offer besides the shipped
+    ones; `key`: the signing key, or the path of its file (default: beside the database,
+    made on first start); `allow_origins`: pages of other origins that may use the API
+    (e.g. "https://games.example.org")."""
+    store = db if isinstance(db, Store) else open_store(db)
+    if not isinstance(key, bytes):
+        key = load_or_make_key(key if key is not None else default_key_path(store.url))
+    tables = Tables(store, key, packs, limits)
+    creations = RateLimit(tables.limits.create_rate)
+    allowed = frozenset(o.rstrip("/").lower() for o in allow_origins)
 
     def lang_of(request: Any, table: Table | None = None) -> str:
         lang = request.query_params.get("lang") or (table.lang if table else "en")
-        if not LANG.fullmatch(lang):
-            raise Refused(400, f"{lang!r} is not a language code like 'en' or 'hu'", "lang")
+        if len(lang) > MAX_LANG or not LANG.fullmatch(lang):
+            raise Refused(400, f"{lang[:40]!r} is not a language code like 'en' or 'hu'",
+                          "lang")
         return lang
 
     def token_of(request: Request) -> str | None:
@@ -72,31 +105,47 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
             raise Refused(401, "give the seat token as 'Authorization: Bearer TOKEN'", "token")
         return token.strip()
 
+    def check_origin(conn: Any) -> None:
+        """Refuse a browser's request from a page of another site. Browsers send `Origin`
+        with every POST and WebSocket; a program that sends none is no page."""
+        origin = conn.headers.get("origin")
+        if origin is None:
+            return
+        host = (conn.headers.get("host") or "").lower()
+        parts = urlsplit(origin)
+        if origin.rstrip("/").lower() in allowed or (
+                parts.scheme in ("http", "https") and parts.netloc.lower() == host):
+            return
+        raise Refused(403, f"requests from pages of {origin[:100]} are not accepted here "
+                      "(the server can be started with --allow-origin for them)", "origin")
+
     async def table_of(request: Any) -> Table:
-        # reading a table back from disk loads its pack and its save: not in the event loop
-        table = await asyncio.to_thread(tables.get, request.path_params["game"])
+        table = tables.loaded(request.path_params["game"])
+        if table is None:
+            # reading a table from the database loads its pack and its save: not in the
+            # event loop
+            table = await asyncio.to_thread(tables.get, request.path_params["game"])
         wake_bots(table)  # after a restart, a bot whose turn it was plays on
         return table
 
-    def payload(table: Table, side: str | None, lang: str) -> dict[str, Any]:
-        """What a side is sent (under the table's lock): its screen and its view."""
-        return {"screen": screen(table, side, lang), "view": table.game.view(side)}
+    def payload(table: Table, side: str | None, lang: str) -> str:
+        """What a side is sent (under the table's lock): its screen and its view, as JSON
+        text made once per change of the game."""
+        text = table.screens.get((side, lang))
+        if text is None:
+            text = table.screens[(side, lang)] = json.dumps(
+                {"screen": screen(table, side, lang), "view": table.game.view(side)},
+                ensure_ascii=False, separators=(",", ":"))
+        return text
 
-    def pushes(table: Table) -> list[tuple[Socket, dict[str, Any]]]:
+    def pushes(table: Table) -> list[tuple[Socket, str]]:
         """Every open socket of the table with what it is shown now (under the lock)."""
-        made: dict[tuple[str | None, str], dict[str, Any]] = {}
-        out = []
-        for sock in list(table.sockets):
-            key = (sock.side, sock.lang)
-            if key not in made:
-                made[key] = payload(table, sock.side, sock.lang)
-            out.append((sock, made[key]))
-        return out
+        return [(sock, payload(table, sock.side, sock.lang)) for sock in list(table.sockets)]
 
-    async def push(table: Table, sends: list[tuple[Socket, dict[str, Any]]]) -> None:
-        for sock, data in sends:
+    async def push(table: Table, sends: list[tuple[Socket, str]]) -> None:
+        for sock, text in sends:
             try:
-                await sock.ws.send_json(data)
+                await sock.ws.send_text(text)
             except Exception:  # a socket that closed meanwhile: forget it
                 table.sockets.discard(sock)
 
@@ -108,8 +157,7 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
         """One bot decision, in a worker thread (the caller holds the lock)."""
         decision = table.game.decision
         action = table.bot(side).choose(table.game, side)
-        table.game.apply(action, side=side, decision=decision.id)
-        tables.store(table)
+        tables.play(table, action, side, decision.id, table.seats[side])
 
     async def run_bots(table: Table) -> None:
         while True:
@@ -119,7 +167,7 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
                     return
                 try:
                     await asyncio.to_thread(bot_move, table, side)
-                except EngineError as err:  # a fault in the pack: the game is unchanged
+                except (EngineError, Refused) as err:  # the game is unchanged
                     print(f"engine serve: game {table.id}: the {side} bot cannot move: {err}",
                           file=sys.stderr)
                     return
@@ -127,16 +175,35 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
             await push(table, sends)
 
     async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
+        check_origin(request)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise Refused(415, "send the request's body as JSON, with 'Content-Type: "
+                          "application/json'", "json")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:
             raise Refused(413, f"the request is larger than {MAX_BODY} bytes", "body")
+        raw = bytearray()
+        async for chunk in request.stream():  # counted as it comes: never read past
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise Refused(413, f"the request is larger than {MAX_BODY} bytes", "body")
         try:
-            data = json.loads(raw or b"{}")
+            data = json.loads(bytes(raw) or b"{}")
+        except RecursionError:
+            raise Refused(400, f"the request's JSON is nested more than {MAX_DEPTH} deep",
+                          "json") from None
         except (ValueError, UnicodeDecodeError) as err:
             raise Refused(400, f"the request's body is not JSON: {err}", "json") from None
         if not isinstance(data, dict):
             raise Refused(400, "the request's body is a JSON object", "json")
+        if nested_deeper(data, MAX_DEPTH):
+            raise Refused(400, f"the request's JSON is nested more than {MAX_DEPTH} deep",
+                          "json")
         return data
+
+    def json_text(text: str, status: int = 200) -> Response:
+        return Response(text, status_code=status, media_type="application/json")
 
     # ---- routes --------------------------------------------------------------------------
     async def index(request: Request) -> FileResponse:
@@ -159,6 +226,11 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
     async def create(request: Request) -> JSONResponse:
         body = await body_of(request)
         lang = lang_of(request)
+        wait = creations.take(request.client.host if request.client else "")
+        if wait is not None:
+            raise Refused(429, f"too many new games from here: at most "
+                          f"{creations.rate.count} in {creations.rate.seconds:g} seconds",
+                          "limit", {"Retry-After": retry_after(wait)})
         side = body.get("join")
         table, token = await asyncio.to_thread(tables.create, body.get("pack"),
                                                body.get("seed"), body.get("bots"), lang, side)
@@ -168,29 +240,34 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
         wake_bots(table)
         return JSONResponse(out, status_code=201)
 
-    async def show(request: Request) -> JSONResponse:
+    async def show(request: Request) -> Response:
         table = await table_of(request)
         lang = lang_of(request, table)
-        async with table.lock:
-            side = table.side_of(token_of(request))
-            return JSONResponse(payload(table, side, lang))
+        side = table.side_of(token_of(request))
+        text = table.screens.get((side, lang))  # made since the last change: no lock needed
+        if text is None:
+            async with table.lock:
+                text = payload(table, side, lang)
+        return json_text(text)
 
     async def join(request: Request) -> JSONResponse:
         table = await table_of(request)
         body = await body_of(request)
         async with table.lock:
-            token = tables.join(table, body.get("side"))
+            token = await asyncio.to_thread(tables.join, table, body.get("side"))
             sends = pushes(table)  # the others see the seat taken
         await push(table, sends)
         return JSONResponse({"token": token, "side": body.get("side")}, status_code=201)
 
-    async def act(request: Request) -> JSONResponse:
+    async def act(request: Request) -> Response:
         table = await table_of(request)
         lang = lang_of(request, table)
         body = await body_of(request)
-        if "decision" not in body or "action" not in body:
-            raise Refused(400, "send {\"decision\": the id of the decision you answer, "
-                          "\"action\": your answer}", "json")
+        if "action" not in body or not isinstance(body.get("decision"), int) \
+                or isinstance(body.get("decision"), bool):
+            raise Refused(400, "send {\"decision\": the id of the decision you answer (a "
+                          "whole number), \"action\": your answer}: the decision id makes "
+                          "sure an answer sent twice is made once", "json")
         async with table.lock:
             side = table.side_of(token_of(request))
             if side is None:
@@ -198,18 +275,23 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
                               "('Authorization: Bearer TOKEN'; join the game to get one)",
                               "token")
             try:
-                table.game.apply(body["action"], side=side, decision=body["decision"])
+                made = await asyncio.to_thread(tables.play, table, body["action"], side,
+                                               body["decision"], PERSON)
             except IllegalAction as err:
                 status = 409 if err.rule in LATE_RULES else 422
                 raise Refused(status, err.text(lang), err.rule) from None
-            tables.store(table)
             out = payload(table, side, lang)
-            sends = pushes(table)
+            sends = pushes(table) if made else []
         await push(table, sends)
         wake_bots(table)
-        return JSONResponse(out)
+        return json_text(out if made else out[:-1] + ',"repeated":true}')
 
     async def socket(ws: WebSocket) -> None:
+        try:
+            check_origin(ws)
+        except Refused:
+            await ws.close(code=1008)  # before the handshake: the page gets a 403
+            return
         await ws.accept()
         try:
             table = await table_of(ws)
@@ -224,7 +306,7 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
             await ws.close(code=4000 + err.status, reason=err.message[:120])
             return
         try:
-            await ws.send_json(first)
+            await ws.send_text(first)
             while True:  # the page sends nothing: this waits for it to go
                 await ws.receive_text()
         except WebSocketDisconnect:
@@ -234,11 +316,17 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
 
     async def refused(request: Request, err: Exception) -> JSONResponse:
         assert isinstance(err, Refused)
-        return JSONResponse({"error": err.message, "rule": err.rule}, status_code=err.status)
+        return JSONResponse({"error": err.message, "rule": err.rule}, status_code=err.status,
+                            headers=err.headers)
 
     async def http_error(request: Request, err: Exception) -> JSONResponse:
         assert isinstance(err, HTTPException)
         return JSONResponse({"error": err.detail, "rule": "http"}, status_code=err.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
 
     routes = [
         Route("/", index),
@@ -250,14 +338,27 @@ def create_app(directory: str | Path, packs: list[Any] | None = None) -> Starlet
         WebSocketRoute("/api/games/{game}/ws", socket),
         Mount("/web", StaticFiles(directory=WEB_DIR), name="web"),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refused: refused,
-                                                      HTTPException: http_error})
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Refused: refused, HTTPException: http_error})
     app.state.tables = tables
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, directory: str | Path = "games",
-          packs: list[Any] | None = None) -> None:
+def nested_deeper(value: Any, limit: int) -> bool:
+    """Whether JSON data nests lists and objects more than `limit` deep (without
+    recursion: the data came from a client)."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (dict, list)):
+            if depth > limit:
+                return True
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
+                                                 else item))
+    return False
+
+
+def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run the server until interrupted (uvicorn)."""
     import uvicorn
-    uvicorn.run(create_app(directory, packs), host=host, port=port, log_level="info")
+    uvicorn.run(app, host=host, port=port, log_level="info")

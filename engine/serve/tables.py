@@ -1,10 +1,16 @@
-"""The games a server hosts: each at a table with its seats, its lock and its file on disk.
+"""The games a server hosts: each at a table with its seats, its lock and its row in the
+database (engine.serve.store).
 
 A table is one game and who sits at it: per side a bot (its kind) or a person, who joins
-with a secret seat token. Only the token's hash is kept, in memory and on disk, so a copy of
-the games directory lets nobody act for a player. Every change is written to
-`<dir>/<game id>.json` at once (the game's own save, `Game.save`, inside), so the games
-survive a restart of the server; a table is read back the first time it is asked for.
+with a secret seat token. Only the token's hash is kept, in memory and in the database, so
+a copy of the database lets nobody act for a player.
+
+A move is made and stored as one: `Tables.play` applies it, then stores the move and the
+game after it in one transaction, and when the database fails the game in memory is put
+back as it was, so what a client was told (an error, never an acknowledgement) is what the
+database holds. Tables are read from the database the first time they are asked for, their
+signature checked (engine.serve.signing), and unloaded again, least recently used first,
+when more than `max_loaded` are in memory and nobody watches them.
 """
 from __future__ import annotations
 
@@ -12,57 +18,75 @@ import asyncio
 import hashlib
 import hmac
 import json
-import os
 import re
 import secrets
 import threading
-from pathlib import Path
+from collections import OrderedDict
 from typing import Any
 
 import attrs
 
 from engine.bots import BOT_KINDS, bot_seed, make_bot
-from engine.errors import SaveError
+from engine.errors import IllegalAction, SaveError
 from engine.game import Game
 from engine.loader import load_pack, shipped_packs
+from engine.serve.limits import Rate
+from engine.serve.signing import sign, verify
+from engine.serve.store import Conflict, GameRow, Move, StorageError, Store, encode, now
 
-TABLE_FORMAT = "engine-table/1"
 PERSON = "person"
 GAME_ID = re.compile(r"[0-9a-f]{16}")
+TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 MAX_SEED = (1 << 63) - 1
 
 
 class Refused(Exception):
-    """A request the server does not carry out: `status` is its HTTP status (4xx), the
-    message says why for the person who sent it. Nothing was changed."""
+    """A request the server does not carry out: `status` is its HTTP status (4xx, or 503
+    when the database failed), the message says why for the person who sent it, `headers`
+    go with the answer (Retry-After). Nothing was changed."""
 
-    def __init__(self, status: int, message: str, rule: str | None = None):
+    def __init__(self, status: int, message: str, rule: str | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.message = message
         self.rule = rule
+        self.headers = headers or {}
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+@attrs.define
+class ServerLimits:
+    """What one server allows: tables kept in memory, games not over in the database, and
+    games made per client (by its address)."""
+
+    max_loaded: int = 256
+    max_open_games: int = 10_000
+    create_rate: Rate = Rate(20, 60)
+
+
 @attrs.define(eq=False)
 class Table:
     """One hosted game. `seats`: side -> a bot kind or "person"; `tokens`: side -> the hash
     of the token of the person who joined it. Everything that reads or changes `game` holds
-    `lock`."""
+    `lock`. `screens` keeps what each (side, language) was last sent, as JSON text, until
+    the game or its seats change (engine.serve.app)."""
 
     id: str
     pack_ref: str
     game: Game
     seats: dict[str, str]
     lang: str
+    created: float
     tokens: dict[str, str] = attrs.Factory(dict)
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     sockets: set[Any] = attrs.Factory(set)  # the open WebSockets (engine.serve.app)
     bots: dict[str, Any] = attrs.Factory(dict)
     bot_task: asyncio.Task | None = None
+    screens: dict[tuple[str | None, str], str] = attrs.Factory(dict)
 
     def side_of(self, token: str | None) -> str | None:
         """The side whose token this is; None for no token; Refused for a wrong one."""
@@ -91,24 +115,45 @@ class Table:
         side = self.game.decider
         return side if side is not None and self.seats[side] != PERSON else None
 
-    def to_data(self) -> dict[str, Any]:
-        return {"format": TABLE_FORMAT, "pack": self.pack_ref, "seats": self.seats,
-                "lang": self.lang, "tokens": self.tokens, "save": self.game.save()}
+    @property
+    def idle(self) -> bool:
+        """Nobody watches it, no bot plays in it and no request holds it: it may be
+        unloaded."""
+        return not self.sockets and not self.lock.locked() and \
+            (self.bot_task is None or self.bot_task.done())
+
+    def row(self, key: bytes) -> GameRow:
+        """The table as stored now, signed with `key`."""
+        game = self.game
+        row = GameRow(self.id, self.pack_ref, game.seed, self.lang, encode(self.seats),
+                      encode(self.tokens), len(game.actions), int(game.over), game.save(), "",
+                      self.created, now())
+        row.signature = sign(key, signed_fields(row))
+        return row
+
+
+def signed_fields(row: GameRow) -> tuple[Any, ...]:
+    """What a row's signature covers: everything that loads a game, not its times."""
+    return (row.id, row.pack, row.seed, row.lang, row.seats, row.tokens, row.moves,
+            row.finished, row.save)
 
 
 class Tables:
-    """The tables of one server, kept in `directory` (created when missing)."""
+    """The tables of one server, kept in `store`, signed with `key`."""
 
-    def __init__(self, directory: str | os.PathLike[str], packs: list[Any] | None = None):
+    def __init__(self, store: Store, key: bytes, packs: list[Any] | None = None,
+                 limits: ServerLimits | None = None):
         """`packs`: loaded packs to offer besides the shipped ones (a designer's own, given
         by path to `engine serve --pack`), by their ids."""
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._tables: dict[str, Table] = {}
+        self.store = store
+        self.key = key
+        self.limits = limits or ServerLimits()
+        self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._packs: dict[str, Any] = {p.id: p for p in packs or []}
         # tables and packs are read in worker threads: each once, never twice at a time
         self._reading = threading.Lock()
         self._loading = threading.Lock()
+        self._open = store.count_open()  # games not over, kept up to date as games end
 
     # ---- packs ---------------------------------------------------------------------------
     def playable(self) -> list[str]:
@@ -152,78 +197,205 @@ class Tables:
                               "bots")
         seats = {side: bots.get(side, PERSON) for side in pack.sides}
         if join is not None:
-            self._check_seat(seats, join, {})
+            _check_seat(seats, join, {})
+        if self._open >= self.limits.max_open_games:
+            raise Refused(429, f"this server hosts {self.limits.max_open_games} games that "
+                          "are not over, as many as it may: try again later", "limit",
+                          {"Retry-After": "60"})
         # no undo: the server offers none, and its snapshots cost time and memory
         table = Table(secrets.token_hex(8), pack_ref, pack.new_game(seed, undo=False), seats,
-                      lang)
-        token = None if join is None else self._seat(table, join)
-        self._tables[table.id] = table
-        self.store(table)
+                      lang, now())
+        token = None if join is None else _seat(table, join)
+        try:
+            self.store.create(table.row(self.key))
+        except StorageError as err:
+            raise _not_stored("the game was not made", err) from None
+        with self._reading:
+            self._tables[table.id] = table
+            if not table.game.over:
+                self._open += 1
+            self._unload_idle()
         return table, token
 
+    def loaded(self, game_id: str) -> Table | None:
+        """The table of `game_id` if it is in memory (no reading: for the event loop)."""
+        with self._reading:
+            table = self._tables.get(game_id)
+            if table is not None:
+                self._tables.move_to_end(game_id)
+            return table
+
     def get(self, game_id: str) -> Table:
-        """The table of `game_id`, read from disk the first time; Refused (404) if none."""
+        """The table of `game_id`, read from the database the first time; Refused (404)
+        if none, (409) if its row cannot be trusted or read."""
+        table = self.loaded(game_id)
+        if table is not None:
+            return table
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise Refused(404, f"no game {game_id!r} here", "game")
         with self._reading:
             table = self._tables.get(game_id)
             if table is not None:
                 return table
-            path = self._path(game_id)
-            if path is None or not path.is_file():
+            try:
+                row = self.store.read(game_id)
+            except StorageError as err:
+                raise _not_stored("the game cannot be read now", err) from None
+            if row is None:
                 raise Refused(404, f"no game {game_id!r} here", "game")
-            table = self._tables[game_id] = self._read(game_id, path)
+            table = self._tables[game_id] = self._table_of(row)
+            self._unload_idle()
             return table
+
+    def forget(self, game_id: str) -> None:
+        """Drop the table from memory (its row is read again when next asked for)."""
+        with self._reading:
+            self._tables.pop(game_id, None)
+
+    @property
+    def in_memory(self) -> int:
+        return len(self._tables)
+
+    def _unload_idle(self) -> None:
+        """Unload the least recently used idle tables while more than `max_loaded` are
+        in memory (with the reading lock held)."""
+        excess = len(self._tables) - self.limits.max_loaded
+        if excess <= 0:
+            return
+        for game_id in [i for i, t in self._tables.items() if t.idle][:excess]:
+            del self._tables[game_id]
 
     def join(self, table: Table, side: Any) -> str:
         """A new secret token for the person who takes `side`'s seat (once per seat)."""
-        self._check_seat(table.seats, side, table.tokens)
-        token = self._seat(table, side)
-        self.store(table)
-        return token
-
-    @staticmethod
-    def _check_seat(seats: dict[str, str], side: Any, tokens: dict[str, str]) -> None:
-        if not isinstance(side, str) or side not in seats:
-            raise Refused(400, f"{side!r} is not a side of this game (sides: "
-                          f"{', '.join(seats)})", "side")
-        if seats[side] != PERSON:
-            raise Refused(409, f"{side}'s seat is played by a bot", "seat")
-        if side in tokens:
-            raise Refused(409, f"{side}'s seat is taken (its player's page keeps the token "
-                          "and resumes on reload)", "seat")
-
-    @staticmethod
-    def _seat(table: Table, side: str) -> str:
-        token = secrets.token_urlsafe(24)
-        table.tokens[side] = token_hash(token)
-        return token
-
-    def store(self, table: Table) -> None:
-        """Write the table to its file: to a temporary file first, then renamed over the
-        old one, so a crash never leaves half a file."""
-        path = self.directory / f"{table.id}.json"
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(table.to_data(), ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-
-    def _path(self, game_id: str) -> Path | None:
-        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            return None  # an id is hex digits only: it never names another file
-        return self.directory / f"{game_id}.json"
-
-    def _read(self, game_id: str, path: Path) -> Table:
+        _check_seat(table.seats, side, table.tokens)
+        token = _seat(table, side)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("format") != TABLE_FORMAT:
-                raise ValueError(f"not a {TABLE_FORMAT} file")
-            pack = self.pack(data["pack"])
-            # the server wrote it: the save's digest is checked, without a replay
-            game = Game.load(pack, data["save"], verify="digest", undo=False)
-            seats = dict(data["seats"])
-            if list(seats) != pack.sides:
-                raise ValueError("its seats are not the pack's sides")
+            self.store.update(table.row(self.key))
+        except (StorageError, Conflict) as err:
+            del table.tokens[side]
+            if isinstance(err, Conflict):
+                self.forget(table.id)
+                raise _conflict(table.id) from None
+            raise _not_stored("the seat was not taken", err) from None
+        table.screens.clear()
+        return token
+
+    def play(self, table: Table, action: Any, side: str, decision: Any, by: str) -> bool:
+        """`side` answers decision `decision` with `action` (the caller holds the table's
+        lock), stored with the game after it in one transaction: False when that very
+        answer was made and stored already (a request sent again), True when it is made
+        now. IllegalAction, or Refused when the database failed, and then nothing changed,
+        in memory or stored."""
+        game = table.game
+        if isinstance(decision, bool) or not isinstance(decision, int):
+            raise Refused(400, "send the id of the decision you answer: {\"decision\": a "
+                          f"whole number, \"action\": your answer}}, not {decision!r}",
+                          "decision")
+        before = game.clone()
+        n = len(game.actions)
+        try:
+            game.apply(action, side=side, decision=decision)
+        except IllegalAction as err:
+            if err.rule == "stale" and self._answered(table, side, decision, action):
+                return False
+            raise
+        move = Move(n, side, decision, encode(game.actions[-1]), by, now())
+        try:
+            self.store.record_move(table.row(self.key), move)
+        except (StorageError, Conflict) as err:
+            table.game = before  # not stored: it did not happen
+            if isinstance(err, Conflict):
+                self.forget(table.id)
+                raise _conflict(table.id) from None
+            raise _not_stored("the move was not made", err) from None
+        finally:
+            table.screens.clear()
+        if game.over:
+            with self._reading:
+                self._open -= 1
+        return True
+
+    def _answered(self, table: Table, side: str, decision: int, action: Any) -> bool:
+        """Whether `side` answered decision `decision` with `action` already."""
+        try:
+            move = self.store.move_answering(table.id, decision)
+            given = encode(action)
+        except (StorageError, TypeError, ValueError):
+            return False
+        return move is not None and move.side == side and move.action == given
+
+    # ---- reading a row ---------------------------------------------------------------------
+    def _table_of(self, row: GameRow) -> Table:
+        """The table a row stores: Refused (409) saying what is wrong if it is not one the
+        server wrote, or if it is damaged."""
+        game_id = row.id
+        if not verify(self.key, signed_fields(row), row.signature or ""):
+            raise Refused(409, f"game {game_id} was changed outside the server (its "
+                          "signature does not match this server's key): it is not loaded",
+                          "signature")
+        try:
+            pack = self.pack(row.pack)
+            seats = json.loads(row.seats)
+            tokens = json.loads(row.tokens)
+            check_seats(pack, seats, tokens)
+            # signed by this server: the save's digest is checked, without a replay
+            game = Game.load(pack, row.save, verify="digest", undo=False)
+            if game.seed != row.seed or len(game.actions) != row.moves:
+                raise ValueError("its save and its row disagree on the seed or the moves")
+            history = [m.action for m in self.store.moves(game_id)]
+            if history != [encode(a) for a in game.actions]:
+                raise ValueError(f"its move history ({len(history)} moves) is not the moves "
+                                 f"of its save ({len(game.actions)})")
         except SaveError as err:
             raise Refused(409, f"game {game_id} cannot be resumed: {err}", "save") from None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-            raise Refused(409, f"game {game_id}'s file is damaged: {err}", "save") from None
-        return Table(game_id, data["pack"], game, seats, data.get("lang", "en"),
-                     dict(data.get("tokens", {})))
+        except StorageError as err:
+            raise _not_stored("the game cannot be read now", err) from None
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise Refused(409, f"game {game_id}'s stored record is damaged: {err}",
+                          "save") from None
+        return Table(game_id, row.pack, game, seats, row.lang, row.created, tokens)
+
+
+def check_seats(pack: Any, seats: Any, tokens: Any) -> None:
+    """ValueError unless `seats` maps each of the pack's sides to a seat kind and `tokens`
+    maps people's sides to token hashes."""
+    if not isinstance(seats, dict) or list(seats) != list(pack.sides):
+        raise ValueError("its seats are not a map of the pack's sides")
+    for side, kind in seats.items():
+        if kind != PERSON and kind not in BOT_KINDS:
+            raise ValueError(f"{side}'s seat is {kind!r}, no seat kind")
+    if not isinstance(tokens, dict):
+        raise ValueError(f"its tokens are not a map of sides to token hashes, but "
+                         f"{type(tokens).__name__}")
+    for side, digest in tokens.items():
+        if seats.get(side) != PERSON:
+            raise ValueError(f"it has a token for {side!r}, which no person plays")
+        if not isinstance(digest, str) or not TOKEN_HASH.fullmatch(digest):
+            raise ValueError(f"{side}'s token is not a token hash")
+
+
+def _check_seat(seats: dict[str, str], side: Any, tokens: dict[str, str]) -> None:
+    if not isinstance(side, str) or side not in seats:
+        raise Refused(400, f"{side!r} is not a side of this game (sides: "
+                      f"{', '.join(seats)})", "side")
+    if seats[side] != PERSON:
+        raise Refused(409, f"{side}'s seat is played by a bot", "seat")
+    if side in tokens:
+        raise Refused(409, f"{side}'s seat is taken (its player's page keeps the token "
+                      "and resumes on reload)", "seat")
+
+
+def _seat(table: Table, side: str) -> str:
+    token = secrets.token_urlsafe(24)
+    table.tokens[side] = token_hash(token)
+    return token
+
+
+def _not_stored(what: str, err: Exception) -> Refused:
+    return Refused(503, f"{what}: the server could not store it ({err}); nothing changed, "
+                   "send it again", "storage", {"Retry-After": "1"})
+
+
+def _conflict(game_id: str) -> Refused:
+    return Refused(409, f"game {game_id} moved on in another server meanwhile: nothing "
+                   "changed; read the game again", "conflict")

@@ -1,0 +1,446 @@
+"""The server's database: its hosted games, each game's move history, and the schema version.
+
+Two backends run the same schema and the same statements: **SQLite** (the standard
+library's `sqlite3`), the embedded default, and **PostgreSQL** (psycopg, the `postgres`
+extra) for a deployment that outgrows one machine. `open_store(url)` picks one by the URL:
+`postgresql://…` (or `postgres://…`) is PostgreSQL, anything else a SQLite file's path.
+
+Every change is one transaction, which either stores whole or not at all:
+- a move inserts its row in `moves` (one row per action: who, which decision, what, when)
+  and updates its game's row (the save after the move, its signature, the move count)
+  where the game's row still has the move count the move was made on. Two servers (or a
+  table read twice) that both make move n therefore cannot both store it: the second gets
+  `Conflict`, and the game in its memory is stale;
+- a game's creation inserts its row; a seat taken updates the row's tokens.
+
+SQLite runs in WAL mode with `synchronous=FULL`: a server acknowledges a move only once it
+is stored, and WAL with NORMAL can lose the last commits when the machine (not the process)
+goes down; FULL syncs the log at every commit, which costs one fsync per move
+(`bench/serve_soak.py` reports the figures).
+
+The rows carry a signature made with the server's key (engine.serve.signing); this module
+only keeps the text. A failure of the database itself is `StorageError`, with the driver's
+message: the change did not happen.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import attrs
+
+SCHEMA_VERSION = 1
+
+# Each entry takes the schema from the version before it to its own (1: from nothing).
+# Types are those both backends read alike: SQLite's INTEGER is 64-bit, PostgreSQL's is not.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            pack TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            lang TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            tokens TEXT NOT NULL,
+            moves BIGINT NOT NULL,
+            finished BIGINT NOT NULL,
+            save TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            updated DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE moves (
+            game TEXT NOT NULL REFERENCES games (id),
+            n BIGINT NOT NULL,
+            side TEXT NOT NULL,
+            decision BIGINT NOT NULL,
+            action TEXT NOT NULL,
+            played_by TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game, n))""",
+        "CREATE INDEX games_open ON games (finished)",
+    ],
+}
+
+GAME_COLUMNS = ("id", "pack", "seed", "lang", "seats", "tokens", "moves", "finished", "save",
+                "signature", "created", "updated")
+
+
+class StorageError(Exception):
+    """The database failed (full disk, lost connection, locked too long…): what was asked
+    was not stored."""
+
+
+class Conflict(Exception):
+    """The game's row moved on since it was read (another server, or an older copy of the
+    table, stored a change first): nothing was stored."""
+
+
+@attrs.define
+class GameRow:
+    """One hosted game as stored. `seats` and `tokens` are JSON text as stored (the table
+    checks them when it reads the row); `moves`: how many rows of `moves` it has."""
+
+    id: str
+    pack: str
+    seed: int
+    lang: str
+    seats: str
+    tokens: str
+    moves: int
+    finished: int
+    save: str
+    signature: str
+    created: float
+    updated: float
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, c) for c in GAME_COLUMNS)
+
+
+@attrs.frozen
+class Move:
+    """One action of a game: the `n`-th (from 0), by `side`, answering decision `decision`;
+    `action` as JSON text; `played_by`: "person" or the bot's kind."""
+
+    n: int
+    side: str
+    decision: int
+    action: str
+    played_by: str
+    at: float
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(url: str | Path) -> "Store":
+    """The store at `url`: a PostgreSQL URL, or the path of a SQLite file (made, with its
+    folder, when missing). StorageError when it cannot be opened."""
+    text = str(url)
+    if is_postgres(text):
+        return Store(_PostgresConnection(text), text)
+    return Store(_SqliteConnection(Path(text)), text)
+
+
+class Store:
+    """The games of one server in one database. Safe to call from several threads: each
+    transaction holds the connection alone."""
+
+    def __init__(self, conn: "_Connection", url: str):
+        self.url = url
+        self._conn = conn
+        self._migrate()
+
+    @property
+    def backend(self) -> str:
+        return self._conn.name
+
+    # ---- schema ------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        with self._conn.transaction() as tx:
+            version = self._version(tx)
+            if version > SCHEMA_VERSION:
+                raise StorageError(f"the database {self.url} has schema version {version}, "
+                                   f"newer than this engine's {SCHEMA_VERSION}: upgrade the "
+                                   "engine to serve it")
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[step]:
+                    tx.run(statement)
+            if version == 0:
+                tx.run("INSERT INTO meta (key, value) VALUES (?, ?)",
+                       ("schema_version", str(SCHEMA_VERSION)))
+            elif version < SCHEMA_VERSION:
+                tx.run("UPDATE meta SET value = ? WHERE key = ?",
+                       (str(SCHEMA_VERSION), "schema_version"))
+
+    def _version(self, tx: "_Transaction") -> int:
+        if not tx.has_table("meta"):
+            return 0
+        row = tx.one("SELECT value FROM meta WHERE key = ?", ("schema_version",))
+        return int(row[0]) if row else 0
+
+    def schema_version(self) -> int:
+        with self._conn.transaction() as tx:
+            return self._version(tx)
+
+    # ---- writes -------------------------------------------------------------------------------
+    def create(self, row: GameRow, moves: list[Move] = ()) -> None:
+        """A new game (with the moves it already has: an imported one). Conflict when a
+        game of that id exists."""
+        with self._conn.transaction() as tx:
+            if tx.one("SELECT 1 FROM games WHERE id = ?", (row.id,)):
+                raise Conflict(f"a game {row.id} is stored already")
+            tx.run(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES "
+                   f"({', '.join('?' * len(GAME_COLUMNS))})", row.values())
+            for move in moves:
+                self._insert_move(tx, row.id, move)
+
+    def record_move(self, row: GameRow, move: Move) -> None:
+        """Move `move` (the game's `move.n`-th) and the game's row after it, together; the
+        row stored must still be at move `move.n`, else Conflict and nothing changes."""
+        assert row.moves == move.n + 1
+        with self._conn.transaction() as tx:
+            self._update(tx, row, expect_moves=move.n)
+            self._insert_move(tx, row.id, move)
+
+    def update(self, row: GameRow) -> None:
+        """The game's row changed without a move (a seat taken): Conflict if the stored
+        row has another move count."""
+        with self._conn.transaction() as tx:
+            self._update(tx, row, expect_moves=row.moves)
+
+    def _update(self, tx: "_Transaction", row: GameRow, expect_moves: int) -> None:
+        sets = ", ".join(f"{c} = ?" for c in GAME_COLUMNS[1:])
+        changed = tx.run(f"UPDATE games SET {sets} WHERE id = ? AND moves = ?",
+                         (*row.values()[1:], row.id, expect_moves))
+        if changed != 1:
+            raise Conflict(f"game {row.id} was changed by another server since it was read")
+
+    @staticmethod
+    def _insert_move(tx: "_Transaction", game: str, move: Move) -> None:
+        tx.run("INSERT INTO moves (game, n, side, decision, action, played_by, at) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)",
+               (game, move.n, move.side, move.decision, move.action, move.played_by, move.at))
+
+    # ---- reads --------------------------------------------------------------------------------
+    def read(self, game_id: str) -> GameRow | None:
+        with self._conn.transaction() as tx:
+            row = tx.one(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?",
+                         (game_id,))
+        return None if row is None else GameRow(*row)
+
+    def moves(self, game_id: str) -> list[Move]:
+        """The game's moves in order."""
+        with self._conn.transaction() as tx:
+            rows = tx.all("SELECT n, side, decision, action, played_by, at FROM moves "
+                          "WHERE game = ? ORDER BY n", (game_id,))
+        return [Move(*r) for r in rows]
+
+    def move_answering(self, game_id: str, decision: int) -> Move | None:
+        """The move that answered decision `decision` of the game, if one did."""
+        with self._conn.transaction() as tx:
+            row = tx.one("SELECT n, side, decision, action, played_by, at FROM moves "
+                         "WHERE game = ? AND decision = ?", (game_id, decision))
+        return None if row is None else Move(*row)
+
+    def game_ids(self) -> list[str]:
+        with self._conn.transaction() as tx:
+            return [r[0] for r in tx.all("SELECT id FROM games ORDER BY created, id", ())]
+
+    def count_open(self) -> int:
+        """How many stored games are not over."""
+        with self._conn.transaction() as tx:
+            return int(tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())[0])
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def encode(value: Any) -> str:
+    """JSON text of a stored value (canonical: the same value, the same text)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def now() -> float:
+    return time.time()
+
+
+# ---- the two backends ---------------------------------------------------------------------------
+class _Transaction:
+    """Statements inside one transaction, written with `?` placeholders for both backends."""
+
+    def __init__(self, cursor: Any, placeholder: str, has_table: Callable[[str], bool]):
+        self._cur = cursor
+        self._ph = placeholder
+        self.has_table = has_table
+
+    def _sql(self, sql: str) -> str:
+        return sql if self._ph == "?" else sql.replace("?", self._ph)
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.rowcount
+
+    def one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.fetchone()
+
+    def all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.fetchall()
+
+
+class _Connection:
+    name = ""
+
+    def transaction(self) -> Any:  # a context manager giving a _Transaction
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class _SqliteConnection(_Connection):
+    name = "sqlite"
+
+    def __init__(self, path: Path):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit (isolation_level None): each transaction is opened by hand below
+            self._db = sqlite3.connect(path, timeout=10, isolation_level=None,
+                                       check_same_thread=False)
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise StorageError(f"{path}: SQLite would not use WAL mode (it said {mode})")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+        except (sqlite3.Error, OSError) as err:
+            raise StorageError(f"cannot open the database {path}: {err}") from None
+        self._lock = threading.Lock()
+
+    def _has_table(self, name: str) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = ?", (name,)).fetchone() is not None
+
+    def transaction(self) -> Any:
+        return _sqlite_transaction(self)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class _sqlite_transaction:
+    def __init__(self, conn: _SqliteConnection):
+        self.conn = conn
+
+    def __enter__(self) -> _Transaction:
+        self.conn._lock.acquire()
+        try:
+            self.cur = self.conn._db.cursor()
+            self.cur.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
+        except sqlite3.Error as err:
+            self.conn._lock.release()
+            raise StorageError(f"the database is not available: {err}") from None
+        return _Transaction(self.cur, "?", self.conn._has_table)
+
+    def __exit__(self, kind: Any, err: Any, tb: Any) -> bool:
+        try:
+            if kind is None:
+                try:
+                    self.cur.execute("COMMIT")
+                except sqlite3.Error as failed:
+                    self._rollback()
+                    raise StorageError(f"the database did not store it: {failed}") from None
+                return False
+            self._rollback()
+            if isinstance(err, sqlite3.IntegrityError):
+                raise Conflict(f"the database refused it: {err}") from None
+            if isinstance(err, sqlite3.Error):
+                raise StorageError(f"the database failed: {err}") from None
+            return False
+        finally:
+            self.conn._lock.release()
+
+    def _rollback(self) -> None:
+        try:
+            self.cur.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # no transaction is open any more: nothing to undo
+
+
+class _PostgresConnection(_Connection):
+    """One connection to PostgreSQL, made again when it was lost (a restarted database)."""
+
+    name = "postgresql"
+
+    def __init__(self, url: str):
+        try:
+            import psycopg
+        except ImportError as err:
+            raise StorageError("a PostgreSQL database needs psycopg: pip install "
+                               f"'engine-dsl[postgres]' ({err})") from None
+        self._psycopg = psycopg
+        self._url = url
+        self._lock = threading.Lock()
+        self._db: Any = None
+        with self._lock:
+            self._connected()
+
+    def _connected(self) -> Any:
+        if self._db is None or self._db.closed or self._db.broken:
+            try:
+                self._db = self._psycopg.connect(self._url, autocommit=False,
+                                                 connect_timeout=10)
+            except self._psycopg.Error as err:
+                self._db = None
+                raise StorageError(f"cannot reach the database: {err}") from None
+        return self._db
+
+    def _has_table(self, name: str) -> bool:
+        with self._db.cursor() as cur:
+            cur.execute("SELECT to_regclass(%s)", (name,))
+            return cur.fetchone()[0] is not None
+
+    def transaction(self) -> Any:
+        return _postgres_transaction(self)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+
+
+class _postgres_transaction:
+    def __init__(self, conn: _PostgresConnection):
+        self.conn = conn
+
+    def __enter__(self) -> _Transaction:
+        self.conn._lock.acquire()
+        try:
+            self.db = self.conn._connected()
+            self.cur = self.db.cursor()
+        except BaseException:
+            self.conn._lock.release()
+            raise
+        return _Transaction(self.cur, "%s", self.conn._has_table)
+
+    def __exit__(self, kind: Any, err: Any, tb: Any) -> bool:
+        psycopg = self.conn._psycopg
+        try:
+            if kind is None:
+                try:
+                    self.db.commit()
+                except psycopg.Error as failed:
+                    self._rollback()
+                    raise StorageError(f"the database did not store it: {failed}") from None
+                return False
+            self._rollback()
+            if isinstance(err, psycopg.errors.IntegrityError):
+                raise Conflict(f"the database refused it: {err}") from None
+            if isinstance(err, psycopg.Error):
+                raise StorageError(f"the database failed: {err}") from None
+            return False
+        finally:
+            self.cur.close()
+            self.conn._lock.release()
+
+    def _rollback(self) -> None:
+        try:
+            self.db.rollback()
+        except self.conn._psycopg.Error:
+            pass  # a lost connection: it is made again at the next transaction
+
+
+def rows_of(store: Store) -> Iterator[GameRow]:
+    """Every stored game's row (for an audit or an export)."""
+    for game_id in store.game_ids():
+        row = store.read(game_id)
+        if row is not None:
+            yield row
