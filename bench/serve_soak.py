@@ -20,9 +20,11 @@ Run: python bench/serve_soak.py [--quick] [--clients 50] [--seconds 60] [--kills
    most `--retries` times). Downtime: from the kill to the first 200 of GET /api/packs.
 3. Check (the server killed once more, so nothing is flushed at a graceful exit): read the
    store directly (the SQLite file of --db, with sqlite3, or the old --dir of JSON files):
-   every acknowledged (game, decision, side, action) is a stored move, and every game's
-   stored save, loaded (verify="digest"), equals a replay of its stored moves (in SQLite,
-   numbered 0.. and as many as its row's `moves`, over when its row says `finished`).
+   every acknowledged (game, decision, side, action) is a stored move, and every game as
+   the server reads it back (its signed snapshot and the signed moves since, played again:
+   engine.serve.tables.Tables.get) equals a replay of all its stored moves from its seed
+   (numbered 0.. and as many as its row's `moves`, over when its row says `finished`); for
+   the old --dir files, the save loaded (verify="digest") equals the replay of its actions.
 4. Idle games: a fresh server, `--idle-games` games created one by one, no moves; the
    server's RSS (VmRSS) after 0, 10%, 25%, 50% and 100% of them and `--settle` s later.
 
@@ -206,6 +208,8 @@ class Client(threading.Thread):
         self.acks: list[tuple[str, int, str, Any]] = []
         self.samples: dict[str, list[str]] = {}
         self.games = self.finished = self.abandoned = self.retries = self.gave_up = 0
+        # a program asks for the view alone; --screens: the screen too, as the page does
+        self.query = "" if args.screens else "?screen=0"
 
     def running(self) -> bool:
         return not self.stop_event.is_set() and time.monotonic() < self.deadline
@@ -285,7 +289,7 @@ class Client(threading.Thread):
             if not self.running():
                 return
             if got is None:
-                status, got = self.call("show", "GET", f"/api/games/{game}",
+                status, got = self.call("show", "GET", f"/api/games/{game}{self.query}",
                                         token=tokens[side])
                 if status != 200:
                     self.abandoned += self.running()  # not at the end of the run
@@ -301,9 +305,13 @@ class Client(threading.Thread):
                     self.abandoned += 1
                     return
                 continue
-            asked = got["screen"]["decision"]
-            action = choose(asked, self.rnd)
-            status, reply = self.once("act", "POST", f"/api/games/{game}/act",
+            if self.args.screens:
+                asked = got["screen"]["decision"]
+                action = choose(asked, self.rnd)
+            else:
+                asked = decision
+                action = choose_from_view(got["view"], self.rnd)
+            status, reply = self.once("act", "POST", f"/api/games/{game}/act{self.query}",
                                       {"decision": asked["id"], "action": action},
                                       tokens[side])
             if status == 200:
@@ -325,6 +333,20 @@ class Client(threading.Thread):
             if made is not None:
                 self.play(*made)
         self.conn.close()
+
+
+def choose_from_view(view: dict[str, Any], rnd: random.Random) -> Any:
+    """A random legal answer to a view's decision, as a program that reads no screen."""
+    d, legal = view["decision"], view["legal_actions"]
+    if d["kind"] == "order":
+        order = list(d["options"])
+        rnd.shuffle(order)
+        return order
+    if legal:
+        return rnd.choice(legal)
+    options = d["options"]
+    count = rnd.randint(d["min"], min(d["max"], len(options)))
+    return [options[i] for i in sorted(rnd.sample(range(len(options)), count))]
 
 
 def choose(asked: dict[str, Any], rnd: random.Random) -> Any:
@@ -453,10 +475,23 @@ def replay_noting(pack: Any, seed: int, actions: list[Any]) -> tuple[Any, list[t
     return game, steps
 
 
+def read_back(store: Path) -> Any:
+    """A function giving a stored game as the server reads it back (SQLite: its snapshot
+    and the moves since, signatures checked), or None for the old --dir files."""
+    if store.is_dir():
+        return None
+    from engine.serve.signing import load_or_make_key
+    from engine.serve.store import open_store
+    from engine.serve.tables import Tables
+    tables = Tables(open_store(store), load_or_make_key(f"{store}.key"))
+    return lambda gid: tables.get(gid).game
+
+
 def check(store: Path, acks: list[tuple[str, int, str, Any]]) -> dict[str, Any]:
     from engine.game import Game, replay
     from engine.loader import load_pack
     start = time.monotonic()
+    reading = read_back(store)
     packs: dict[str, Any] = {}
     answered: dict[tuple[str, int], tuple[str, Any]] = {}  # (game, decision) -> stored move
     moves = 0
@@ -474,7 +509,8 @@ def check(store: Path, acks: list[tuple[str, int, str, Any]]) -> dict[str, Any]:
                 if [r[0] for r in rows] != list(range(len(rows))):
                     raise ValueError(f"move numbers {[r[0] for r in rows][:10]}... not 0..")
                 replayed = replay(pack, seed, [r[3] for r in rows])
-            loaded = Game.load(pack, save, verify="digest", undo=False)
+            loaded = Game.load(pack, save, verify="digest", undo=False) if reading is None \
+                else reading(gid)
             if loaded.save() != replayed.save():
                 raise ValueError(f"its save ({len(loaded.actions)} actions) is not the "
                                  f"replay of its {len(rows)} moves")
@@ -545,7 +581,8 @@ def report(figures: dict[str, Any]) -> None:
     s = figures.get("soak")
     if s:
         print(f"soak: {figures['clients']} clients, {s['seconds']:.1f} s, pack "
-              f"{figures['pack']}, store {figures['store']}; server CPU "
+              f"{figures['pack']}, store {figures['store']}, clients ask for "
+              f"{figures['asked']}; server CPU "
               f"{s['server_cpu_share']:.0%} of a core, load generator {s['load_cpu_share']:.0%}")
         print(f"  {s['requests']} requests, {s['per_s']:.0f}/s")
         print(f"  {'route':<7}{'count':>8}{'/s':>8}{'p50 ms':>9}{'p90 ms':>9}{'p99 ms':>9}"
@@ -602,6 +639,9 @@ def main() -> int:
     parser.add_argument("--idle-games", type=int, help=f"default {DEFAULTS['idle_games']}; "
                         "0: no idle phase")
     parser.add_argument("--pack", default="ante_portas")
+    parser.add_argument("--screens", action="store_true",
+                        help="clients ask for the screen with the view, as the web page does "
+                        "(default: the view alone, ?screen=0, as a program does)")
     parser.add_argument("--max-loaded", type=int, default=64,
                         help="passed to the server when it has --max-loaded")
     parser.add_argument("--seed", type=int, default=1, help="of the kills and the games")
@@ -629,6 +669,7 @@ def main() -> int:
     options = serve_options(Path(args.server_root))
     store_kind = "sqlite (--db)" if "--db" in options else "files (--dir)"
     figures: dict[str, Any] = {"clients": args.clients, "pack": args.pack, "store": store_kind,
+                               "asked": "screen and view" if args.screens else "the view",
                                "server_options": sorted(options), "server_log": {}}
     stop = threading.Event()
     servers: list[Server] = []

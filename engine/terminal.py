@@ -41,6 +41,7 @@ class Namer:
         self.cat = cat
         self.show = show or {}
         self.fields = fields or {}
+        self._details: dict[str, str] = {}  # a record's details, said once per Namer
 
     def __call__(self, v: Any) -> str:
         if isinstance(v, list) and v and self.show:
@@ -67,6 +68,12 @@ class Namer:
 
     def details(self, rid: str) -> str:
         """The `show:` fields of the record `rid`, or "" (none shown, or not a record)."""
+        said = self._details.get(rid)
+        if said is None:
+            said = self._details[rid] = self._say_details(rid)
+        return said
+
+    def _say_details(self, rid: str) -> str:
         paths = self.show.get(self._type(rid) or "")
         if not paths:
             return ""

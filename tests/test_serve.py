@@ -323,3 +323,25 @@ def test_engine_serve_refuses_a_pack_it_cannot_offer(tmp_path, capsys):
     assert main(["serve", "--pack", "sword_of_rome", "--db", db]) == 2
     err = capsys.readouterr().err
     assert "engine serve: error:" in err and "data pack" in err
+
+
+def test_a_program_may_ask_for_the_view_alone(client):
+    game, tokens = two_people(client)
+    got = client.get(f"/api/games/{game}?screen=0", headers=bearer(tokens["carthage"])).json()
+    assert list(got) == ["view"] and got["view"]["side"] == "carthage"
+    d = got["view"]["decision"]
+    r = client.post(f"/api/games/{game}/act?screen=0", headers=bearer(tokens["carthage"]),
+                    json={"decision": d["id"], "action": got["view"]["legal_actions"][0]})
+    assert r.status_code == 200 and list(r.json()) == ["view"]
+    assert r.json()["view"]["decisions"] == 1
+    full = client.get(f"/api/games/{game}", headers=bearer(tokens["carthage"])).json()
+    assert full["view"] == r.json()["view"] and "screen" in full
+
+
+def test_engine_serve_refuses_limits_that_are_no_limits(tmp_path, capsys):
+    from engine.cli import main
+    db = str(tmp_path / "games.sqlite3")
+    assert main(["serve", "--db", db, "--create-rate", "fast"]) == 2
+    assert main(["serve", "--db", db, "--max-loaded", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "'fast' is not a rate like 20/60" in err and "--max-loaded is at least 1" in err

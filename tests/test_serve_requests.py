@@ -21,7 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from engine.serve.app import create_app  # noqa: E402
-from engine.serve.limits import Rate  # noqa: E402
+from engine.serve.limits import Rate, RateLimit  # noqa: E402
 from engine.serve.store import GameRow, StorageError  # noqa: E402
 from engine.serve.tables import ServerLimits, signed_fields  # noqa: E402
 from engine.serve.signing import sign  # noqa: E402
@@ -363,7 +363,7 @@ def test_websockets_from_other_sites_are_refused(client):
 
 # ---- 7. stored games are trusted by their signature -----------------------------------------------
 @pytest.mark.parametrize("column,value", [("seats", '{"carthage":"person","rome":"random"}'),
-                                          ("tokens", "{}"), ("seed", 99)])
+                                          ("tokens", "{}"), ("seed", 99), ("snapshot", 1)])
 def test_a_row_edited_outside_the_server_fails_to_load(client, column, value):
     game, tokens = two_people(client)
     tables = client.app.state.tables
@@ -386,7 +386,12 @@ def test_an_edited_move_history_fails_to_load(client):
         tx.run("UPDATE moves SET action = ? WHERE game = ?", ('"forged"', game))
     tables.forget(game)
     r = client.get(f"/api/games/{game}")
-    assert r.status_code == 409 and "move history" in r.json()["error"]
+    assert r.status_code == 409 and "move history was changed outside the server" in \
+        r.json()["error"]
+    with tables.store._conn.transaction() as tx:  # a move taken away: counted
+        tx.run("DELETE FROM moves WHERE game = ?", (game,))
+    r = client.get(f"/api/games/{game}")
+    assert r.status_code == 409 and "counts 1 moves, its history 0" in r.json()["error"]
 
 
 def test_the_key_is_made_once_readable_by_its_owner_only(tmp_path):
@@ -402,3 +407,17 @@ def test_the_key_is_made_once_readable_by_its_owner_only(tmp_path):
         r = c.get(f"/api/games/{game}")  # another server's key: not trusted
         assert r.status_code == 409 and r.json()["rule"] == "signature"
 
+
+
+def test_a_creation_rate_refills_over_its_period():
+    now = [0.0]
+    limit = RateLimit(Rate.parse("2/10"), clock=lambda: now[0])
+    assert limit.take("a") is None and limit.take("a") is None
+    assert limit.take("a") == pytest.approx(5.0)  # one comes back every 5 s
+    assert limit.take("b") is None  # each client its own
+    now[0] = 5.0
+    assert limit.take("a") is None and limit.take("a") == pytest.approx(5.0)
+    assert str(Rate.parse("20/60s")) == "20/60s"
+    for bad in ("20", "0/60", "20/0", "x/y"):
+        with pytest.raises(ValueError, match="is not a rate"):
+            Rate.parse(bad)

@@ -27,8 +27,8 @@ from engine.game import replay  # noqa: E402
 from engine.loader import load_pack  # noqa: E402
 from engine.serve.app import create_app  # noqa: E402
 from engine.serve.migrate import import_dir  # noqa: E402
-from engine.serve.store import (SCHEMA_VERSION, Conflict, Move, StorageError,  # noqa: E402
-                                encode, open_store)
+from engine.serve.store import SCHEMA_VERSION, Conflict, Move, StorageError, open_store  # noqa: E402,E501
+import engine.serve.tables  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 PACK = "ante_portas"
@@ -97,29 +97,59 @@ def test_a_move_and_its_game_are_stored_together_or_not_at_all(database, tmp_pat
     with server(database, tmp_path) as client:
         r = client.post("/api/games", json={"pack": PACK, "seed": 4, "join": "carthage"})
         game = r.json()["game"]
-        tables = client.app.state.tables
-        table = tables.get(game)
-        store = tables.store
+        store = client.app.state.tables.store
         before = store.read(game)
-        table.game.apply(table.game.legal_actions()[0])
-        row = table.row(tables.key)
-        store.record_move(row, Move(0, "carthage", 1, encode(table.game.actions[0]), "person",
-                                    0.0))
+        first = Move(0, "carthage", 1, '"card_01"', "person", 1.0)
+        store.record_move(game, first, False)
+        assert store.read(game).moves == 1 and store.moves(game) == [first]
         # the same move again (another server's copy): refused whole, the row unchanged
         with pytest.raises(Conflict):
-            store.record_move(row, Move(0, "carthage", 1, '"x"', "person", 0.0))
-        assert store.read(game).save == row.save and len(store.moves(game)) == 1
+            store.record_move(game, Move(0, "carthage", 1, '"x"', "person", 2.0), False)
+        assert store.read(game).moves == 1 and store.moves(game) == [first]
         # a game row whose move row cannot be written (a row n=1 is there already) is not
         # updated either: the update, made first, is rolled back
         with store._conn.transaction() as tx:
-            tx.run("INSERT INTO moves (game, n, side, decision, action, played_by, at) "
-                   "VALUES (?, 1, 'rome', 9, '\"y\"', 'person', 0)", (game,))
-        stale = store.read(game)
-        stale.moves, stale.save = 2, "changed"
+            tx.run("INSERT INTO moves (game, n, side, decision, action, played_by, at, "
+                   "signature) VALUES (?, 1, 'rome', 9, '\"y\"', 'person', 0, '')", (game,))
+        snapshot = store.read(game)
+        snapshot.moves, snapshot.snapshot, snapshot.save = 2, 2, "changed"
         with pytest.raises(Conflict):
-            store.record_move(stale, Move(1, "carthage", 1, '"x"', "person", 0.0))
-        assert store.read(game).save == row.save
-        assert store.read(game).save != before.save
+            store.record_move(game, Move(1, "carthage", 2, '"x"', "person", 3.0), True,
+                              snapshot)
+        after = store.read(game)
+        assert (after.moves, after.finished, after.save) == (1, 0, before.save)
+
+
+def test_a_long_game_is_a_snapshot_and_the_moves_since(database, tmp_path, monkeypatch):
+    """Each move writes one row; the snapshot is taken every SNAPSHOT_EVERY moves (8 here)
+    and at the end; a game read back between snapshots plays its later moves again."""
+    monkeypatch.setattr(engine.serve.tables, "SNAPSHOT_EVERY", 8)
+    every = 8
+    with server(database, tmp_path) as client:
+        r = client.post("/api/games", json={"pack": PACK, "seed": 6, "join": "carthage"})
+        game = r.json()["game"]
+        tokens = {"carthage": r.json()["token"]}
+        tokens["rome"] = client.post(f"/api/games/{game}/join",
+                                     json={"side": "rome"}).json()["token"]
+        tables = client.app.state.tables
+        snapshots = set()
+        for _ in range(2 * every + 3):
+            view = client.get(f"/api/games/{game}").json()["view"]
+            if view["result"] is not None:
+                break
+            d = client.get(f"/api/games/{game}",
+                           headers=bearer(tokens[view["decision"]["side"]])).json()["screen"]
+            d = d["decision"]
+            r = client.post(f"/api/games/{game}/act", headers=bearer(tokens[view["decision"][
+                "side"]]), json={"decision": d["id"], "action": d["options"][0]["action"]})
+            assert r.status_code == 200
+            snapshots.add(tables.store.read(game).snapshot)
+        row = tables.store.read(game)
+        assert snapshots == {0, every, 2 * every} and row.moves == 2 * every + 3
+        assert not row.finished
+        played = tables.get(game).game.save()
+        tables.forget(game)
+        assert tables.get(game).game.save() == played  # the snapshot and the moves since
 
 
 def old_server_folder(folder: Path, tmp_path: Path) -> dict[str, Any]:

@@ -4,6 +4,7 @@
     GET  /api/packs                 the packs to play, with their sides' names
     POST /api/games                 {"pack", "seed"?, "bots"?: {side: kind}, "join"?: side}
     GET  /api/games/{id}            the screen and view of the token's side (none: spectator)
+                                    (?screen=0: the view alone, for programs)
     POST /api/games/{id}/join       {"side"} -> {"token"}: the seat's secret token
     POST /api/games/{id}/act        {"decision": id, "action": value}, for the token's side
     WS   /api/games/{id}/ws?token=  the screen and view, pushed after every change
@@ -15,10 +16,14 @@ the messages. A refused request gets a 4xx (503 when the database failed, with
 
 Every action names the decision it answers, and is acknowledged (200) only once it is
 stored: the same answer sent again (a reply lost on the way) is answered 200 with
-`"repeated": true` and made once. POSTs are `application/json` and come from no page but
+`"repeated": true` and made once. A move is applied and stored in the event loop itself:
+it takes well under a millisecond for the shipped packs (one small row), and a hop to a
+worker thread and back cost more than that under load (the threads take turns with the
+loop for the GIL). Reading a game from the database, building a pack and a bot's thinking
+run in worker threads. POSTs are `application/json` and come from no page but
 the server's own (or an `allow_origins` one), and so do WebSockets. What a side is shown is
-made once per change and kept as JSON text (`Table.screens`). Bots move in a worker
-thread, one game's moves under its lock, so the server goes on answering while they think.
+made once per change and kept as JSON text (`Table.screens`). One game's moves are
+made under its lock, so a bot that thinks holds up no other game.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from typing import Any, AsyncIterator
 from urllib.parse import urlsplit
 
 import attrs
+import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -128,15 +134,22 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
         wake_bots(table)  # after a restart, a bot whose turn it was plays on
         return table
 
-    def payload(table: Table, side: str | None, lang: str) -> str:
-        """What a side is sent (under the table's lock): its screen and its view, as JSON
-        text made once per change of the game."""
+    def payload(table: Table, side: str | None, lang: str | None) -> str:
+        """What a side is sent (under the table's lock): its screen in `lang` and its view,
+        or (lang None) its view alone, as JSON text made once per change of the game."""
         text = table.screens.get((side, lang))
         if text is None:
-            text = table.screens[(side, lang)] = json.dumps(
-                {"screen": screen(table, side, lang), "view": table.game.view(side)},
-                ensure_ascii=False, separators=(",", ":"))
+            data = {"view": table.game.view(side)}
+            if lang is not None:
+                data["screen"] = screen(table, side, lang)
+            text = table.screens[(side, lang)] = to_json(data)
         return text
+
+    def shown_lang(request: Request, table: Table) -> str | None:
+        """The screen's language, or None when the client asks for the view alone
+        (`?screen=0`: a program that draws its own board, or none)."""
+        lang = lang_of(request, table)
+        return None if request.query_params.get("screen") == "0" else lang
 
     def pushes(table: Table) -> list[tuple[Socket, str]]:
         """Every open socket of the table with what it is shown now (under the lock)."""
@@ -153,11 +166,10 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
         if table.bot_to_move and (table.bot_task is None or table.bot_task.done()):
             table.bot_task = asyncio.get_running_loop().create_task(run_bots(table))
 
-    def bot_move(table: Table, side: str) -> None:
-        """One bot decision, in a worker thread (the caller holds the lock)."""
-        decision = table.game.decision
-        action = table.bot(side).choose(table.game, side)
-        tables.play(table, action, side, decision.id, table.seats[side])
+    def bot_choice(table: Table, side: str) -> Any:
+        """What the bot in `side`'s seat answers, thought out in a worker thread (the
+        caller holds the lock)."""
+        return table.bot(side).choose(table.game, side)
 
     async def run_bots(table: Table) -> None:
         while True:
@@ -166,7 +178,9 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                 if side is None:
                     return
                 try:
-                    await asyncio.to_thread(bot_move, table, side)
+                    decision = table.game.decision.id
+                    action = await asyncio.to_thread(bot_choice, table, side)
+                    tables.play(table, action, side, decision, table.seats[side])
                 except (EngineError, Refused) as err:  # the game is unchanged
                     print(f"engine serve: game {table.id}: the {side} bot cannot move: {err}",
                           file=sys.stderr)
@@ -232,8 +246,10 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                           f"{creations.rate.count} in {creations.rate.seconds:g} seconds",
                           "limit", {"Retry-After": retry_after(wait)})
         side = body.get("join")
-        table, token = await asyncio.to_thread(tables.create, body.get("pack"),
-                                               body.get("seed"), body.get("bots"), lang, side)
+        if not tables.has_pack(body.get("pack")):  # built once, in seconds: not in the loop
+            await asyncio.to_thread(tables.pack, body.get("pack"))
+        table, token = tables.create(body.get("pack"), body.get("seed"), body.get("bots"),
+                                     lang, side)
         out: dict[str, Any] = {"game": table.id, "seats": table.seats}
         if token is not None:
             out.update(token=token, side=side)
@@ -242,7 +258,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
 
     async def show(request: Request) -> Response:
         table = await table_of(request)
-        lang = lang_of(request, table)
+        lang = shown_lang(request, table)
         side = table.side_of(token_of(request))
         text = table.screens.get((side, lang))  # made since the last change: no lock needed
         if text is None:
@@ -254,7 +270,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
         table = await table_of(request)
         body = await body_of(request)
         async with table.lock:
-            token = await asyncio.to_thread(tables.join, table, body.get("side"))
+            token = tables.join(table, body.get("side"))
             sends = pushes(table)  # the others see the seat taken
         await push(table, sends)
         return JSONResponse({"token": token, "side": body.get("side")}, status_code=201)
@@ -262,6 +278,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
     async def act(request: Request) -> Response:
         table = await table_of(request)
         lang = lang_of(request, table)
+        shown = shown_lang(request, table)
         body = await body_of(request)
         if "action" not in body or not isinstance(body.get("decision"), int) \
                 or isinstance(body.get("decision"), bool):
@@ -275,12 +292,11 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                               "('Authorization: Bearer TOKEN'; join the game to get one)",
                               "token")
             try:
-                made = await asyncio.to_thread(tables.play, table, body["action"], side,
-                                               body["decision"], PERSON)
+                made = tables.play(table, body["action"], side, body["decision"], PERSON)
             except IllegalAction as err:
                 status = 409 if err.rule in LATE_RULES else 422
                 raise Refused(status, err.text(lang), err.rule) from None
-            out = payload(table, side, lang)
+            out = payload(table, side, shown)
             sends = pushes(table) if made else []
         await push(table, sends)
         wake_bots(table)
@@ -342,6 +358,15 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                     exception_handlers={Refused: refused, HTTPException: http_error})
     app.state.tables = tables
     return app
+
+
+def to_json(data: Any) -> str:
+    """JSON text of what a side is sent: orjson (a few times faster than json on a view with
+    its log), or json for what orjson does not write (a whole number past 64 bits)."""
+    try:
+        return orjson.dumps(data).decode("utf-8")
+    except TypeError:
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def nested_deeper(value: Any, limit: int) -> bool:

@@ -18,7 +18,7 @@ import attrs
 from engine.errors import EngineError, SaveError
 from engine.game import Game
 from engine.serve.store import Conflict, Move, StorageError, encode
-from engine.serve.tables import GAME_ID, Refused, Table, Tables, check_seats
+from engine.serve.tables import GAME_ID, Refused, Table, Tables, check_seats, signed_move
 
 OLD_FORMAT = "engine-table/1"
 
@@ -90,6 +90,8 @@ def _read(tables: Tables, game_id: str, path: Path) -> tuple[Table, list[Move]]:
     moves = []
     for n, action in enumerate(game.actions):
         asked = again.decision
-        moves.append(Move(n, asked.side, asked.id, encode(action), "imported", when))
+        moves.append(signed_move(tables.key, game_id,
+                                 Move(n, asked.side, asked.id, encode(action), "imported",
+                                      when)))
         again.apply(action)
     return Table(game_id, data["pack"], game, dict(seats), lang, when, dict(tokens)), moves

@@ -5,12 +5,18 @@ library's `sqlite3`), the embedded default, and **PostgreSQL** (psycopg, the `po
 extra) for a deployment that outgrows one machine. `open_store(url)` picks one by the URL:
 `postgresql://…` (or `postgres://…`) is PostgreSQL, anything else a SQLite file's path.
 
+A game is stored as a **snapshot and the moves since**: its row holds a save (`Game.save`)
+taken after `snapshot` moves, and `moves` holds one row per action (who, which decision,
+what, when), so a game loads as its snapshot with the later moves played again, and every
+game can be replayed whole from its seed and audited. A move writes one small row whatever
+the game's size; the snapshot is taken anew every few moves and at the game's end
+(engine.serve.tables).
+
 Every change is one transaction, which either stores whole or not at all:
-- a move inserts its row in `moves` (one row per action: who, which decision, what, when)
-  and updates its game's row (the save after the move, its signature, the move count)
-  where the game's row still has the move count the move was made on. Two servers (or a
-  table read twice) that both make move n therefore cannot both store it: the second gets
-  `Conflict`, and the game in its memory is stale;
+- a move inserts its row in `moves` and updates its game's row (move count, whether it is
+  over, and at times a new snapshot) where the game's row still has the move count the move
+  was made on. Two servers (or a table read twice) that both make move n therefore cannot
+  both store it: the second gets `Conflict`, and the game in its memory is stale;
 - a game's creation inserts its row; a seat taken updates the row's tokens.
 
 SQLite runs in WAL mode with `synchronous=FULL`: a server acknowledges a move only once it
@@ -49,6 +55,7 @@ MIGRATIONS: dict[int, list[str]] = {
             tokens TEXT NOT NULL,
             moves BIGINT NOT NULL,
             finished BIGINT NOT NULL,
+            snapshot BIGINT NOT NULL,
             save TEXT NOT NULL,
             signature TEXT NOT NULL,
             created DOUBLE PRECISION NOT NULL,
@@ -61,13 +68,15 @@ MIGRATIONS: dict[int, list[str]] = {
             action TEXT NOT NULL,
             played_by TEXT NOT NULL,
             at DOUBLE PRECISION NOT NULL,
+            signature TEXT NOT NULL,
             PRIMARY KEY (game, n))""",
         "CREATE INDEX games_open ON games (finished)",
     ],
 }
 
-GAME_COLUMNS = ("id", "pack", "seed", "lang", "seats", "tokens", "moves", "finished", "save",
-                "signature", "created", "updated")
+GAME_COLUMNS = ("id", "pack", "seed", "lang", "seats", "tokens", "moves", "finished",
+                "snapshot", "save", "signature", "created", "updated")
+MOVE_COLUMNS = ("n", "side", "decision", "action", "played_by", "at", "signature")
 
 
 class StorageError(Exception):
@@ -83,7 +92,8 @@ class Conflict(Exception):
 @attrs.define
 class GameRow:
     """One hosted game as stored. `seats` and `tokens` are JSON text as stored (the table
-    checks them when it reads the row); `moves`: how many rows of `moves` it has."""
+    checks them when it reads the row); `moves`: how many rows of `moves` it has;
+    `save`: the game after its first `snapshot` moves."""
 
     id: str
     pack: str
@@ -93,6 +103,7 @@ class GameRow:
     tokens: str
     moves: int
     finished: int
+    snapshot: int
     save: str
     signature: str
     created: float
@@ -105,7 +116,8 @@ class GameRow:
 @attrs.frozen
 class Move:
     """One action of a game: the `n`-th (from 0), by `side`, answering decision `decision`;
-    `action` as JSON text; `played_by`: "person" or the bot's kind."""
+    `action` as JSON text; `played_by`: "person", the bot's kind, or "imported";
+    `signature`: the server's (engine.serve.signing)."""
 
     n: int
     side: str
@@ -113,6 +125,7 @@ class Move:
     action: str
     played_by: str
     at: float
+    signature: str = ""
 
 
 def is_postgres(url: str) -> bool:
@@ -181,17 +194,37 @@ class Store:
             for move in moves:
                 self._insert_move(tx, row.id, move)
 
-    def record_move(self, row: GameRow, move: Move) -> None:
-        """Move `move` (the game's `move.n`-th) and the game's row after it, together; the
-        row stored must still be at move `move.n`, else Conflict and nothing changes."""
-        assert row.moves == move.n + 1
+    def record_move(self, game_id: str, move: Move, finished: bool,
+                    snapshot: GameRow | None = None) -> None:
+        """Move `move` (the game's `move.n`-th) and the game's row after it, together: its
+        move count and whether it is over, or the whole row `snapshot` (a new snapshot).
+        The row stored must still be at move `move.n`, else Conflict and nothing changes."""
         with self._conn.transaction() as tx:
-            self._update(tx, row, expect_moves=move.n)
-            self._insert_move(tx, row.id, move)
+            if snapshot is not None:
+                assert snapshot.moves == move.n + 1 and snapshot.id == game_id
+                self._update(tx, snapshot, expect_moves=move.n)
+            else:
+                changed = tx.run("UPDATE games SET moves = ?, finished = ?, updated = ? "
+                                 "WHERE id = ? AND moves = ?",
+                                 (move.n + 1, int(finished), move.at, game_id, move.n))
+                if changed != 1:
+                    raise Conflict(f"game {game_id} was changed by another server since it "
+                                   "was read")
+            self._insert_move(tx, game_id, move)
+
+    def set_tokens(self, game_id: str, tokens: str, signature: str, moves: int) -> None:
+        """A seat taken: the row's tokens and signature, where the stored row is still at
+        `moves` moves (else Conflict)."""
+        with self._conn.transaction() as tx:
+            changed = tx.run("UPDATE games SET tokens = ?, signature = ?, updated = ? "
+                             "WHERE id = ? AND moves = ?",
+                             (tokens, signature, now(), game_id, moves))
+            if changed != 1:
+                raise Conflict(f"game {game_id} was changed by another server since it was "
+                               "read")
 
     def update(self, row: GameRow) -> None:
-        """The game's row changed without a move (a seat taken): Conflict if the stored
-        row has another move count."""
+        """The whole game row, written as it is (where the stored row has its move count)."""
         with self._conn.transaction() as tx:
             self._update(tx, row, expect_moves=row.moves)
 
@@ -204,9 +237,10 @@ class Store:
 
     @staticmethod
     def _insert_move(tx: "_Transaction", game: str, move: Move) -> None:
-        tx.run("INSERT INTO moves (game, n, side, decision, action, played_by, at) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?)",
-               (game, move.n, move.side, move.decision, move.action, move.played_by, move.at))
+        tx.run(f"INSERT INTO moves (game, {', '.join(MOVE_COLUMNS)}) "
+               f"VALUES (?, {', '.join('?' * len(MOVE_COLUMNS))})",
+               (game, move.n, move.side, move.decision, move.action, move.played_by, move.at,
+                move.signature))
 
     # ---- reads --------------------------------------------------------------------------------
     def read(self, game_id: str) -> GameRow | None:
@@ -218,14 +252,14 @@ class Store:
     def moves(self, game_id: str) -> list[Move]:
         """The game's moves in order."""
         with self._conn.transaction() as tx:
-            rows = tx.all("SELECT n, side, decision, action, played_by, at FROM moves "
+            rows = tx.all(f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves "
                           "WHERE game = ? ORDER BY n", (game_id,))
         return [Move(*r) for r in rows]
 
     def move_answering(self, game_id: str, decision: int) -> Move | None:
         """The move that answered decision `decision` of the game, if one did."""
         with self._conn.transaction() as tx:
-            row = tx.one("SELECT n, side, decision, action, played_by, at FROM moves "
+            row = tx.one(f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves "
                          "WHERE game = ? AND decision = ?", (game_id, decision))
         return None if row is None else Move(*row)
 
@@ -437,10 +471,3 @@ class _postgres_transaction:
         except self.conn._psycopg.Error:
             pass  # a lost connection: it is made again at the next transaction
 
-
-def rows_of(store: Store) -> Iterator[GameRow]:
-    """Every stored game's row (for an audit or an export)."""
-    for game_id in store.game_ids():
-        row = store.read(game_id)
-        if row is not None:
-            yield row

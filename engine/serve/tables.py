@@ -5,16 +5,18 @@ A table is one game and who sits at it: per side a bot (its kind) or a person, w
 with a secret seat token. Only the token's hash is kept, in memory and in the database, so
 a copy of the database lets nobody act for a player.
 
-A move is made and stored as one: `Tables.play` applies it, then stores the move and the
-game after it in one transaction, and when the database fails the game in memory is put
-back as it was, so what a client was told (an error, never an acknowledgement) is what the
-database holds. Tables are read from the database the first time they are asked for, their
-signature checked (engine.serve.signing), and unloaded again, least recently used first,
-when more than `max_loaded` are in memory and nobody watches them.
+A move is made and stored as one: `Tables.play` applies it, then stores the move (and,
+every SNAPSHOT_EVERY moves and at the game's end, a new snapshot of the game) in one
+transaction, and when the database fails the game in memory is put back as it was, so what
+a client was told (an error, never an acknowledgement) is what the database holds. Tables
+are read from the database the first time they are asked for (the snapshot, its signature
+and each later move's checked, the later moves played again), and unloaded again, least
+recently used first, when more than `max_loaded` are in memory and nobody watches them.
 """
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import hmac
 import json
@@ -28,13 +30,16 @@ import attrs
 
 from engine.bots import BOT_KINDS, bot_seed, make_bot
 from engine.errors import IllegalAction, SaveError
-from engine.game import Game
+from engine.game import Game, replay
 from engine.loader import load_pack, shipped_packs
 from engine.serve.limits import Rate
 from engine.serve.signing import sign, verify
 from engine.serve.store import Conflict, GameRow, Move, StorageError, Store, encode, now
 
 PERSON = "person"
+# a new snapshot every this many moves: a table is read back with at most as many moves
+# played again, and a move's write stays one small row (a save is tens to hundreds of kB)
+SNAPSHOT_EVERY = 32
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
 MAX_SEED = (1 << 63) - 1
@@ -87,6 +92,8 @@ class Table:
     bots: dict[str, Any] = attrs.Factory(dict)
     bot_task: asyncio.Task | None = None
     screens: dict[tuple[str | None, str], str] = attrs.Factory(dict)
+    # the stored snapshot: how many moves it holds and its save's SHA-256 (for signatures)
+    snapshot: tuple[int, str] = (0, "")
 
     def side_of(self, token: str | None) -> str | None:
         """The side whose token this is; None for no token; Refused for a wrong one."""
@@ -123,19 +130,39 @@ class Table:
             (self.bot_task is None or self.bot_task.done())
 
     def row(self, key: bytes) -> GameRow:
-        """The table as stored now, signed with `key`."""
+        """The table as stored with a snapshot of now, signed with `key` (and the snapshot
+        kept as the table's)."""
         game = self.game
-        row = GameRow(self.id, self.pack_ref, game.seed, self.lang, encode(self.seats),
-                      encode(self.tokens), len(game.actions), int(game.over), game.save(), "",
-                      self.created, now())
-        row.signature = sign(key, signed_fields(row))
-        return row
+        save = game.save()
+        self.snapshot = (len(game.actions), save_digest(save))
+        return GameRow(self.id, self.pack_ref, game.seed, self.lang, encode(self.seats),
+                       encode(self.tokens), len(game.actions), int(game.over),
+                       len(game.actions), save, self.signature(key), self.created, now())
+
+    def signature(self, key: bytes) -> str:
+        """The signature of the table's row, as its seats, tokens and snapshot are now."""
+        return sign(key, (self.id, self.pack_ref, self.game.seed, self.lang,
+                          encode(self.seats), encode(self.tokens), *self.snapshot))
+
+
+def save_digest(save: str) -> str:
+    return hashlib.sha256(save.encode("utf-8")).hexdigest()
 
 
 def signed_fields(row: GameRow) -> tuple[Any, ...]:
-    """What a row's signature covers: everything that loads a game, not its times."""
-    return (row.id, row.pack, row.seed, row.lang, row.seats, row.tokens, row.moves,
-            row.finished, row.save)
+    """What a row's signature covers: everything that loads the game, not its times nor
+    the move count (the moves are signed each)."""
+    return (row.id, row.pack, row.seed, row.lang, row.seats, row.tokens, row.snapshot,
+            save_digest(row.save))
+
+
+def move_fields(game_id: str, move: Move) -> tuple[Any, ...]:
+    """What a move's signature covers."""
+    return ("move", game_id, move.n, move.side, move.decision, move.action, move.played_by)
+
+
+def signed_move(key: bytes, game_id: str, move: Move) -> Move:
+    return attrs.evolve(move, signature=sign(key, move_fields(game_id, move)))
 
 
 class Tables:
@@ -150,6 +177,9 @@ class Tables:
         self.limits = limits or ServerLimits()
         self._tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self._packs: dict[str, Any] = {p.id: p for p in packs or []}
+        # the packs to play, listed once (reading every pack.yaml per new game was a tenth
+        # of the server's time under load)
+        self._playable = list(dict.fromkeys([*shipped_packs()[0], *self._packs]))
         # tables and packs are read in worker threads: each once, never twice at a time
         self._reading = threading.Lock()
         self._loading = threading.Lock()
@@ -159,16 +189,25 @@ class Tables:
     def playable(self) -> list[str]:
         """The packs a game can be made of: the shipped ones and those given (a request
         names one of these, never a path on the server's disk)."""
-        return list(dict.fromkeys([*shipped_packs()[0], *self._packs]))
+        return self._playable
+
+    def has_pack(self, ref: Any) -> bool:
+        """Whether pack `ref` is built already (else `pack` builds it: seconds)."""
+        return isinstance(ref, str) and ref in self._packs
 
     def pack(self, ref: Any) -> Any:
-        if not isinstance(ref, str) or ref not in self.playable():
+        if not isinstance(ref, str) or ref not in self._playable:
             raise Refused(404, f"no pack {ref!r} to play here (packs: "
                           f"{', '.join(self.playable())})", "pack")
         with self._loading:
             pack = self._packs.get(ref)
             if pack is None:
                 pack = self._packs[ref] = load_pack(ref)
+                # A pack lives as long as the server: kept out of the collector's sight, a
+                # full collection no longer walks its compiled rules and tables (they were
+                # most of what it walked, and its pauses the slowest 1% of answers).
+                gc.collect()
+                gc.freeze()
             return pack
 
     # ---- tables --------------------------------------------------------------------------
@@ -270,7 +309,8 @@ class Tables:
         _check_seat(table.seats, side, table.tokens)
         token = _seat(table, side)
         try:
-            self.store.update(table.row(self.key))
+            self.store.set_tokens(table.id, encode(table.tokens), table.signature(self.key),
+                                  len(table.game.actions))
         except (StorageError, Conflict) as err:
             del table.tokens[side]
             if isinstance(err, Conflict):
@@ -291,7 +331,6 @@ class Tables:
             raise Refused(400, "send the id of the decision you answer: {\"decision\": a "
                           f"whole number, \"action\": your answer}}, not {decision!r}",
                           "decision")
-        before = game.clone()
         n = len(game.actions)
         try:
             game.apply(action, side=side, decision=decision)
@@ -299,11 +338,21 @@ class Tables:
             if err.rule == "stale" and self._answered(table, side, decision, action):
                 return False
             raise
-        move = Move(n, side, decision, encode(game.actions[-1]), by, now())
+        snapshot_before = table.snapshot
         try:
-            self.store.record_move(table.row(self.key), move)
-        except (StorageError, Conflict) as err:
-            table.game = before  # not stored: it did not happen
+            move = signed_move(self.key, table.id,
+                               Move(n, side, decision, encode(game.actions[-1]), by, now()))
+            snapshot = table.row(self.key) if game.over or \
+                n + 1 - table.snapshot[0] >= SNAPSHOT_EVERY else None
+            self.store.record_move(table.id, move, game.over, snapshot)
+        except BaseException as err:
+            # not stored: not made. The game before the move is its actions but the last
+            # played again (exact; only when the database fails, where a copy before every
+            # move cost a twentieth of the server's time)
+            table.game = replay(game.pack, game.seed, game.actions[:-1], log=game.rt.logging)
+            table.snapshot = snapshot_before
+            if not isinstance(err, (StorageError, Conflict)):
+                raise
             if isinstance(err, Conflict):
                 self.forget(table.id)
                 raise _conflict(table.id) from None
@@ -340,12 +389,16 @@ class Tables:
             check_seats(pack, seats, tokens)
             # signed by this server: the save's digest is checked, without a replay
             game = Game.load(pack, row.save, verify="digest", undo=False)
-            if game.seed != row.seed or len(game.actions) != row.moves:
+            if game.seed != row.seed or len(game.actions) != row.snapshot:
                 raise ValueError("its save and its row disagree on the seed or the moves")
-            history = [m.action for m in self.store.moves(game_id)]
-            if history != [encode(a) for a in game.actions]:
-                raise ValueError(f"its move history ({len(history)} moves) is not the moves "
-                                 f"of its save ({len(game.actions)})")
+            moves = self.store.moves(game_id)
+            self._play_history(game_id, game, moves)
+            if len(moves) != row.moves:
+                raise ValueError(f"its row counts {row.moves} moves, its history "
+                                 f"{len(moves)}")
+        except IllegalAction as err:
+            raise Refused(409, f"game {game_id}'s move history does not play: {err}",
+                          "save") from None
         except SaveError as err:
             raise Refused(409, f"game {game_id} cannot be resumed: {err}", "save") from None
         except StorageError as err:
@@ -353,7 +406,26 @@ class Tables:
         except (ValueError, KeyError, TypeError, AttributeError) as err:
             raise Refused(409, f"game {game_id}'s stored record is damaged: {err}",
                           "save") from None
-        return Table(game_id, row.pack, game, seats, row.lang, row.created, tokens)
+        table = Table(game_id, row.pack, game, seats, row.lang, row.created, tokens)
+        table.snapshot = (row.snapshot, save_digest(row.save))
+        return table
+
+    def _play_history(self, game_id: str, game: Game, moves: list[Move]) -> None:
+        """Check a game's move history against its snapshot `game` and play the moves made
+        after it: ValueError (or IllegalAction) when a move is not the server's."""
+        snapshot = len(game.actions)
+        if [m.n for m in moves] != list(range(len(moves))) or len(moves) < snapshot:
+            raise ValueError(f"its move history ({len(moves)} moves) is not the moves of "
+                             f"its save ({snapshot})")
+        for m in moves:
+            if not verify(self.key, move_fields(game_id, m), m.signature):
+                raise ValueError(f"its move history was changed outside the server (move "
+                                 f"{m.n}'s signature does not match)")
+        if [m.action for m in moves[:snapshot]] != [encode(a) for a in game.actions]:
+            raise ValueError(f"its move history ({len(moves)} moves) is not the moves of "
+                             f"its save ({snapshot})")
+        for m in moves[snapshot:]:
+            game.apply(json.loads(m.action), side=m.side, decision=m.decision)
 
 
 def check_seats(pack: Any, seats: Any, tokens: Any) -> None:
