@@ -107,6 +107,12 @@ def _postgres_database() -> Any:
             admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+@pytest.fixture
+def postgres_database() -> Any:
+    """The URL of a fresh PostgreSQL database (see above)."""
+    yield from _postgres_database()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def database(request: Any, tmp_path: Path) -> Any:
     """Where a server keeps its games, for each backend: a SQLite file's path, or the URL

@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("starlette", reason="engine serve needs the serve extra")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
+from serve_client import PACK, bearer, two_people  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from engine.loader import load_pack  # noqa: E402
@@ -28,11 +29,7 @@ from engine.serve.tables import Tables  # noqa: E402
 from engine.translations import catalog  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-PACK = "ante_portas"
 
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
@@ -40,16 +37,6 @@ def client(tmp_path: Path):
     with TestClient(create_app(tmp_path / "games.sqlite3")) as c:
         yield c
 
-
-def two_people(client: TestClient, seed: int = 5) -> tuple[str, dict[str, str]]:
-    """A game of two people (nothing moves by itself): its id and each side's token."""
-    r = client.post("/api/games", json={"pack": PACK, "seed": seed, "join": "carthage"})
-    assert r.status_code == 201, r.json()
-    game, tokens = r.json()["game"], {"carthage": r.json()["token"]}
-    r = client.post(f"/api/games/{game}/join", json={"side": "rome"})
-    assert r.status_code == 201, r.json()
-    tokens["rome"] = r.json()["token"]
-    return game, tokens
 
 
 def wait_for_turn(client: TestClient, game: str, token: str, seconds: float = 60

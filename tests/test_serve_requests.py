@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("starlette", reason="engine serve needs the serve extra")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
+from serve_client import PACK, bearer, two_people  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
@@ -26,11 +27,7 @@ from engine.serve.store import GameRow, StorageError  # noqa: E402
 from engine.serve.tables import ServerLimits, signed_fields  # noqa: E402
 from engine.serve.signing import sign  # noqa: E402
 
-PACK = "ante_portas"
 
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def make_client(tmp_path: Path, **kw: Any) -> TestClient:
@@ -42,13 +39,6 @@ def client(tmp_path: Path):
     with make_client(tmp_path) as c:
         yield c
 
-
-def two_people(client: TestClient, seed: int = 5) -> tuple[str, dict[str, str]]:
-    r = client.post("/api/games", json={"pack": PACK, "seed": seed, "join": "carthage"})
-    assert r.status_code == 201, r.json()
-    game, tokens = r.json()["game"], {"carthage": r.json()["token"]}
-    tokens["rome"] = client.post(f"/api/games/{game}/join", json={"side": "rome"}).json()["token"]
-    return game, tokens
 
 
 def asked(client: TestClient, game: str, tokens: dict[str, str]) -> tuple[str, dict[str, Any]]:

@@ -21,6 +21,7 @@ import pytest
 pytest.importorskip("starlette", reason="engine serve needs the serve extra")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 
+from serve_client import PACK, bearer  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from engine.game import replay  # noqa: E402
@@ -31,11 +32,7 @@ from engine.serve.store import SCHEMA_VERSION, Conflict, Move, StorageError, ope
 import engine.serve.tables  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-PACK = "ante_portas"
 
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def server(database: str, tmp_path: Path) -> TestClient:
@@ -285,13 +282,11 @@ def test_an_acknowledged_move_survives_a_sigkill_of_the_server(tmp_path):
         assert view["decisions"] == len(acked)
 
 
-def test_a_lost_database_connection_is_made_again(database, tmp_path):
-    if not database.startswith("postgresql"):
-        pytest.skip("a SQLite file has no connection to lose")
+def test_a_lost_postgresql_connection_is_made_again(postgres_database):
     import psycopg
-    store = open_store(database)
+    store = open_store(postgres_database)
     pid = store._conn._db.info.backend_pid
-    with psycopg.connect(database, autocommit=True) as admin:
+    with psycopg.connect(postgres_database, autocommit=True) as admin:
         admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     try:
         store.game_ids()  # the first use may find the connection gone: StorageError

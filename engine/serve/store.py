@@ -30,6 +30,7 @@ message: the change did not happen.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -311,9 +312,55 @@ class _Transaction:
 
 
 class _Connection:
-    name = ""
+    """One connection of a backend, used by one transaction at a time. A backend says how
+    a transaction begins, commits and rolls back, and which of its errors mean a row that
+    exists already (`integrity`) or any failure (`failure`)."""
 
-    def transaction(self) -> Any:  # a context manager giving a _Transaction
+    name = ""
+    placeholder = "?"
+    integrity: Any = ()  # the backend's exception classes (none here)
+    failure: Any = ()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[_Transaction]:
+        """Statements that are stored together or not at all: Conflict when a row exists
+        already, StorageError when the database fails."""
+        with self._lock:
+            try:
+                cur = self._begin()
+            except self.failure as err:
+                raise StorageError(f"the database is not available: {err}") from None
+            try:
+                yield _Transaction(cur, self.placeholder, self._has_table)
+            except BaseException as err:
+                self._rollback(cur)
+                if isinstance(err, self.integrity):
+                    raise Conflict(f"the database refused it: {err}") from None
+                if isinstance(err, self.failure):
+                    raise StorageError(f"the database failed: {err}") from None
+                raise
+            else:
+                try:
+                    self._commit(cur)
+                except self.failure as err:
+                    self._rollback(cur)
+                    raise StorageError(f"the database did not store it: {err}") from None
+            finally:
+                cur.close()
+
+    def _begin(self) -> Any:
+        raise NotImplementedError
+
+    def _commit(self, cur: Any) -> None:
+        raise NotImplementedError
+
+    def _rollback(self, cur: Any) -> None:
+        raise NotImplementedError
+
+    def _has_table(self, name: str) -> bool:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -322,8 +369,11 @@ class _Connection:
 
 class _SqliteConnection(_Connection):
     name = "sqlite"
+    integrity = sqlite3.IntegrityError
+    failure = sqlite3.Error
 
     def __init__(self, path: Path):
+        super().__init__()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             # autocommit (isolation_level None): each transaction is opened by hand below
@@ -336,73 +386,47 @@ class _SqliteConnection(_Connection):
             self._db.execute("PRAGMA foreign_keys=ON")
         except (sqlite3.Error, OSError) as err:
             raise StorageError(f"cannot open the database {path}: {err}") from None
-        self._lock = threading.Lock()
+
+    def _begin(self) -> Any:
+        cur = self._db.cursor()
+        cur.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
+        return cur
+
+    def _commit(self, cur: Any) -> None:
+        cur.execute("COMMIT")
+
+    def _rollback(self, cur: Any) -> None:
+        try:
+            cur.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # no transaction is open any more: nothing to undo
 
     def _has_table(self, name: str) -> bool:
         return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                 "name = ?", (name,)).fetchone() is not None
-
-    def transaction(self) -> Any:
-        return _sqlite_transaction(self)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
 
-class _sqlite_transaction:
-    def __init__(self, conn: _SqliteConnection):
-        self.conn = conn
-
-    def __enter__(self) -> _Transaction:
-        self.conn._lock.acquire()
-        try:
-            self.cur = self.conn._db.cursor()
-            self.cur.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
-        except sqlite3.Error as err:
-            self.conn._lock.release()
-            raise StorageError(f"the database is not available: {err}") from None
-        return _Transaction(self.cur, "?", self.conn._has_table)
-
-    def __exit__(self, kind: Any, err: Any, tb: Any) -> bool:
-        try:
-            if kind is None:
-                try:
-                    self.cur.execute("COMMIT")
-                except sqlite3.Error as failed:
-                    self._rollback()
-                    raise StorageError(f"the database did not store it: {failed}") from None
-                return False
-            self._rollback()
-            if isinstance(err, sqlite3.IntegrityError):
-                raise Conflict(f"the database refused it: {err}") from None
-            if isinstance(err, sqlite3.Error):
-                raise StorageError(f"the database failed: {err}") from None
-            return False
-        finally:
-            self.conn._lock.release()
-
-    def _rollback(self) -> None:
-        try:
-            self.cur.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # no transaction is open any more: nothing to undo
-
-
 class _PostgresConnection(_Connection):
     """One connection to PostgreSQL, made again when it was lost (a restarted database)."""
 
     name = "postgresql"
+    placeholder = "%s"
 
     def __init__(self, url: str):
+        super().__init__()
         try:
             import psycopg
         except ImportError as err:
             raise StorageError("a PostgreSQL database needs psycopg: pip install "
                                f"'engine-dsl[postgres]' ({err})") from None
         self._psycopg = psycopg
+        self.integrity = psycopg.errors.IntegrityError
+        self.failure = psycopg.Error
         self._url = url
-        self._lock = threading.Lock()
         self._db: Any = None
         with self._lock:
             self._connected()
@@ -417,57 +441,24 @@ class _PostgresConnection(_Connection):
                 raise StorageError(f"cannot reach the database: {err}") from None
         return self._db
 
+    def _begin(self) -> Any:
+        return self._connected().cursor()
+
+    def _commit(self, cur: Any) -> None:
+        self._db.commit()
+
+    def _rollback(self, cur: Any) -> None:
+        try:
+            self._db.rollback()
+        except self._psycopg.Error:
+            pass  # a lost connection: it is made again at the next transaction
+
     def _has_table(self, name: str) -> bool:
         with self._db.cursor() as cur:
             cur.execute("SELECT to_regclass(%s)", (name,))
             return cur.fetchone()[0] is not None
 
-    def transaction(self) -> Any:
-        return _postgres_transaction(self)
-
     def close(self) -> None:
         with self._lock:
             if self._db is not None:
                 self._db.close()
-
-
-class _postgres_transaction:
-    def __init__(self, conn: _PostgresConnection):
-        self.conn = conn
-
-    def __enter__(self) -> _Transaction:
-        self.conn._lock.acquire()
-        try:
-            self.db = self.conn._connected()
-            self.cur = self.db.cursor()
-        except BaseException:
-            self.conn._lock.release()
-            raise
-        return _Transaction(self.cur, "%s", self.conn._has_table)
-
-    def __exit__(self, kind: Any, err: Any, tb: Any) -> bool:
-        psycopg = self.conn._psycopg
-        try:
-            if kind is None:
-                try:
-                    self.db.commit()
-                except psycopg.Error as failed:
-                    self._rollback()
-                    raise StorageError(f"the database did not store it: {failed}") from None
-                return False
-            self._rollback()
-            if isinstance(err, psycopg.errors.IntegrityError):
-                raise Conflict(f"the database refused it: {err}") from None
-            if isinstance(err, psycopg.Error):
-                raise StorageError(f"the database failed: {err}") from None
-            return False
-        finally:
-            self.cur.close()
-            self.conn._lock.release()
-
-    def _rollback(self) -> None:
-        try:
-            self.db.rollback()
-        except self.conn._psycopg.Error:
-            pass  # a lost connection: it is made again at the next transaction
-
