@@ -673,13 +673,16 @@ SENTENCES = ("say", "end")  # what a pack that narrates its play (board `log: se
 
 
 def log_lines(log: list[dict[str, Any]], cat: Any, trace: bool = False,
-              sentences: bool = False) -> list[tuple[int, str]]:
+              sentences: bool = False, said: dict[int, tuple[Any, str]] | None = None
+              ) -> list[tuple[int, str]]:
     """The log as readable lines, each with the index of its entry: indented by event
     nesting; rule traces only with `trace`. With `sentences` (a pack whose board says `log:
     sentences`, unless tracing) only the pack's own sentences and the result, as a player at
-    the table would tell the game."""
+    the table would tell the game. `said`: the entries said before in `cat`'s language, to
+    say each once (a log entry never changes; one shown otherwise is another entry)."""
+    render = cat.render if said is None else _saying_once(cat.render, said)
     if sentences and not trace:
-        return [(i, cat.render(e)) for i, e in enumerate(log) if e.get("t") in SENTENCES]
+        return [(i, render(e)) for i, e in enumerate(log) if e.get("t") in SENTENCES]
     out = []
     depth = 0
     for i, e in enumerate(log):
@@ -687,14 +690,25 @@ def log_lines(log: list[dict[str, Any]], cat: Any, trace: bool = False,
         if t == "done":
             depth = max(0, depth - 1)
             if trace:
-                out.append((i, "  " * depth + cat.render(e)))
+                out.append((i, "  " * depth + render(e)))
             continue
         if t == "trigger" and not trace:
             continue
-        out.append((i, "  " * depth + cat.render(e)))
+        out.append((i, "  " * depth + render(e)))
         if t == "event":
             depth += 1
     return out
+
+
+def _saying_once(render: Any, said: dict[int, tuple[Any, str]]) -> Any:
+    """`render`, remembered in `said` by entry (its id, and the entry itself so that an id
+    used again by a later entry is not taken for it)."""
+    def say(e: dict[str, Any]) -> str:
+        kept = said.get(id(e))
+        if kept is None or kept[0] is not e:
+            kept = said[id(e)] = (e, render(e))
+        return kept[1]
+    return say
 
 
 def render_log(log: list[dict[str, Any]], cat: Any, trace: bool = False,

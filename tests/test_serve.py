@@ -332,3 +332,22 @@ def test_engine_serve_refuses_limits_that_are_no_limits(tmp_path, capsys):
     assert main(["serve", "--db", db, "--max-loaded", "0"]) == 2
     err = capsys.readouterr().err
     assert "'fast' is not a rate like 20/60" in err and "--max-loaded is at least 1" in err
+
+
+def test_a_screen_said_from_the_kept_sentences_is_the_one_said_afresh():
+    """Table.said keeps each log entry's text (engine.terminal.log_lines): the screens of a
+    whole game, both sides', equal those made with nothing kept."""
+    import random
+    from engine.serve.present import screen
+    from engine.serve.tables import Table
+    pack = load_pack(PACK)
+    game = pack.new_game(4, undo=False)
+    table = Table("0" * 16, PACK, game, {s: "person" for s in pack.sides}, "hu", 0.0)
+    rnd = random.Random(4)
+    while not game.over:
+        for side in pack.sides:
+            kept = screen(table, side, "hu")
+            afresh = screen(attrs.evolve(table, said={}), side, "hu")
+            assert kept == afresh
+        game.apply(game.random_action(rnd))
+    assert table.said["hu"]

@@ -50,7 +50,8 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
     spec = board_spec(pack.meta.get("board"))
     name = Namer(cat, spec.get("show"), view.get("fields"))
     sentences = spec.get("log") == "sentences"
-    log = [text for _, text in log_lines(view["log"], cat, sentences=sentences)]
+    said = table.said.setdefault(lang, {})
+    log = [text for _, text in log_lines(view["log"], cat, sentences=sentences, said=said)]
     result = view["result"]
     said = words(lang)
     return {

@@ -92,6 +92,8 @@ class Table:
     bots: dict[str, Any] = attrs.Factory(dict)
     bot_task: asyncio.Task | None = None
     screens: dict[tuple[str | None, str], str] = attrs.Factory(dict)
+    # the log entries said so far in each language (engine.terminal.log_lines)
+    said: dict[str, dict[int, tuple[Any, str]]] = attrs.Factory(dict)
     # the stored snapshot: how many moves it holds and its save's SHA-256 (for signatures)
     snapshot: tuple[int, str] = (0, "")
 
