@@ -8,8 +8,8 @@ find what to look at. Prints figures, asserts nothing.
 Run: python bench/bytecodes.py PACK [--games N] [--warm W] [--top K] [--defaults] [--apply]
 (the games of bench/run.py: game i with seed i, one random.Random(0), log and undo off
 unless --defaults, played by Game.playout as `engine simulate` plays them, or with --apply
-by `apply` of each `random_action`; the first W are played untraced). Tracing makes play about 20x slower:
-Hannibal takes about 3 s a game.
+by `apply` of each `random_action`; the first W are played untraced). Tracing makes play
+about 20x slower: Hannibal takes about 3 s a game.
 """
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from run import pack_ref, play_game  # noqa: E402  (bench/run.py, beside this file)
+
 from engine.loader import load_pack  # noqa: E402
 from engine.runtime import describe_rule, rule_site  # noqa: E402
-from run import pack_ref, play_game  # noqa: E402  (bench/run.py, beside this file)
 
 
 def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,

@@ -35,8 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from engine.simulate import wilson  # noqa: E402  (the interval `engine simulate` reports)
 from run import cpu_ms  # noqa: E402  (bench/run.py)
+
+from engine.simulate import wilson  # noqa: E402  (the interval `engine simulate` reports)
 
 
 # ---- the reference: engine/bots.py GreedyBot as of commit a51783c --------------------------
@@ -203,8 +204,9 @@ def snapshot_figures(names: list[str]) -> None:
         for log in (True, False):
             game = mid_game(pack, log=log)
             text = game.save()
-            load = lambda: Game.load(pack, text, log=log, verify="digest")  # noqa: E731
-            old = lambda: _clone_a51783c(game)  # noqa: E731
+            load = lambda pack=pack, text=text, log=log: Game.load(  # noqa: E731
+                pack, text, log=log, verify="digest")
+            old = lambda game=game: _clone_a51783c(game)  # noqa: E731
             print(f"{pack.id} mid-game ({len(game.actions)} actions, log "
                   + (f"on: {len(game.log)} entries" if log else "off")
                   + f", save {len(text) / 1000:.0f} kB): clone "

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Generator
 from pathlib import Path
-from typing import Any, Generator
+from typing import Any
 
 import yaml
 
@@ -20,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.rng import below, seed_state  # noqa: E402  (the games' own seeded dice)
+
 
 class TicTacToe:
     """bench/packs/tictactoe: x and o take turns marking a free cell (c1..c9); three in one of
@@ -197,9 +199,8 @@ class ApBattle:
             cav = sum(c.r_cav for c in army)
             n = len(hand_c)
             need = inf + 1
-            if inf <= 0:
-                need = 0
-            elif n >= self.HALF_HAND and (inf < self.FREE_INFANTRY or cav < self.FREE_CAVALRY):
+            if inf <= 0 or n >= self.HALF_HAND and (inf < self.FREE_INFANTRY
+                                                    or cav < self.FREE_CAVALRY):
                 need = 0
             elif n >= self.HALF_HAND and (inf < self.HALF_INFANTRY or cav < self.HALF_CAVALRY):
                 need = (inf + 1) // 2

@@ -115,7 +115,7 @@ def alternating(rates: dict[str, Any], seconds: float, slices: int = 6) -> dict[
     measured in turns of seconds/slices each, `slices` rounds, and averaged: the machine's
     speed swings by a third within seconds here, and taking turns puts its swings on all
     alike, so their ratios hold where figures measured one after the other did not."""
-    got = {name: 0.0 for name in rates}
+    got = dict.fromkeys(rates, 0.0)
     for _ in range(slices):
         for name, rate in rates.items():
             got[name] += rate(seconds / slices) / slices
@@ -196,8 +196,9 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
     print(f"{'figure':<50} {'measured':>13} {'ratio':>14}   target")
     for name in ("ante_portas", "hannibal") if "games" not in skip else ():
         path = resolve(name)
-        got = alternating({"played": lambda s: games_per_second(path, s)[0],
-                           "answered": lambda s: games_per_second(path, s, apply=True)[0]},
+        got = alternating({"played": lambda s, path=path: games_per_second(path, s)[0],
+                           "answered": lambda s, path=path: games_per_second(
+                               path, s, apply=True)[0]},
                           seconds)
         row(f"{name} random games/s, Game.playout", f"{got['played']:.1f}",
             f"/ apply {got['played'] / got['answered']:.2f}x",
@@ -265,7 +266,9 @@ def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
     """`simulate` on 2 workers against 1 (bench/simulate_workers.py): wall clock, as a
     parallel figure must be, with the CPU it took and the load average around it."""
     import statistics
+
     import simulate_workers
+
     from engine.loader import load_pack
     out = simulate_workers.side_by_side(load_pack("ante_portas"), games, workers=2,
                                         repeat=repeat)

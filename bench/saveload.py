@@ -23,9 +23,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
+    from run import cpu_ms, mid_game
+
     from engine import saves
     from engine.game import Game
-    from run import cpu_ms, mid_game
     game = mid_game("hannibal")
     pack, text = game.pack, game.save()
     data, fractions = saves.parse_json(text)

@@ -519,7 +519,7 @@ def check(store: Path, acks: list[tuple[str, int, str, Any]]) -> dict[str, Any]:
                                  f"{(len(rows), int(replayed.over))}")
         except Exception as err:  # any failure is this game's inconsistency: go on
             bad.append(f"game {gid}: {type(err).__name__}: {err}"[:300])
-        for n, side, decision, action in rows:
+        for _n, side, decision, action in rows:
             answered[(gid, decision)] = (side, action)
         moves += len(rows)
     lost = [a for a in acks if answered.get((a[0], a[1])) != (a[2], a[3])]

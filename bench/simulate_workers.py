@@ -67,6 +67,7 @@ def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
     machine gives n processes at all, the ceiling of simulate on n workers. None without
     os.fork."""
     import time
+
     from engine.bots import parse_seats
     from engine.simulate import DEFAULT_MAX_DECISIONS, run_one
     if not hasattr(os, "fork"):
@@ -106,7 +107,7 @@ def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", worke
     firsts: dict[int, dict] = {}
     for _ in range(repeat):
         for w in out["rates"]:
-            result, used, others = others_cores(lambda: simulate(pack, games, 0, bots, w))
+            result, used, others = others_cores(lambda w=w: simulate(pack, games, 0, bots, w))
             out["cpu"][w].append(used)
             out["others"][w].append(others)
             out["rates"][w].append(result["games_per_second"])

@@ -30,7 +30,7 @@ def play(pack, spec: str, games: int, seed: int, max_decisions: int,
     from engine.bots import parse_seats
     from engine.simulate import count_turns, make_seats, play_out
     specs = parse_seats(spec, pack.sides)
-    wins = {s: 0 for s in pack.sides}
+    wins = dict.fromkeys(pack.sides, 0)
     draws = unfinished = faults = decisions = turns = 0
     start = time.perf_counter()
     for i in range(games):

@@ -5,8 +5,6 @@ can be compared with the original tree.
 """
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 
@@ -34,7 +32,7 @@ class TName:
 
 @attrs.frozen
 class TList:
-    elem: "TypeExpr"
+    elem: TypeExpr
     at: Pos = _at()
 
 
@@ -44,7 +42,7 @@ class TOptional:
     at: Pos = _at()
 
 
-TypeExpr = Union[TName, TList, TOptional]
+TypeExpr = TName | TList | TOptional
 
 
 # ---- expressions ------------------------------------------------------------------------
@@ -82,70 +80,70 @@ class KwArg:
     """`name = value`: an argument given by the parameter's name."""
 
     name: str
-    value: "Expr"
+    value: Expr
     at: Pos = _at()
 
 
 @attrs.frozen
 class Call:
     func: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     kwargs: tuple[KwArg, ...] = ()  # after the positional ones
     at: Pos = _at()
 
 
 @attrs.frozen
 class Attr:
-    obj: "Expr"
+    obj: Expr
     name: str
     at: Pos = _at()
 
 
 @attrs.frozen
 class Index:
-    obj: "Expr"
-    args: tuple["Expr", ...]
+    obj: Expr
+    args: tuple[Expr, ...]
     at: Pos = _at()
 
 
 @attrs.frozen
 class BinOp:
     op: str  # + - * / %
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     at: Pos = _at()
 
 
 @attrs.frozen
 class Compare:
     op: str  # == != < <= > >= in "not in"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     at: Pos = _at()
 
 
 @attrs.frozen
 class BoolOp:
     op: str  # and | or
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     at: Pos = _at()
 
 
 @attrs.frozen
 class Not:
-    expr: "Expr"
+    expr: Expr
     at: Pos = _at()
 
 
 @attrs.frozen
 class Neg:
-    expr: "Expr"
+    expr: Expr
     at: Pos = _at()
 
 
 @attrs.frozen
 class ListLit:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
     at: Pos = _at()
 
 
@@ -154,10 +152,10 @@ class Comprehension:
     """`[expr for var in source where cond]`; also `[var in source where cond]` (expr = var)
     and, as a call argument, the generator of an aggregate: `sum(c.ops for c in hand)`."""
 
-    expr: "Expr"
+    expr: Expr
     var: str
-    source: "Expr"
-    cond: "Expr | None"
+    source: Expr
+    cond: Expr | None
     at: Pos = _at()
 
 
@@ -165,9 +163,9 @@ class Comprehension:
 class IfExp:
     """`then if cond else orelse`."""
 
-    cond: "Expr"
-    then: "Expr"
-    orelse: "Expr"
+    cond: Expr
+    then: Expr
+    orelse: Expr
     at: Pos = _at()
 
 
@@ -176,23 +174,23 @@ class Lambda:
     """`param => body`; `(param: type) => body` says the parameter's type (checked)."""
 
     param: str
-    body: "Expr"
-    type: "TypeExpr | None" = None
+    body: Expr
+    type: TypeExpr | None = None
     at: Pos = _at()
 
 
-Expr = Union[
-    Int, Str, Bool, NoneLit, Name, Call, Attr, Index, BinOp, Compare, BoolOp, Not, Neg,
-    ListLit, Comprehension, Lambda, IfExp,
-]
+Expr = (
+    Int | Str | Bool | NoneLit | Name | Call | Attr | Index | BinOp | Compare | BoolOp | Not |
+    Neg | ListLit | Comprehension | Lambda | IfExp
+)
 
 
 # ---- decisions and other actions (right-hand sides that may suspend) --------------------
 @attrs.frozen
 class Count:
     kind: str  # exact | up_to | range
-    low: "Expr | None"
-    high: "Expr"
+    low: Expr | None
+    high: Expr
     at: Pos = _at()
 
 
@@ -265,9 +263,9 @@ class Create:
     at: Pos = _at()
 
 
-Action = Union[Choose, Ask, Order, Draw, Open, Create]
+Action = Choose | Ask | Order | Draw | Open | Create
 ACTIONS = (Choose, Ask, Order, Draw, Open, Create)  # for isinstance: the right-hand sides that act
-Rhs = Union[Expr, Action]
+Rhs = Expr | Action
 
 
 # ---- statements -------------------------------------------------------------------------
@@ -275,7 +273,7 @@ Rhs = Union[Expr, Action]
 class Let:
     name: str
     value: Rhs
-    type: "TypeExpr | None" = None  # `let w: T? = none`
+    type: TypeExpr | None = None  # `let w: T? = none`
     at: Pos = _at()
 
 
@@ -351,7 +349,7 @@ class Duration:
     cond: Expr | None = None
     count: int = 1  # `until end of turn 2 times`: the second end of a turn
     outermost: bool = False  # `until end of outermost battle`
-    items: tuple["Duration", ...] = ()
+    items: tuple[Duration, ...] = ()
     at: Pos = _at()
 
 
@@ -422,8 +420,8 @@ class Continue:
 
 @attrs.frozen
 class If:
-    branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]
-    orelse: tuple["Stmt", ...] | None = None
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    orelse: tuple[Stmt, ...] | None = None
     at: Pos = _at()
 
 
@@ -432,28 +430,29 @@ class For:
     var: str
     source: Expr
     where: Expr | None
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     at: Pos = _at()
 
 
 @attrs.frozen
 class While:
     cond: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     at: Pos = _at()
 
 
 @attrs.frozen
 class Repeat:
     count: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     at: Pos = _at()
 
 
-Stmt = Union[
-    Let, Assign, AugAssign, ExprStmt, ActionStmt, Emit, Move, Shuffle, Reveal, Modify, SetUntil,
-    Win, EndGame, Return, Log, Pass, Break, Continue, If, For, While, Repeat, Destroy,
-]
+Stmt = (
+    Let | Assign | AugAssign | ExprStmt | ActionStmt | Emit | Move | Shuffle | Reveal | Modify |
+    SetUntil | Win | EndGame | Return | Log | Pass | Break | Continue | If | For | While | Repeat |
+    Destroy
+)
 
 
 # ---- declarations -----------------------------------------------------------------------
@@ -614,10 +613,10 @@ class ConstDecl:
     at: Pos = _at()
 
 
-Decl = Union[
-    TypeDecl, VarDecl, ZoneDecl, EventDecl, ProcDecl, ValueDecl, CheckDecl, GraphDecl,
-    TriggerDecl, WindowDecl, EnumDecl, ConstDecl,
-]
+Decl = (
+    TypeDecl | VarDecl | ZoneDecl | EventDecl | ProcDecl | ValueDecl | CheckDecl | GraphDecl |
+    TriggerDecl | WindowDecl | EnumDecl | ConstDecl
+)
 
 
 @attrs.frozen

@@ -30,7 +30,8 @@ Nothing here knows any game: names are checked against the pack's declarations.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from dsl.errors import did_you_mean
 
@@ -235,7 +236,7 @@ class BoardCheck:
             elif not isinstance(paths, list):
                 self.error(f"board: 'show' of {tname} is a list of its fields", show, tname)
             else:
-                for i, path in enumerate(paths):
+                for i in range(len(paths)):
                     self._path(paths, i, tinfo)
 
     def _path(self, items: Any, i: int, tinfo: Any) -> None:

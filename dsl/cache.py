@@ -33,8 +33,9 @@ import pickle
 import stat
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 FORMAT = 1
 MAGIC = b"engine-dsl cache %d\n" % FORMAT

@@ -7,7 +7,8 @@ everything else into plain Python calls.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -1033,8 +1034,8 @@ class Checker:
             et = "any"
         if c.by is None:
             if "active" not in self.m.vars:
-                self.error("E227", "say who decides with 'by <side>' (or declare 'var active: side')",
-                           sc.path, c.at)
+                self.error("E227", "say who decides with 'by <side>' (or declare 'var active: "
+                           "side')", sc.path, c.at)
         else:
             self._decider(c.by, sc)
         if c.count is not None:

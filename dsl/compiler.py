@@ -31,7 +31,8 @@ from __future__ import annotations
 import ast as pyast
 import os
 import re
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from dsl import ast as A
 from dsl.checker import CheckResult, graph_slots
@@ -55,7 +56,7 @@ class _Ctx:
         self.pylocals = set(pylocals)
         self.names = names or {}  # an inlined value's parameters -> the code of its arguments
 
-    def inner(self, name: str) -> "_Ctx":
+    def inner(self, name: str) -> _Ctx:
         """The context inside a comprehension or lambda that binds `name`."""
         names = {k: v for k, v in self.names.items() if k != name}
         return _Ctx(self.susp, self.pylocals | {name}, names)
@@ -150,8 +151,9 @@ class Compiler:
             name for name, v in m.values.items() if any(isinstance(p.type, A.TList)
                                                         for p in v.params)}
         candidates = {name for name, v in m.values.items()
-                      if self.optimize and name in self.pure_values and name not in self.recursive_values
-                      and name not in self.c.modified and name not in self.run_memo_values
+                      if self.optimize and name in self.pure_values
+                      and name not in self.recursive_values and name not in self.c.modified
+                      and name not in self.run_memo_values
                       and len(bodies[name]) <= _MAX_INLINED}
         changed = True
         while changed:  # a formula calling only inlined values (with plain arguments) too
@@ -254,7 +256,7 @@ class Compiler:
             out.append(f"    {fn!r}: ({file}, {line}),")
         out.append("}")
         out.append("PROCS = {")
-        for name, p in m.procs.items():
+        for name in m.procs:
             out.append(f"    {name!r}: p_{name},")
         out.append("}")
         out.append("SUSPENDING = frozenset({" + ", ".join(repr(f) for f in sorted(susp)) + "})")
@@ -1292,7 +1294,7 @@ class Compiler:
         tests = c.cond.items if isinstance(c.cond, A.BoolOp) and c.cond.op == "and" \
             else (c.cond,)
         found = None
-        for i, test in enumerate(tests):
+        for test in tests:
             eq = self._field_equality(test, c.var, info)
             if eq is not None and (found is None or _is_literal(found[1])
                                    and not _is_literal(eq[1])):
@@ -1847,8 +1849,8 @@ class _Machine:
                       f"False, {prompt}, None{_also(args)}{self._args_shown(d, args)})")
             return
         if isinstance(d, A.Order):
-            self.line(f"G.decide(F, 'order', {comp.expr(d.by, ctx)}, list({comp.expr(d.items, ctx)}),"
-                      f" 0, 0, False, None, None)")
+            self.line(f"G.decide(F, 'order', {comp.expr(d.by, ctx)}, "
+                      f"list({comp.expr(d.items, ctx)}), 0, 0, False, None, None)")
             return
         kind, by, src, lo, hi, require = self._choice(d)
         prompt, args = comp.prompt(d.prompt, d.prompt_args, ctx)

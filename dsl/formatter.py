@@ -43,8 +43,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 import attrs
 
@@ -129,7 +129,7 @@ class Doc:
     source line of anything in it; wrap: may be put in parentheses (an expression)."""
     __slots__ = ("flat", "line", "lo", "wrap")
 
-    def _init(self, flat: str, line: int, children: Iterable["Doc"], wrap: bool) -> None:
+    def _init(self, flat: str, line: int, children: Iterable[Doc], wrap: bool) -> None:
         self.flat, self.line, self.wrap = flat, line, wrap
         self.lo = min([c.lo for c in children if c.lo] + ([line] if line else []), default=0)
 
@@ -176,7 +176,7 @@ class Chain(Doc):
         self._init(flat, line, [first, *(x for _, x in self.rest)], wrap)
 
 
-def S(*parts: "str | Doc | A.Expr") -> Doc:
+def S(*parts: str | Doc | A.Expr) -> Doc:
     """One line of a statement or declaration: text, documents and expressions (each in a
     full expression slot). Expressions may break inside their brackets; the rest never."""
     docs: list[Doc] = []
@@ -194,7 +194,7 @@ def _plain(d: Doc) -> bool:
     return isinstance(d, Text) and not d.wrap and not d.line
 
 
-def listing(open: str, items: Iterable["str | Doc | A.Expr"], close: str) -> Brackets:
+def listing(open: str, items: Iterable[str | Doc | A.Expr], close: str) -> Brackets:
     """`open a, b, c close`, breakable like a call's arguments (a statement's own brackets:
     an event's arguments, a procedure's parameters)."""
     return Brackets(open, [Text(i) if isinstance(i, str) else i if isinstance(i, Doc)
@@ -968,7 +968,7 @@ class _Printer:
             elif isinstance(n, (A.ProcDecl, A.TriggerDecl, A.For, A.While, A.Repeat)):
                 yield from self._anchor_lines(n.body)
             elif isinstance(n, A.If):
-                for i, (cond, body) in enumerate(n.branches):
+                for i, (_cond, body) in enumerate(n.branches):
                     if i and self._elif_line(n, i):
                         yield self._elif_line(n, i)
                     yield from self._anchor_lines(body)
@@ -1091,9 +1091,7 @@ class _Printer:
             self.decl(d)
             prev = d
         if self.comments:
-            if isinstance(prev, _BLOCK_DECLS):
-                self._blank()
-            elif self._gap(self.comments[0][0]):
+            if isinstance(prev, _BLOCK_DECLS) or self._gap(self.comments[0][0]):
                 self._blank()
             while self.comments:
                 self._comment(0, self.comments.popleft(), True)

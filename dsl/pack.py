@@ -16,10 +16,29 @@ import attrs
 from dsl import ast as A
 from dsl import types as T
 from dsl.errors import Diagnostic, DslError, did_you_mean, source_line
-from dsl.files import (digest_texts, link_problem, printable_path, refused_file, refused_link,
-                       shipped_root, walk_pack)
-from dsl.model import (BUILTIN_EVENTS, LIMIT_KEYS, TABLE_TYPE, Disagreement, Effect, FieldInfo, PackModel,
-                       Record, Site, Trigger, TypeInfo, Window)
+from dsl.files import (
+    digest_texts,
+    link_problem,
+    printable_path,
+    refused_file,
+    refused_link,
+    shipped_root,
+    walk_pack,
+)
+from dsl.model import (
+    BUILTIN_EVENTS,
+    LIMIT_KEYS,
+    TABLE_TYPE,
+    Disagreement,
+    Effect,
+    FieldInfo,
+    PackModel,
+    Record,
+    Site,
+    Trigger,
+    TypeInfo,
+    Window,
+)
 from dsl.parser import parse_effect, parse_module_partial, parse_record_decls
 from dsl.yamlload import YList, YMap, load_yaml
 
@@ -217,7 +236,7 @@ class _Loader:
                 model.poisoned |= set(_YAML_IDS.findall(text))
         for rtype, rec, site in raw_records:
             self._add_record(model, rtype, rec, site)
-        for rtype, rec, site in raw_records:
+        for rtype, rec, _site in raw_records:
             self._fill_record(model, rtype, rec)
         for part in parts:
             self._part_provenance(model, part)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterable, Iterator, get_args
+from collections.abc import Iterable, Iterator
+from typing import Any, get_args
 
 import attrs
 from lark import Lark, Token, UnexpectedInput, v_args
@@ -64,7 +65,7 @@ class _BadDedent(DedentError):
         self.line, self.col = token.end_line or 1, token.end_column or 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _lark() -> Lark:
     return Lark.open_from_package(
         "dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
@@ -661,7 +662,8 @@ def _placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
     except ValueError as err:
         message, index = err.args
         col = cols[min(index, len(cols) - 1)]
-        raise _Located(f"bad {what}: {message}", A.Pos(line, col, line, col + 1), "E285")
+        raise _Located(f"bad {what}: {message}", A.Pos(line, col, line, col + 1),
+                       "E285") from None
     out = []
     for kind, body, index in parts:
         if kind != "arg":
@@ -684,7 +686,7 @@ _LOOPS = (A.For, A.While, A.Repeat)
 _NOT_EXPRS = (*_STMTS, *get_args(A.Decl), A.FieldDecl, A.Param, A.Module)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shape(cls: type) -> tuple[tuple[str, bool], ...] | None:
     """The fields of an AST class, each with whether it holds a block of statements; None
     for what is no AST node (names, numbers, positions)."""
@@ -858,7 +860,8 @@ def _syntax_diag(err: UnexpectedInput, path: str, text: str, line_offset: int) -
         bline, bcol, ch = opened
         return Diagnostic("E100", f"'{ch}' is never closed", path, bline + line_offset, bcol,
                           source_line(text, bline), bcol + 1,
-                          f"close it with '{_CLOSE[ch]}' before the end of line {bline + line_offset}")
+                          f"close it with '{_CLOSE[ch]}' before the end of line "
+                          f"{bline + line_offset}")
     return Diagnostic("E100", message, path, line + line_offset, col,
                       source_line(text, line), end_col)
 

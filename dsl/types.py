@@ -9,11 +9,9 @@ A type is a string or a tuple:
 """
 from __future__ import annotations
 
-from typing import Union
-
 from dsl import ast as A
 
-Type = Union[str, tuple]
+Type = str | tuple
 
 BASE = ("int", "bool", "text", "side", "any", "effect", "triggers")
 ANY = "any"
@@ -46,7 +44,7 @@ def from_ast(t: A.TypeExpr) -> Type:
 
 def compatible(want: Type, got: Type) -> bool:
     """May a value of type `got` be used where `want` is expected?"""
-    if want == ANY or got == ANY or want == got or got == "none":
+    if want in (ANY, got) or got == ANY or got == "none":
         return True
     if isinstance(want, tuple) and isinstance(got, tuple):
         if want[0] == "list" and got[0] in ("list", "zone"):

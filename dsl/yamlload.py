@@ -172,11 +172,13 @@ def resolve_plain(text: str, *, is_key: bool = False) -> tuple[Any, Problem | No
         return _BOOLS[text], None
     if not is_key and text.lower() in _AMBIGUOUS:
         # Keys are exempt: `on:` and `y:` are fine field names.
-        return text, ("E003", f"ambiguous YAML value '{text}': quote it ('{text}') or write true/false")
+        return text, ("E003", f"ambiguous YAML value '{text}': quote it ('{text}') or write "
+                              "true/false")
     if _INT.match(text):
         if _LEADING_ZERO.match(text):
             # YAML 1.1 reads 0777 as octal 511; nobody means that in a card file.
-            return text, ("E004", f"leading zero in number '{text}': write {int(text)} or quote it")
+            return text, ("E004", f"leading zero in number '{text}': write {int(text)} or "
+                                  "quote it")
         return int(text), None
     if _FLOAT.match(text):
         value = float(text)
@@ -290,7 +292,8 @@ class _Builder:
         text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
         # Show refused characters as U+FFFD: still one column, always printable.
         text = _NON_PRINTABLE.sub("\ufffd", text)
-        self.diags.append(Diagnostic(code, message, self.path, line, col, text, end_col, suggestion))
+        self.diags.append(Diagnostic(code, message, self.path, line, col, text, end_col,
+                                     suggestion))
 
     def diag_at(self, code: str, message: str, start: Any, end: Any = None) -> None:
         end_col = None
@@ -359,19 +362,21 @@ class _Builder:
                 documents += 1
                 if documents > 1:
                     m = ev.start_mark
-                    self.fatal("expected a single document in the stream, but found another document",
-                               m.line + 1, m.column + 1)
+                    self.fatal("expected a single document in the stream, but found another "
+                               "document", m.line + 1, m.column + 1)
                     raise _Fatal
         return self.root
 
     def expecting_key(self) -> bool:
-        return bool(self.stack) and isinstance(self.stack[-1].value, YMap) and not self.stack[-1].has_key
+        return bool(self.stack) and isinstance(self.stack[-1].value, YMap) \
+            and not self.stack[-1].has_key
 
     def scalar(self, ev: Any) -> None:
         style = ev.style or None
         is_key = self.expecting_key()
         if ev.tag is None:
-            value, problem = resolve_plain(ev.value, is_key=is_key) if style is None else (ev.value, None)
+            value, problem = resolve_plain(ev.value, is_key=is_key) if style is None \
+                else (ev.value, None)
         else:
             value, problem = resolve_tagged(ev.value, ev.tag)
         if problem is not None:
@@ -391,8 +396,8 @@ class _Builder:
             raise _Fatal
         value = anchor.value
         if anchor.open:
-            self.diag_at("E006", f"recursive alias '*{ev.anchor}': a collection cannot contain itself",
-                         m, ev.end_mark)
+            self.diag_at("E006", f"recursive alias '*{ev.anchor}': a collection cannot "
+                         "contain itself", m, ev.end_mark)
             value = None
         else:
             self.check_expansion(ev, anchor)
@@ -425,7 +430,8 @@ class _Builder:
         is_map = type(ev) is yaml.MappingStartEvent
         if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             what = "mapping" if is_map else "sequence"
-            self.diag("E005", f"unsupported tag '{_tag_name(ev.tag)}' on a {what}", m.line + 1, m.column + 1)
+            self.diag("E005", f"unsupported tag '{_tag_name(ev.tag)}' on a {what}",
+                      m.line + 1, m.column + 1)
         cls = YMap if is_map else YList
         value = cls(path=self.path, line=m.line + 1, col=m.column + 1)
         if ev.anchor:
@@ -467,7 +473,8 @@ class _Builder:
         if not frame.has_key:
             frame.has_key = True
             frame.key, frame.key_text, frame.key_loc, frame.key_merge = value, text, loc, merge
-            frame.key_end = end.column + 1 if end is not None and end.line + 1 == loc.line else None
+            same_line = end is not None and end.line + 1 == loc.line
+            frame.key_end = end.column + 1 if same_line else None
             frame.key_bad = isinstance(value, (YMap, YList))
             if frame.key_bad:
                 self.diag("E006", "mapping keys must be plain values, not mappings or lists",
@@ -479,8 +486,8 @@ class _Builder:
         key, kloc = frame.key, frame.key_loc
         assert kloc is not None
         if key in frame.seen:
-            self.diag("E002", f"duplicate key '{frame.key_text}' (first at line {frame.seen[key]})",
-                      kloc.line, kloc.col, frame.key_end)
+            self.diag("E002", f"duplicate key '{frame.key_text}' (first at line "
+                      f"{frame.seen[key]})", kloc.line, kloc.col, frame.key_end)
             return  # the first one stays, as the message says
         frame.seen[key] = kloc.line
         if frame.key_merge:
@@ -496,7 +503,8 @@ class _Builder:
         elif isinstance(value, YList) and all(isinstance(v, YMap) for v in value):
             frame.merges.extend(value)
         else:
-            self.diag("E006", "merge key '<<' needs a mapping or a list of mappings", loc.line, loc.col)
+            self.diag("E006", "merge key '<<' needs a mapping or a list of mappings", loc.line,
+                      loc.col)
 
 
 def load_yaml(path: str, text: str) -> tuple[object, list[Diagnostic]]:

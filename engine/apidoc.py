@@ -15,8 +15,9 @@ import random
 import sys
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine import api
 from engine.schema import alias_of, key_doc

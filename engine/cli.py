@@ -99,7 +99,7 @@ def _dump(obj, pretty: bool = True) -> str:
     return json.dumps(obj, indent=2 if pretty else None, ensure_ascii=False, default=str)
 
 
-# ---- validate ------------------------------------------------------------------------------------
+# ---- validate -----------------------------------------------------------------------------------
 def cmd_validate(args: argparse.Namespace) -> int:
     from dsl.errors import render_json
     from engine.validate import validate
@@ -128,7 +128,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_PROBLEMS if report.errors else EXIT_OK
 
 
-# ---- fmt -----------------------------------------------------------------------------------------
+# ---- fmt ----------------------------------------------------------------------------------------
 def _rules_files(paths: list[str]) -> list:
     from pathlib import Path
     files = []
@@ -200,7 +200,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ---- play ----------------------------------------------------------------------------------------
+# ---- play ---------------------------------------------------------------------------------------
 def _seats_spec(pack, spec: str) -> list[str]:
     from engine.bots import parse_seats
     try:
@@ -311,7 +311,7 @@ def _result_line(cat, status: str, result, log: list, decisions: int, turns: int
     return tr(lang, "result: {outcome}; {facts}", outcome=outcome, facts=facts)
 
 
-# ---- simulate ------------------------------------------------------------------------------------
+# ---- simulate -----------------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.errors import PackError
     from engine.simulate import Progress, simulate
@@ -369,7 +369,7 @@ def _simulate_summary(out: dict, labels: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-# ---- cards and terms ------------------------------------------------------------------------------
+# ---- cards and terms ----------------------------------------------------------------------------
 def _catalog(pack, lang: str):
     from engine.translations import Catalog
     cat = Catalog(pack, lang)
@@ -452,7 +452,7 @@ def cmd_terms(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ---- eval ----------------------------------------------------------------------------------------
+# ---- eval ---------------------------------------------------------------------------------------
 def _parse_call(text: str) -> tuple[str, list, dict]:
     """`name` or `name(arg, ..., param = arg)` with literal arguments: whole numbers, "text",
     true, false, none, [lists], and bare ids (records, sides). Read with the rules language's
@@ -500,7 +500,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ---- serve ---------------------------------------------------------------------------------------
+# ---- serve --------------------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from engine.serve.app import create_app, serve
@@ -539,7 +539,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# ---- the parser ----------------------------------------------------------------------------------
+# ---- the parser ---------------------------------------------------------------------------------
 class _Formatter(argparse.HelpFormatter):
     """argparse's layout, given the terminal's width as `shutil.get_terminal_size` finds it
     (COLUMNS, else the terminal, else 80): argparse would import shutil for it, which with
@@ -595,6 +595,7 @@ def _pack_list() -> str:
 def _version() -> str:
     """This package's installed version (read from its metadata: no heavy imports)."""
     from importlib.metadata import PackageNotFoundError, version
+
     from engine import DIST_NAME
     try:
         return version(DIST_NAME)

@@ -7,17 +7,17 @@ import marshal
 import random
 import sys
 import types
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
+from engine import saves  # the save format, its checks and verification
 from engine.errors import EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.i18n import Message, lazy_ntr, lazy_tr
 from engine.limits import Limits
 from engine.rng import below, seed_state
 from engine.runtime import STOP, Runtime, enumerate_many
-
-from engine import saves  # the save format, its checks and verification
 
 SAVE_FORMAT = saves.SAVE_FORMAT
 # Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
@@ -206,7 +206,7 @@ class Game:
     # ---- creation -------------------------------------------------------------------------
     @classmethod
     def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
-            limits: Limits | None = None, chance: list[int] | None = None) -> "Game":
+            limits: Limits | None = None, chance: list[int] | None = None) -> Game:
         """A new game, run up to its first decision. `chance` (a list, maybe empty) makes
         the host supply the game's chance: every random number (a die, each step of a
         shuffle, a random pick) is the next of these outcomes instead of the seed's, each
@@ -713,7 +713,7 @@ class Game:
 
     @classmethod
     def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
-             verify: str = "replay", limits: Limits | None = None) -> "Game":
+             verify: str = "replay", limits: Limits | None = None) -> Game:
         """The game saved in `text`, exactly as it was saved, or SaveError saying what is
         wrong and where. verify="replay" replays the save's actions from its seed and
         requires the very state saved; verify="digest" (storage you trust: no replay) checks
@@ -737,7 +737,7 @@ class Game:
         game.undo_enabled = undo
         return game
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy: the same state, actions, log setting and undo run; changing
         either game leaves the other as it was. The log's entries are shared, not copied
         (an entry never changes once written; each game's log is its own list)."""
@@ -749,7 +749,7 @@ class Game:
         g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
         return g
 
-    def determinized(self, side: str, rng: random.Random) -> "Game":
+    def determinized(self, side: str, rng: random.Random) -> Game:
         """A copy as `side` might imagine it: what `side` cannot see (other sides' hidden
         hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
         revealed to it unchanged. For bots that play fair; see engine.determinize."""

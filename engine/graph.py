@@ -7,7 +7,8 @@ edges (given their record id) may not be used; the searches that use neither are
 from __future__ import annotations
 
 import heapq
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 Blocked = Callable[[str], Any] | None
 Adjacency = list[tuple[str, int, str | None, str]]  # (other end, cost, kind, edge id)

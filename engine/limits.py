@@ -32,7 +32,7 @@ class Limits:
     list_size: int = attrs.field(default=100_000, validator=_positive)  # numbers(), +, ...
 
     @classmethod
-    def from_meta(cls, data: Any) -> "Limits":
+    def from_meta(cls, data: Any) -> Limits:
         """Limits from pack.yaml's `limits:` mapping (already checked by the pack reader);
         missing keys keep their defaults."""
         if not isinstance(data, dict):

@@ -523,7 +523,7 @@ def _at_load(pack: CompiledPack, sources: dict[str, str]) -> None:
         except EngineFault as err:
             raise _load_error("E282", f"const '{name}' cannot be worked out: {err}",
                               model.decl_paths[name], model.consts[name].at, sources,
-                              underline=False)
+                              underline=False) from None
     for name, keep in pack.ns["GRAPH_FILTERS"].items():
         g = model.graphs[name]
         edges = []
@@ -579,7 +579,7 @@ class _VisibleKeys(frozenset):
     a record (none exists at setup) is judged by its zone's declaration when asked."""
 
     def __new__(cls, keys: frozenset[str], model: PackModel, side: str | None,
-                static: frozenset[str]) -> "_VisibleKeys":
+                static: frozenset[str]) -> _VisibleKeys:
         self = super().__new__(cls, keys)
         self.model, self.side, self.static = model, side, static
         return self

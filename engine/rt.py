@@ -1,7 +1,8 @@
 """Helpers that generated pack code imports by name (`from engine.rt import *`)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = ["first", "last", "replaced", "imul", "RuleError", "Runaway"]
 
@@ -26,7 +27,8 @@ def last(items: Sequence[Any]) -> Any:
 
 
 def replaced(items: list[Any], index: int, value: Any) -> list[Any]:
-    """A copy of `items` with `items[index]` set to `value` (rules never change a list in place)."""
+    """A copy of `items` with `items[index]` set to `value` (rules never change a list in
+    place)."""
     out = list(items)
     out[index] = value
     return out

@@ -21,7 +21,8 @@ import marshal
 import os
 import re
 import weakref
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine import rng as _rng
 from engine.errors import ChanceNeeded, EngineFault, IllegalAction
@@ -144,7 +145,7 @@ class Runtime:
             state["f"] = {}
         if pack.created:
             state["made"] = {t: [] for t in sorted(pack.created)}
-            state["serial"] = {t: 0 for t in sorted(pack.created)}
+            state["serial"] = dict.fromkeys(sorted(pack.created), 0)
         return state
 
     def setup(self) -> None:
@@ -1362,7 +1363,7 @@ def _ends(dur: list | None, when: str, event: str, depth: int) -> bool:
     if not dur:
         return False
     if dur[0] == "any":
-        return any([_ends(d, when, event, depth) for d in dur[1]])  # every count goes on
+        return any(_ends(d, when, event, depth) for d in dur[1])  # every count goes on
     if dur[0] != when or dur[1] != event:
         return False
     if when == "end" and dur[2] is not None and dur[2] < depth:

@@ -26,8 +26,9 @@ import itertools
 import json
 import operator
 import re
+from collections.abc import Callable
 from types import UnionType
-from typing import Any, Callable, Literal, NewType, Union, get_args, get_origin
+from typing import Any, Literal, NewType, Union, get_args, get_origin
 
 import attrs
 import cattrs
@@ -544,7 +545,7 @@ def check_header(pack: Any, data: Any) -> None:
             "(engine.game.replay(pack, save['seed'], save['actions']))")
 
 
-# ---- structuring with cattrs ---------------------------------------------------------------------
+# ---- structuring with cattrs --------------------------------------------------------------------
 
 class _Invalid(Exception):
     """A value that does not fit the schema; `where` is the path inside the value."""
@@ -553,7 +554,7 @@ class _Invalid(Exception):
         super().__init__(message)
         self.message, self.where = message, where
 
-    def inside(self, step: str) -> "_Invalid":
+    def inside(self, step: str) -> _Invalid:
         return _Invalid(self.message, (step, *self.where))
 
 
@@ -891,7 +892,7 @@ def _path(steps: tuple[str, ...]) -> str:
     return "".join(steps).lstrip(".") or "the save"
 
 
-# ---- checks against the pack ---------------------------------------------------------------------
+# ---- checks against the pack --------------------------------------------------------------------
 
 def _fail(path: str, message: str) -> SaveError:
     return SaveError(f"{path}: {message}")
@@ -1384,7 +1385,7 @@ def in_game_order(pack: Any, state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# ---- verification -----------------------------------------------------------------------------------
+# ---- verification -------------------------------------------------------------------------------
 
 def _canonical_saved(value: Any) -> str:
     try:

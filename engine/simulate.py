@@ -12,8 +12,9 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 DEFAULT_MAX_DECISIONS = 100_000
 # A worker is handed about this much play at a time (measured as games finish): long enough
@@ -185,7 +186,7 @@ class Progress:
     def close(self) -> None:
         self.bar.close()
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -405,7 +406,7 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
         results = _play_parallel(pack, pack_path, seeds, specs, max_decisions, invariants,
                                  workers, on_game)
     seconds = time.perf_counter() - start
-    wins = {side: 0 for side in pack.sides}
+    wins = dict.fromkeys(pack.sides, 0)
     draws = unfinished = 0
     errors = []
     for r in results:

@@ -26,7 +26,7 @@ class Table:
         self.col_keys = list(cols) if cols else None
 
     def lookup(self, row: Any, col: Any = None) -> Any:
-        for spec, value in self.rows:
+        for spec, value in self.rows:  # noqa: B007 (the row found is read after the loop)
             if _matches(spec, row):
                 break
         else:

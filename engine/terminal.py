@@ -11,7 +11,8 @@ of a multi-choice or an order, `u` undoes, `s FILE` saves the game, `l` pages th
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.bots import UNDONE
 from engine.i18n import ntr, tr

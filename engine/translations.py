@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from dsl.errors import Diagnostic, did_you_mean, sort_key, source_line
 from engine.i18n import N_, tr, translator
@@ -301,7 +302,7 @@ class PackInfo:
                                   if data.get("name")}
 
     @classmethod
-    def of(cls, pack: Any) -> "PackInfo":
+    def of(cls, pack: Any) -> PackInfo:
         """From a compiled pack (engine.loader.CompiledPack)."""
         return cls(pack.model, pack.meta, pack.root)
 
@@ -427,8 +428,8 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
         if tf.lang and info.languages and tf.lang not in info.languages:
             tf.diag("W507", f"pack '{info.id}' does not list language '{tf.lang}' in pack.yaml "
                     f"(languages: {', '.join(info.languages)})", tf.lang_loc)
-        if getattr(info, "partial", False):  # unknown-name errors would be follow-on errors of the pack's own
-            continue
+        if getattr(info, "partial", False):
+            continue  # unknown-name errors would be follow-on errors of the pack's own
         for key, e in tf.names.items():
             if key not in info.records:
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,

@@ -10,8 +10,9 @@ per language (note N510, `Report.coverage`) and the places where sources disagre
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from dsl.errors import Diagnostic, did_you_mean, source_line
 from engine.errors import PackError
@@ -140,7 +141,7 @@ def _pack_id(pack_root: Path) -> str:
     return pid if isinstance(pid, str) else pack_root.name
 
 
-# ---- running -------------------------------------------------------------------------------------
+# ---- running ------------------------------------------------------------------------------------
 def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = False
              ) -> Report:
     """Validate packs and translations; see `validate_paths`. With `disagreements`, every
@@ -231,8 +232,7 @@ def _plain_text(path: Path) -> str | None:
 
 def _check_translations(paths: list[Path], infos: dict[str, Any]
                         ) -> tuple[list[Diagnostic], dict[str, dict[str, int]]]:
-    from engine.translations import check_translations, coverage, coverage_line
-    from engine.translations import read_translation
+    from engine.translations import check_translations, coverage, coverage_line, read_translation
     tfiles = [read_translation(p) for p in paths]
     diags = check_translations(tfiles, infos)
     by_pack: dict[str, list] = {}
@@ -385,7 +385,6 @@ def _validate_pack(root: Path) -> PackReport:
 def _validate_built(root: Path) -> tuple[PackReport, Any]:
     """What validating the pack at `root` finds, and its build (None if it crashed)."""
     from dsl.build import build_pack
-    from engine.errors import PackError
     from engine.loader import instantiate
     from engine.translations import PackInfo
 

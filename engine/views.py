@@ -85,7 +85,7 @@ class _Then:
         parts = [part for part in key.split("|") if "#" in part]
         self.now.extend(parts)
         game, loc = self.game, self.game.rt.loc
-        return all([_sees(game, self.side, part, loc.get(part)) for part in parts])
+        return all(_sees(game, self.side, part, loc.get(part)) for part in parts)
 
 
 class ShownLog:
@@ -229,7 +229,7 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
         if "at" in e:  # a key naming records made in play: shown if the side saw them
             parts = e["k"].split("|")
             # every part read (no short cut): ShownLog reads the line again with the same
-            if not all([then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p]):
+            if not all(then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p):
                 return None
             return {k: v for k, v in e.items() if k != "at"}
         return e

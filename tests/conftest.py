@@ -4,8 +4,9 @@ from __future__ import annotations
 import os
 import textwrap
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest

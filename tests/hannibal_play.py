@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from engine.game import Game
 from engine.loader import load_pack
@@ -42,7 +43,8 @@ def field(g: Game, record: str, name: str) -> Any:
     return g.state["f"][record][name]
 
 
-def cus(g: Game, space: str, side: str | None = None, *, elephant: bool | None = None) -> list[str]:
+def cus(g: Game, space: str, side: str | None = None, *,
+        elephant: bool | None = None) -> list[str]:
     """The CU ids standing in a space (not those in a moving column)."""
     out = []
     for u in g.state["z"][f"troops|{space}"]:
@@ -64,7 +66,7 @@ def said_values(g: Game, text: str) -> list[list[Any]]:
     """The values of every log line written with this text, its placeholders as in the rules
     (`"{l} marches to {y}"`) or numbered as the log keeps them (`"{0} marches to {1}"`)."""
     n = itertools.count()
-    template = re.sub(r"\{[^}]*\}", lambda _: "{%d}" % next(n), text)
+    template = re.sub(r"\{[^}]*\}", lambda _: f"{{{next(n)}}}", text)
     return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == template]
 
 
@@ -127,8 +129,8 @@ def remove_cus(g: Game, ids: list[str]) -> None:
 def clear_board(g: Game) -> None:
     """No CUs anywhere, every leader off the map (set aside), PCs as printed."""
     remove_cus(g, list(g.state["made"].get("cu", [])))
-    for l in leaders(g):
-        g.state["f"][l].update(where="aside", at=None, chief=None, office="none")
+    for leader in leaders(g):
+        g.state["f"][leader].update(where="aside", at=None, chief=None, office="none")
 
 
 def leaders(g: Game) -> list[str]:
@@ -285,6 +287,7 @@ def decline_until(g: Game, text: str, limit: int = 50) -> None:
         elif d.window is not None or d.optional:
             v = None
         else:
-            raise AssertionError(f"decline_until: {prompt(g)!r} cannot be declined (wanted {text!r})")
+            raise AssertionError(
+                f"decline_until: {prompt(g)!r} cannot be declined (wanted {text!r})")
         g.apply(v, side=d.side, decision=d.id)
     raise AssertionError(f"decline_until: {text!r} never asked")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -125,7 +126,8 @@ def test_components_and_setup():
     assert all(R[c].get("carthaginian") for c in starts["carthage"] + starts["deck"])
     for c in CARDS:  # fields A-L
         r = R[R[c]["roman"]]
-        assert {"infantry", "cavalry", "morale", "wealth"} <= set(r) and R[c]["target"] in ("carthage", "out")
+        assert {"infantry", "cavalry", "morale", "wealth"} <= set(r)
+        assert R[c]["target"] in ("carthage", "out")
     g = new(3)
     assert g.var("rsm") == 13 and g.var("sea") == 3 and g.var("hannibal") == "illiberis"
     assert R["illiberis"]["region"] == "gallia" and R["illiberis"]["start"]
@@ -337,7 +339,8 @@ def test_played_roman_card_goes_by_its_target_deck():
     back = card("war_tax")                 # target: carthage
     put(g, back, "hand", "rome")
     play(g, [("activate a card", out_card), ("Rome: use the card as", "morale"),
-             ("activate a card", back), ("Rome: use the card as", "morale")], until=at("end the round"))
+             ("activate a card", back), ("Rome: use the card as", "morale")],
+         until=at("end the round"))
     assert out_card in zone(g, "out")
     assert zone(g, "deck", "carthage")[-1] == back
 
@@ -392,8 +395,10 @@ def test_secret_attachment_may_move_to_named_target_and_money_is_lost():
     so is lost."""
     g = new(15)
     play(g, [("activate a card", card("consul_scipio")), ("Rome: use the card as", "army_secret"),
-             ("activate a card", card("senate_treasury")), ("Rome: use the card as", "money_secret"),
-             ("move secret", lambda g, d: list(d.options))], until=at("end the round"))
+             ("activate a card", card("senate_treasury")),
+             ("Rome: use the card as", "money_secret"),
+             ("move secret", lambda g, d: list(d.options))],
+         until=at("end the round"))
     assert zone(g, "attached", "rome", "narbo") == [card("consul_scipio")]
     assert zone(g, "secret_attached", "rome") == []
     assert card("senate_treasury") in zone(g, "out")  # lost (out by its target deck)
@@ -404,7 +409,8 @@ def test_type_markers_are_hidden_from_carthage():
     sees how many cards are attached where, not what they are."""
     g = new(16)
     play(g, [("activate a card", card("consul_scipio")), ("Rome: use the card as", "army_secret"),
-             ("activate a card", card("senate_treasury")), ("Rome: use the card as", "money_secret")],
+             ("activate a card", card("senate_treasury")),
+             ("Rome: use the card as", "money_secret")],
          until=at("end the round"))
     vc, vr = g.view("carthage"), g.view("rome")
     assert vc["zones"]["secret_attached|rome"] == {"count": 2, "revealed": []}
@@ -590,7 +596,8 @@ def test_wavering_ally_can_be_won_with_a_suitable_card():
     assert g.var("ally_status", "gauls") == "wavering"
     gallic = card("gallic_allies")
     put(g, gallic, "hand", "carthage")
-    play(g, [("play a card", gallic), ("Carthage: use the card as", "event")], until=at("activate a card"))
+    play(g, [("play a card", gallic), ("Carthage: use the card as", "event")],
+         until=at("activate a card"))
     assert g.var("ally_status", "gauls") == "carthage"
 
 
@@ -863,9 +870,11 @@ TOLD = [
     "Rome attaches a card face down to {0}", "Rome attaches a card face down to its secret target",
     "Rome plays {0} for the Senate's morale", "Carthage ends the round",
     "Carthage reveals its target: {0}", "Carthage's attached events: {0}",
-    "Rome's army at {0}: {1}", "Scouting succeeds (money {0} of {1}): the secret attachments count",
+    "Rome's army at {0}: {1}",
+    "Scouting succeeds (money {0} of {1}): the secret attachments count",
     "Battle at {0}: Rome {1} infantry, {2} cavalry; Hannibal {3} cards", "{0} takes effect",
-    "The Roman cavalry loses {0}: {1} left", "Carthage discards a card of {0} infantry ({1} so far)",
+    "The Roman cavalry loses {0}: {1} left",
+    "Carthage discards a card of {0} infantry ({1} so far)",
     "Carthage has paid its losses; cards left in its army: {0}", "Hannibal enters {0}",
     "The Senate's morale falls by {0} to {1}", "The Senate's morale rises by {0} to {1}",
     "An ally wavers, Carthage may win it over: {0}", "Carthage gains an ally: {0}",

@@ -103,9 +103,9 @@ def test_bots_and_cli_give_side_and_decision(pack, monkeypatch):
     """The front-ends the engine ships always address the answers their seats give (a
     game of random bots alone is played by `Game.playout`, which answers each decision
     from that decision: tests/test_playout.py)."""
+    from engine.bots import RandomBot
     from engine.game import Game
     from engine.simulate import play_out
-    from engine.bots import RandomBot
 
     class Seat(RandomBot):  # a bot of one's own: asked decision by decision
         pass

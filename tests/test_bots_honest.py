@@ -10,12 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import write_pack_files
 
 from engine.bots import GreedyBot, RandomBot
 from engine.errors import PackError
 from engine.loader import load_pack
 from engine.simulate import simulate
-from conftest import write_pack_files
 
 PACKS = Path(__file__).resolve().parent / "packs"
 

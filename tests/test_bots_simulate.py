@@ -6,13 +6,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import write_pack_files
 
-from engine.bots import (GreedyBot, RandomBot, bot_seed, make_bot, parse_seats)
+from engine.bots import GreedyBot, RandomBot, bot_seed, make_bot, parse_seats
 from engine.cli import main
 from engine.game import replay
 from engine.loader import load_pack
 from engine.simulate import run_one, simulate
-from conftest import write_pack_files
 
 PACKS = Path(__file__).resolve().parent / "packs"
 TINY = PACKS / "tinygame"
@@ -56,7 +56,7 @@ def tiny():
     return load_pack(TINY)
 
 
-# ---- bots ------------------------------------------------------------------------------------------
+# ---- bots ---------------------------------------------------------------------------------------
 def test_make_bot_and_seats():
     assert isinstance(make_bot("random", 1), RandomBot)
     g = make_bot("Greedy", 1)
@@ -105,7 +105,7 @@ def test_greedy_avoids_faults(tmp_path):
     assert GreedyBot(0).choose(game, "red") is False  # `yes` crashes: scored as a loss
 
 
-# ---- simulate ----------------------------------------------------------------------------------------
+# ---- simulate -----------------------------------------------------------------------------------
 def test_simulate_keys_and_counts(tiny):
     out = simulate(tiny, 40, seed=5, bots="random,random")
     for key in KEYS:
@@ -174,7 +174,7 @@ def test_simulate_cli_errors_exit_1(tmp_path, capsys):
     assert len(out["errors"]) >= 1
 
 
-# ---- log rendering -----------------------------------------------------------------------------------
+# ---- log rendering ------------------------------------------------------------------------------
 def test_render_log_entry_generic(tiny):
     from engine.translations import render_log_entry
     r = lambda e: render_log_entry(e, tiny, "en")  # noqa: E731

@@ -203,8 +203,9 @@ def test_duplicate_declaration(write_pack):
 
 
 def test_effect_field_errors_point_into_yaml(write_pack):
-    records = BASE_RECORDS.replace("{id: c2, power: 2, home: roma}",
-                                   "{id: c2, power: 2, home: roma, effect: \"score[red] += slef.power\"}")
+    records = BASE_RECORDS.replace(
+        "{id: c2, power: 2, home: roma}",
+        "{id: c2, power: 2, home: roma, effect: \"score[red] += slef.power\"}")
     root, b = build(write_pack, records=records)
     d = one(b, "E201")
     assert Path(d.path) == root / "records.yaml" and d.line == 6
@@ -214,7 +215,8 @@ def test_effect_field_errors_point_into_yaml(write_pack):
 def test_pack_check_failure(write_pack):
     from engine.loader import load_pack
     from engine.validate import validate_paths
-    rules = BASE_RULES + 'check "three cards": count(card) == 3\ncheck "two spaces": count(space) == 2\n'
+    rules = BASE_RULES + ('check "three cards": count(card) == 3\n'
+                          'check "two spaces": count(space) == 2\n')
     root, b = build(write_pack, rules)
     assert b.ok
     failed = load_pack(root).run_checks()

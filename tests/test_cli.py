@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import write_pack_files
 
 from engine.cli import main
-from conftest import write_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -51,7 +51,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
                           text=True, cwd=REPO, env=ENV, input=stdin, timeout=120)
 
 
-# ---- help and usage --------------------------------------------------------------------------------
+# ---- help and usage -----------------------------------------------------------------------------
 def test_help(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
@@ -120,7 +120,7 @@ def test_help_is_fast_and_light():
     assert best < 2.0  # generous for slow CI; ~40 ms locally
 
 
-# ---- play ------------------------------------------------------------------------------------------
+# ---- play ---------------------------------------------------------------------------------------
 def test_play_json_replays(capsys):
     from engine.game import replay
     from engine.loader import load_pack
@@ -256,7 +256,7 @@ def test_play_lang(tmp_path, capsys):
     assert "uitslag: Rood wint" in out  # the engine's own words too (engine/locale)
 
 
-# ---- cards and terms -----------------------------------------------------------------------------
+# ---- cards and terms ----------------------------------------------------------------------------
 @pytest.fixture
 def translated(tmp_path):
     content = tmp_path / "content"
@@ -312,7 +312,7 @@ def test_terms(translated, capsys):
     assert {t["id"]: t["name"] for t in data["terms"]} == {"deck": "deck", "score": "score"}
 
 
-# ---- fmt ---------------------------------------------------------------------------------------------
+# ---- fmt ----------------------------------------------------------------------------------------
 def test_fmt(tmp_path, capsys):
     from dsl.formatter import format_source
     d = tmp_path / "rules"
@@ -335,7 +335,7 @@ def test_fmt(tmp_path, capsys):
     assert main(["fmt", str(tmp_path / "missing.rules")]) == 2
 
 
-# ---- through a real process -------------------------------------------------------------------------
+# ---- through a real process ---------------------------------------------------------------------
 def test_subprocess_validate_and_play(tmp_path):
     pack = shutil.copytree(TINY, tmp_path / "tiny")
     (pack / "more.yaml").write_text("card:\n  - id: four\n    power: 1\n    power: 2\n")

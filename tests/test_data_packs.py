@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import write_pack_files
+
 from engine.cli import main
 
 DATA_RULES = """

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import EngineFault, IllegalAction
 import engine.game
+from engine.errors import EngineFault, IllegalAction
 from engine.game import Game, replay
 
 
@@ -434,7 +434,7 @@ def test_save_is_json_and_load_checks_pack(testgame, inline_pack):
 def test_replay_is_exact(testgame):
     for seed in (0, 3):
         rnd = random.Random(seed)
-        g = play_out(testgame.new_game(seed), pick=lambda x: x.random_action(rnd))
+        g = play_out(testgame.new_game(seed), pick=lambda x, rnd=rnd: x.random_action(rnd))
         again = replay(testgame, seed, list(g.actions))
         assert again.save() == g.save()
         assert again.log == g.log
@@ -503,7 +503,7 @@ on setup:
         elif k == "secret":
             secret[red] += 1
         x += 100
-"""
+"""  # noqa: E501
 
 
 @pytest.fixture
@@ -789,7 +789,7 @@ def test_table_lookups(inline_pack):
             log "rows", lookup(crt, 1, 1), lookup(crt, 2, 1), lookup(crt, 4, 1), lookup(crt, 5, 1), lookup(crt, 99, 1), lookup(crt, -2, 1)
             log "cols", lookup(crt, 1, 2), lookup(crt, 1, 3), lookup(crt, 1, 4), lookup(crt, 1, 50), lookup(crt, 1, 0), lookup(crt, 1, -5), lookup(crt, 1, "fort")
             log "no columns", lookup(simple, 2), lookup(simple, 3), lookup(simple, 3 + roll(1, 6))
-    """, TABLE_RECORDS)
+    """, TABLE_RECORDS)  # noqa: E501
     assert says(pack.new_game(0)) == [
         "rows 10 20 20 30 30 40",
         "cols 11 11 12 12 13 13 14",
@@ -899,7 +899,7 @@ def test_loops_break_continue_and_procedures(inline_pack):
             log "queries", count(c in card where c.power > 1), sum(c.power for c in card), min(c.power for c in card), max(c.power for c in card), min(3, 1, 2)
             log "exists", exists(c in pile where c.power > 3), every(c in pile where c.power > 1), exists([]), every([])
             log "lists", [c.power for c in pile where c.power > 1], sort([c3, c1, c2], c => 0 - c.power), zone_of(c1), abs(-3), other(red), 7 / 2, -7 / 2
-    """, CARDS)
+    """, CARDS)  # noqa: E501
     g = pack.new_game(0)
     assert says(g) == ["total 8", "odd 13", "repeat 10"]
     g.apply("c3")
@@ -964,9 +964,10 @@ def test_win_with_a_reason(inline_pack):
     """`win side, "text"` and `end game, "text"` say why the game ended: a template with
     {placeholders} like a log line, kept as text in the result and as the template in the
     log's end entry (rendered by a view); the formatter keeps it."""
-    from engine.translations import render_log_entry
     from textwrap import dedent
+
     from dsl.formatter import format_source
+    from engine.translations import render_log_entry
     src = dedent("""
         var active: side = red
         var score: int = 7
@@ -1047,10 +1048,7 @@ def _dead(lines: list[str], i: int) -> bool:
     prev = _code(lines[i - 2]) if i >= 2 else ""
     if prev.startswith(("return ", "G.win(")) and text.startswith("return"):
         return True
-    for back in (1, 2):  # `while true:` never ends by its condition
-        if i > back and _code(lines[i - 1 - back]) == "if not (True):":
-            return True
-    return False
+    return any(i > back and _code(lines[i - 1 - back]) == "if not (True):" for back in (1, 2))
 
 
 def test_testgame_reaches_every_rule(testgame):

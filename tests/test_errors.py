@@ -18,7 +18,8 @@ from dsl.errors import (
 
 
 def make(**kw):
-    base = dict(code="E201", message="unknown city 'capa'", path="rules/move.rules", line=12, col=6)
+    base = {"code": "E201", "message": "unknown city 'capa'", "path": "rules/move.rules",
+            "line": 12, "col": 6}
     base.update(kw)
     return Diagnostic(**base)
 
@@ -52,7 +53,8 @@ def test_render_without_source_or_help():
 
 def test_render_severity_and_unknown_position():
     assert make(severity="warning").render().startswith("rules/move.rules:12:6: warning[E201]:")
-    assert make(severity="note", line=0, col=0).render() == "rules/move.rules: note[E201]: unknown city 'capa'"
+    assert make(severity="note", line=0, col=0).render() == (
+        "rules/move.rules: note[E201]: unknown city 'capa'")
     assert make(line=3, col=0, line_text="abc").render() == (
         "rules/move.rules:3: error[E201]: unknown city 'capa'\n  3 | abc"
     )
@@ -131,8 +133,8 @@ def test_did_you_mean_edge_cases():
 
 
 def test_sort_key_orders_by_path_line_col():
-    ds = [make(path="b", line=1, col=1), make(path="a", line=2, col=1), make(path="a", line=1, col=9),
-          make(path="a", line=1, col=2)]
+    ds = [make(path="b", line=1, col=1), make(path="a", line=2, col=1),
+          make(path="a", line=1, col=9), make(path="a", line=1, col=2)]
     assert [(d.path, d.line, d.col) for d in sorted(ds, key=sort_key)] == [
         ("a", 1, 2), ("a", 1, 9), ("a", 2, 1), ("b", 1, 1)]
 

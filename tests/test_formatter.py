@@ -7,23 +7,29 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from dsl_strategies import (
+    blocks,
+    expressions,
+    keyword_mappings,
+    modules,
+    mutated_rules,
+    operator_expressions,
+    rename,
+)
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import dsl.formatter as F
 from dsl import ast as A
 from dsl.errors import DslError
 from dsl.formatter import format_expr, format_module, format_source, quote
 from dsl.parser import extract_comments, parse_effect, parse_module
 
-import dsl.formatter as F
-from dsl_strategies import (blocks, expressions, keyword_mappings, modules, mutated_rules,
-                            operator_expressions, rename)
-
 PACKS = Path(__file__).parent / "packs"
 TINYGAME = PACKS / "tinygame" / "rules.rules"
 
 N = A.Name
-I = A.Int
+Int = A.Int
 
 
 def fmt(text: str) -> str:
@@ -43,16 +49,16 @@ def check_fmt(messy: str, expected: str) -> None:
 
 # ---- expressions ------------------------------------------------------------------------
 @pytest.mark.parametrize("tree, text", [
-    (I(3), "3"),
-    (I(-3), "-3"),
+    (Int(3), "3"),
+    (Int(-3), "-3"),
     (A.Neg(N("x")), "-x"),
     (A.Neg(A.Neg(N("x"))), "--x"),
     (A.Neg(A.BinOp("+", N("a"), N("b"))), "-(a + b)"),
-    (A.BinOp("-", N("a"), I(-3)), "a - -3"),
-    (A.BinOp("*", I(-3), N("a")), "-3 * a"),
-    (A.Attr(I(-3), "x"), "(-3).x"),
-    (A.Attr(I(3), "x"), "3.x"),
-    (A.Neg(A.Attr(I(3), "x")), "-3.x"),
+    (A.BinOp("-", N("a"), Int(-3)), "a - -3"),
+    (A.BinOp("*", Int(-3), N("a")), "-3 * a"),
+    (A.Attr(Int(-3), "x"), "(-3).x"),
+    (A.Attr(Int(3), "x"), "3.x"),
+    (A.Neg(A.Attr(Int(3), "x")), "-3.x"),
     (A.BinOp("-", N("a"), A.BinOp("-", N("b"), N("c"))), "a - (b - c)"),
     (A.BinOp("-", A.BinOp("-", N("a"), N("b")), N("c")), "a - b - c"),
     (A.BinOp("+", N("a"), A.BinOp("*", N("b"), N("c"))), "a + b * c"),
@@ -60,7 +66,7 @@ def check_fmt(messy: str, expected: str) -> None:
     (A.BinOp("/", N("a"), A.BinOp("%", N("b"), N("c"))), "a / (b % c)"),
     (A.Compare("==", A.Compare("<", N("a"), N("b")), N("c")), "(a < b) == c"),
     (A.Compare("in", N("a"), A.Compare("in", N("b"), N("c"))), "a in (b in c)"),
-    (A.Compare("not in", A.BinOp("+", N("a"), I(1)), N("b")), "a + 1 not in b"),
+    (A.Compare("not in", A.BinOp("+", N("a"), Int(1)), N("b")), "a + 1 not in b"),
     (A.Not(A.Compare("==", N("a"), N("b"))), "not a == b"),
     (A.Compare("==", A.Not(N("a")), N("b")), "(not a) == b"),
     (A.Not(A.BoolOp("and", (N("a"), N("b")))), "not (a and b)"),
@@ -71,15 +77,15 @@ def check_fmt(messy: str, expected: str) -> None:
     (A.BoolOp("and", (A.Not(N("a")), N("b"))), "not a and b"),
     (A.Neg(A.Not(N("a"))), "-(not a)"),
     (A.Attr(A.BinOp("+", N("a"), N("b")), "c"), "(a + b).c"),
-    (A.Index(A.Attr(N("a"), "b"), (N("x"), I(1))), "a.b[x, 1]"),
+    (A.Index(A.Attr(N("a"), "b"), (N("x"), Int(1))), "a.b[x, 1]"),
     (A.Call("f", ()), "f()"),
     (A.Call("min", (N("a"), A.BoolOp("or", (N("b"), N("c"))))), "min(a, b or c)"),
     (A.ListLit(()), "[]"),
-    (A.ListLit((I(1), A.Str("x"))), '[1, "x"]'),
+    (A.ListLit((Int(1), A.Str("x"))), '[1, "x"]'),
     (A.Str('say "hi"\\ \n\tnow'), r'"say \"hi\"\\ \n\tnow"'),
     (A.Bool(True), "true"),
     (A.NoneLit(), "none"),
-    (A.Comprehension(N("c"), "c", N("hand"), A.Compare(">", A.Attr(N("c"), "p"), I(1))),
+    (A.Comprehension(N("c"), "c", N("hand"), A.Compare(">", A.Attr(N("c"), "p"), Int(1))),
      "[c in hand where c.p > 1]"),
     (A.Comprehension(N("c"), "c", N("hand"), None), "[c for c in hand]"),
     (A.Comprehension(N("x"), "c", N("hand"), N("q")), "[x for c in hand where q]"),
@@ -88,11 +94,11 @@ def check_fmt(messy: str, expected: str) -> None:
     (A.Comprehension(N("c"), "c", A.BoolOp("or", (N("a"), N("b"))), N("d")),
      "[c in (a or b) where d]"),
     (A.Call("count", (A.Comprehension(N("x"), "x", N("hand"),
-                                      A.Compare(">", A.Attr(N("x"), "power"), I(1))),)),
+                                      A.Compare(">", A.Attr(N("x"), "power"), Int(1))),)),
      "count(x in hand where x.power > 1)"),
     (A.Call("sum", (A.Comprehension(A.Attr(N("x"), "v"), "x", N("src"), None),)),
      "sum(x.v for x in src)"),
-    (A.Call("f", (A.Comprehension(N("x"), "x", N("s"), N("c")), I(1))),
+    (A.Call("f", (A.Comprehension(N("x"), "x", N("s"), N("c")), Int(1))),
      "f([x in s where c], 1)"),
     (A.Call("sort", (N("h"), A.Lambda("c", A.Attr(N("c"), "power")))),
      "sort(h, c => c.power)"),

@@ -8,8 +8,21 @@ phase run (the game stops at turn 2's first reinforcement). Rulings: RULINGS.md 
 from __future__ import annotations
 
 from hannibal_play import (
-    _put, act, add_cus, answer, board, carthage_moves, cus, field, give, march, pay_backlash,
-    prompt, said_values, set_leader, start_turn,
+    _put,
+    act,
+    add_cus,
+    answer,
+    board,
+    carthage_moves,
+    cus,
+    field,
+    give,
+    march,
+    pay_backlash,
+    prompt,
+    said_values,
+    set_leader,
+    start_turn,
 )
 
 WINTER = "Winter attrition for the {n} {s} CUs in {x}: die {d}, modifier {m}; {lost} CUs lost"

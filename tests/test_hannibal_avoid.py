@@ -9,8 +9,20 @@ from __future__ import annotations
 import re
 
 from hannibal_play import (
-    add_cus, answer, board, carthage_moves, cus, decline_until, field, logged, march, options,
-    prompt, rome_moves, set_leader, set_pc,
+    add_cus,
+    answer,
+    board,
+    carthage_moves,
+    cus,
+    decline_until,
+    field,
+    logged,
+    march,
+    options,
+    prompt,
+    rome_moves,
+    set_leader,
+    set_pc,
 )
 
 

@@ -8,10 +8,21 @@ set by state editing at the first decision after the deal. Rulings: RULINGS.md "
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, board, cus, field, give, logged, options, play_ops, prompt, set_hands,
-    set_leader, set_pc, start_turn,
+    add_cus,
+    answer,
+    board,
+    cus,
+    field,
+    give,
+    logged,
+    options,
+    play_ops,
+    prompt,
+    set_hands,
+    set_leader,
+    set_pc,
+    start_turn,
 )
-
 
 # ---- helpers -----------------------------------------------------------------------------
 
@@ -134,7 +145,8 @@ def test_battle_example_played_round_by_round():
     assert "Reserve is played as" in prompt(g)
     answer(g, "flank_right")
     assert len(hand(g, "rome")) == 9
-    assert says(g, "Round 6: Carthage leads Flank Right, Rome cannot match: Carthage wins the battle")
+    assert says(g, "Round 6: Carthage leads Flank Right, Rome cannot match: "
+                   "Carthage wins the battle")
     # Losses (§11.9, §11.10): roll 3 after 6 rounds, 1 CU each; Rome's retreat roll 4: 3 CUs
     assert says(g, "Battle losses: one roll for both sides, 3 after 6 rounds")
     assert says(g, "Battle losses of Carthage: 1 CUs") and says(g, "Battle losses of Rome: 1 CUs")

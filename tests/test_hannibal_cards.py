@@ -45,7 +45,8 @@ def test_ship_exactly_on_ops_3_and_campaign_cards():
     ship'; seed 003 "Движение морем" says the same."""
     for n, c in CARDS.items():
         assert c["ship"] == (c["ops"] == 3 or c["campaign"] > 0), n
-    assert numbers(lambda c: c["ship"]) == {9, 12, 16, 25, 27, 30, 33, 34, 37, 38, 39, 40, 43, 50, 63}
+    assert numbers(lambda c: c["ship"]) == {9, 12, 16, 25, 27, 30, 33, 34, 37, 38, 39, 40, 43,
+                                             50, 63}
 
 
 def test_campaign_cards():

@@ -8,9 +8,28 @@ decisions by value; rolls are loaded (g.load_dice). Rulings: RULINGS.md "## Wall
 from __future__ import annotations
 
 from hannibal_play import (
-    act, add_cus, add_garrison, answer, board, carthage_moves, cus, decline_until, field, give,
-    inside, logged, march, options, prompt, rome_moves, said_values, set_hands, set_leader,
-    set_pc, set_var, start_turn,
+    act,
+    add_cus,
+    add_garrison,
+    answer,
+    board,
+    carthage_moves,
+    cus,
+    decline_until,
+    field,
+    give,
+    inside,
+    logged,
+    march,
+    options,
+    prompt,
+    rome_moves,
+    said_values,
+    set_hands,
+    set_leader,
+    set_pc,
+    set_var,
+    start_turn,
 )
 
 LEAD = "lead a battle card"

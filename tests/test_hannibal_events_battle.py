@@ -6,8 +6,19 @@ strategy cards, lets an army march into the enemy and answers the battle's decis
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, board, field, give, logged, options, play_ops, prompt, set_hands,
-    set_leader, set_pc, start_turn,
+    add_cus,
+    answer,
+    board,
+    field,
+    give,
+    logged,
+    options,
+    play_ops,
+    prompt,
+    set_hands,
+    set_leader,
+    set_pc,
+    start_turn,
 )
 
 SPAIN = {
@@ -307,7 +318,7 @@ def test_card_32_with_the_spy_picks_among_the_face_up_cards():
     seen = g.view("rome")["zones"]["battle_hand|carthage"]["revealed"]
     assert len(seen) == 6
     assert g.decision.side == "rome" and "which face-up cards of carthage desert" in prompt(g)
-    assert set(o for o in options(g) if o is not None) == set(seen)
+    assert {o for o in options(g) if o is not None} == set(seen)
     answer(g, seen[0], seen[1], seen[2], None)
     assert len(hand(g, "carthage")) == 9
     assert not {seen[0], seen[1], seen[2]} & set(hand(g, "carthage"))

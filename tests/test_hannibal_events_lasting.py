@@ -4,8 +4,20 @@ lasting and hands" (H-el-1 ...) records the readings these tests hold the pack t
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, clear_board, decline_until, field, give, new_game, options, prompt,
-    said_values, set_leader, set_pc, set_var, start_turn,
+    add_cus,
+    answer,
+    clear_board,
+    decline_until,
+    field,
+    give,
+    new_game,
+    options,
+    prompt,
+    said_values,
+    set_leader,
+    set_pc,
+    set_var,
+    start_turn,
 )
 
 SEED = 2  # Rome is dealt no Campaign card in turn 1 (tests/test_hannibal_strategy.py)

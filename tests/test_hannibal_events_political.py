@@ -9,10 +9,25 @@ from __future__ import annotations
 import functools
 
 import yaml
-
 from hannibal_play import (
-    PACK_DIR, _put, add_cus, add_garrison, answer, board, cus, field, give, inside, logged,
-    options, prompt, set_leader, set_pc, start_turn, said_values as says,
+    PACK_DIR,
+    add_cus,
+    add_garrison,
+    answer,
+    board,
+    cus,
+    field,
+    give,
+    inside,
+    logged,
+    options,
+    prompt,
+    set_leader,
+    set_pc,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as says,
 )
 
 SPARE = {"carthage": "epidemic", "rome": "tribal_resistance"}

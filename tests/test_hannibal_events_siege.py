@@ -9,8 +9,23 @@ siege table gives a point on a modified 4 or more; Carthage has -1 without the s
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, add_garrison, answer, board, column, cus, field, give, inside, logged, options,
-    prompt, said_values as says, set_leader, start_turn,
+    add_cus,
+    add_garrison,
+    answer,
+    board,
+    column,
+    cus,
+    field,
+    give,
+    inside,
+    logged,
+    options,
+    prompt,
+    set_leader,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as says,
 )
 
 ATTRITION = "Attrition roll for the {n} {s} CUs in {x}: die {d}, modifier {m}; {lost} CUs lost"

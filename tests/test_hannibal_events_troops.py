@@ -8,11 +8,21 @@ checks the position where the card's condition fails: then the event is either n
 from __future__ import annotations
 
 import pytest
+from hannibal_play import (
+    add_cus,
+    answer,
+    board,
+    cus,
+    give,
+    options,
+    prompt,
+    said_values,
+    set_leader,
+    set_pc,
+    set_var,
+)
 
 from engine.game import Game
-from hannibal_play import (
-    add_cus, answer, board, cus, give, options, prompt, said_values, set_leader, set_pc, set_var,
-)
 
 PLACED = "{s} places {n} CUs in {x}"
 FILLER = "epidemic"  # a second card in hand, so the card to play is chosen, not forced

@@ -10,9 +10,9 @@ import random
 from collections import Counter
 
 import pytest
+from hannibal_play import pack
 
 from engine.game import Game
-from hannibal_play import pack
 
 GAMES = 12
 
@@ -102,7 +102,7 @@ def test_every_leader_is_somewhere_the_rules_name(games):
     """seed 002 §4 (set aside until drawn), §8.5 (on the map or in a holding box), §8.9
     (displaced; Scipio Africanus out of the game)."""
     for g in games:
-        for l, f in g.state["f"].items():
+        for _leader, f in g.state["f"].items():
             if "chief" not in f:
                 continue
             assert f["where"] in ("map", "aside", "displaced", "out")

@@ -55,7 +55,8 @@ def name(lang: str, tid: str) -> str:
 
 
 def ids_with_abbreviation(lang: str, abbr: str) -> list[str]:
-    """Ids whose name in `lang` is the abbreviation, or gives it in brackets: "Gevechtseenheid (GE)"."""
+    """Ids whose name in `lang` is the abbreviation, or gives it in brackets:
+    "Gevechtseenheid (GE)"."""
     return sorted(k for k, e in TERMS[lang].items()
                   if e.text == abbr or f"({abbr})" in e.text)
 
@@ -163,8 +164,8 @@ def other_names() -> set[str]:
 def test_term_ids_clash_with_nothing():
     """Term ids are no type names, no card words, and not the id of another record (tables
     attrition, retreat, siege; pieces, cards, leaders, spaces)."""
-    assert TERM_IDS & TYPE_NAMES == set()
-    assert TERM_IDS & CARD_WORDS == set()
+    assert set() == TERM_IDS & TYPE_NAMES
+    assert set() == TERM_IDS & CARD_WORDS
     assert not {"siege", "attrition", "retreat", "battle", "event"} & TERM_IDS
     assert TERM_IDS & other_names() == set()
 
@@ -280,7 +281,8 @@ def _notes(lang: str) -> dict[str, str | None]:
 
 def test_the_catalog_shows_the_glossary():
     """`engine terms hannibal --lang ru|nl` reads these files: names by language, English as the
-    fallback where a source has no word (seed 003 has none for naval supremacy, seed 002 §8.8.3)."""
+    fallback where a source has no word (seed 003 has none for naval supremacy, seed 002
+    §8.8.3)."""
     ru, nl = Catalog(PACK, "ru"), Catalog(PACK, "nl")
     assert ru.term("interception") == "Перехват"
     assert nl.term("interception") == "Onderscheppen"

@@ -10,8 +10,23 @@ content/hannibal/RULINGS.md "## Interception" (H-ic-1 ...)."""
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, board, column, cus, decline_until, field, give, options, play_ops, prompt,
-    set_leader, set_pc, start_turn, said_values as said,
+    add_cus,
+    answer,
+    board,
+    column,
+    cus,
+    decline_until,
+    field,
+    give,
+    options,
+    play_ops,
+    prompt,
+    set_leader,
+    set_pc,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as said,
 )
 
 ROME_OPS3 = "two_legions_of_slaves_raised"  # ops 3 with the ship (sea moves)

@@ -110,7 +110,8 @@ def test_map_checks_pass(pack):
 
 
 def test_land_graph(pack):
-    """seed 002 §8.2: spaces joined by lines; the pack declares `graph land of space via connection`."""
+    """seed 002 §8.2: spaces joined by lines; the pack declares
+    `graph land of space via connection`."""
     land = pack.graphs["land"]
     assert set(land.neighbors("roma")) >= {"ostia", "tarracina", "spoletium"}
 
@@ -125,7 +126,8 @@ def test_21_provinces_18_scoring_and_the_balearic_area(pack, rec):
     assert sum(rec[p]["scoring"] for p in provs) == 18
     assert [p for p in provinces(pack) if rec[p]["kind"] == "area"] == ["balearic_islands_area"]
     non_scoring = {p for p in provinces(pack) if not rec[p]["scoring"]}
-    assert non_scoring == {"massilia_province", "liguria", "gallia_transalpina", "balearic_islands_area"}
+    assert non_scoring == {"massilia_province", "liguria", "gallia_transalpina",
+                           "balearic_islands_area"}
     assert rec["balearic_islands"]["province"] == "balearic_islands_area"
 
 
@@ -135,11 +137,13 @@ def test_regions(pack, rec):
     by_region: dict[str, set[str]] = {}
     for p in provinces(pack):
         by_region.setdefault(rec[p]["region"], set()).add(p)
-    assert by_region["africa"] == {"western_numidia", "eastern_numidia", "carthaginia", "carthage_province"}
+    assert by_region["africa"] == {"western_numidia", "eastern_numidia", "carthaginia",
+                                   "carthage_province"}
     assert by_region["hispania"] == {"baetica", "celtiberia", "orospeda", "idubeda"}
     assert by_region["italia"] == {"gallia_cisalpina", "etruria", "apulia", "latium", "campania",
                                    "lucania", "samnium"}
-    assert by_region["islands"] == {"sicilia", "syracuse_province", "sardinia_corsica", "balearic_islands_area"}
+    assert by_region["islands"] == {"sicilia", "syracuse_province", "sardinia_corsica",
+                                    "balearic_islands_area"}
     assert by_region["gallia"] == {"massilia_province", "liguria", "gallia_transalpina"}
     wide = {r for r in pack.by_type["region"] if rec[r]["allies_region_wide"]}
     assert wide == {"africa", "hispania", "italia"}
@@ -149,7 +153,8 @@ def test_italian_allies_and_numidias(pack, rec):
     """seed 002 §11.2.1: six Italian allies (not Latium); each Numidia gives 2 battle cards."""
     assert {p for p in provinces(pack) if rec[p]["italian_ally"]} == {
         "campania", "lucania", "apulia", "samnium", "etruria", "gallia_cisalpina"}
-    assert {p for p in provinces(pack) if rec[p]["ally_cards"] == 2} == {"western_numidia", "eastern_numidia"}
+    assert {p for p in provinces(pack) if rec[p]["ally_cards"] == 2} == {
+        "western_numidia", "eastern_numidia"}
 
 
 # ---- the worked examples that use the map ------------------------------------------------------
@@ -171,7 +176,8 @@ def test_spain_africa_sicily_ally_examples(pack):
     assert ally_cards(pack, ["idubeda"], "toletum") == 1
     assert ally_cards(pack, ["carthage_province", "carthaginia"], "zama") == 2
     assert ally_cards(pack, ["western_numidia"], "zama") == 2
-    assert ally_cards(pack, ["sicilia", "sardinia_corsica", "syracuse_province"], "agrigentum") == 1
+    islands = ["sicilia", "sardinia_corsica", "syracuse_province"]
+    assert ally_cards(pack, islands, "agrigentum") == 1
 
 
 def test_naval_example_1(rec):
@@ -213,7 +219,7 @@ def test_setup_spaces(rec):
     assert rec["saguntum"]["kind"] == "walled_city"  # taken by Hannibal in 219 BC (MAP.md)
 
 
-# ---- walled cities and tribes (seed 002 §16) ------------------------------------------------------
+# ---- walled cities and tribes (seed 002 §16) ----------------------------------------------------
 
 def test_walled_cities(pack, rec):
     """research/hannibal.md §2 [V]: 8 Roman + 5 Carthaginian walled cities; seed 002 §16.2 and
@@ -225,7 +231,8 @@ def test_walled_cities(pack, rec):
     for s in walled:
         assert rec[s]["capacity"] == (5 if s in ("roma", "carthago") else 2), s
         assert -1 <= rec[s]["siege_modifier"] <= 1, s
-    assert {"capua", "tarentum", "syracuse", "massilia", "saguntum", "gades", "new_carthage"} <= set(walled)
+    assert {"capua", "tarentum", "syracuse", "massilia", "saguntum", "gades",
+            "new_carthage"} <= set(walled)
 
 
 def test_capitals(rec):
@@ -251,7 +258,7 @@ def test_tribes(pack, rec):
         assert r.get("control") == ("carthage" if s in friendly else None), s
 
 
-# ---- ports (seed 002 §6.4.4, §8.8, cards 10, 11, 50) ------------------------------------------------
+# ---- ports (seed 002 §6.4.4, §8.8, cards 10, 11, 50) --------------------------------------------
 
 def test_card_50_ports(rec):
     """seed 002 card 50: landings at Brundisium, Croton or Tarentum."""
@@ -263,14 +270,16 @@ def test_card_50_ports(rec):
 def test_scipio_africanus_ports(pack, rec):
     """seed 002 §6.4.4: Scipio Africanus lands in a port of Italia or Hispania with a Roman PC."""
     for region in ("italia", "hispania"):
-        assert any(rec[s]["port"] and rec[s].get("control") == "rome" and region_of(rec, s) == region
+        assert any(rec[s]["port"] and rec[s].get("control") == "rome"
+                   and region_of(rec, s) == region
                    for s in spaces(pack)), region
 
 
 def test_ports_for_cards_10_and_11(pack, rec):
     """seed 002 card 10 (a friendly port in Africa or Italia), card 11 (a port with one's PC)."""
     ports = [s for s in spaces(pack) if rec[s]["port"]]
-    assert any(region_of(rec, s) == "africa" and rec[s].get("control") == "carthage" for s in ports)
+    assert any(region_of(rec, s) == "africa" and rec[s].get("control") == "carthage"
+               for s in ports)
     assert any(region_of(rec, s) == "italia" for s in ports)
     assert rec["balearic_islands"]["port"] and rec["balearic_islands"]["control"] == "carthage"
     for s in spaces(pack):
@@ -360,7 +369,8 @@ def test_no_pc_isolated_at_the_start(pack, rec):
 
     def anchor(s, side):
         r = rec[s]
-        return r.get("control") == side and (r["port"] or r["kind"] != "plain" or stacks.get(s) == side)
+        return r.get("control") == side and (r["port"] or r["kind"] != "plain"
+                                             or stacks.get(s) == side)
 
     for s in spaces(pack):
         side = rec[s].get("control")
@@ -399,13 +409,14 @@ def test_cards_name_places(pack, rec):
     and card 18 Tarentum are walled cities; card 26 Syracuse."""
     assert rec["capua"]["kind"] == "walled_city" and rec["capua"]["province"] == "campania"
     assert rec["tarentum"]["kind"] == "walled_city"
-    assert rec["syracuse"]["kind"] == "walled_city" and rec["syracuse"]["province"] == "syracuse_province"
+    assert rec["syracuse"]["kind"] == "walled_city"
+    assert rec["syracuse"]["province"] == "syracuse_province"
     for p in ("lucania", "liguria", "gallia_cisalpina", "etruria", "gallia_transalpina", "sicilia",
               "western_numidia", "eastern_numidia", "latium"):
         assert any(rec[s]["province"] == p for s in spaces(pack)), p
 
 
-# ---- provenance and names ------------------------------------------------------------------------
+# ---- provenance and names -----------------------------------------------------------------------
 
 def test_provenance(pack, rec):
     """pack.yaml `provenance: required`: every map record cites a source or says why it was
@@ -427,6 +438,7 @@ def test_names(pack):
     for lang in ("nl", "ru"):
         names = files[lang]["names"]
         assert set(names) <= ids
-        assert all(e["source"].startswith("seed 00" + ("2" if lang == "nl" else "3")) for e in names.values())
+        source = "seed 00" + ("2" if lang == "nl" else "3")
+        assert all(e["source"].startswith(source) for e in names.values())
     assert files["nl"]["names"]["new_carthage"]["name"] == "Carthago Nova"
     assert files["ru"]["names"]["carthago"]["name"] == "Карфаген"

@@ -5,15 +5,34 @@ card and answers the movement decisions by value, as a player would. Rulings: RU
 "## Land movement" (H-mv-1 ...). Spaces are real spaces of the pack's map (connections.yaml)."""
 from __future__ import annotations
 
-
 import yaml
-
 from hannibal_play import (
-    PACK_DIR, act, add_cus, answer, board, carthage_moves, column, cus, field, give, march,
-    options, play_ops, prompt, rome_moves, said_values as says, set_leader, set_pc, start_turn,
+    PACK_DIR,
+    act,
+    add_cus,
+    answer,
+    board,
+    carthage_moves,
+    column,
+    cus,
+    field,
+    give,
+    march,
+    options,
+    play_ops,
+    prompt,
+    rome_moves,
+    set_leader,
+    set_pc,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as says,
 )
 
 TABLES = yaml.safe_load((PACK_DIR / "tables.yaml").read_text())
+# the log line of a pass attrition roll (its values: CUs, die, modifier, CUs lost)
+ATTRITION = "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"
 
 
 def attrition_table(cus_: int, roll: int) -> int:
@@ -202,7 +221,7 @@ def test_pass_attrition_minus_one_follows_the_table():
     for seed in range(1, 13):
         g = _cross_pass(seed, "alba_fucens", "hadria", 10)
         act(g, "stop")
-        [[n, die, mod, lost]] = says(g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost")
+        [[n, die, mod, lost]] = says(g, ATTRITION)
         assert (n, mod) == (10, -1)
         assert lost == attrition_table(10, die - 1)
         assert len(cus(g, "hadria")) == 10 - lost
@@ -216,7 +235,7 @@ def test_alpine_pass_attrition_plus_one():
     for seed in range(1, 9):
         g = _cross_pass(seed, "allobroges", "taurini", 8)
         act(g, "stop")
-        [[n, die, mod, lost]] = says(g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost")
+        [[n, die, mod, lost]] = says(g, ATTRITION)
         assert (n, mod) == (8, 1)
         assert lost == attrition_table(8, die + 1)
         assert len(cus(g, "taurini")) == 8 - lost
@@ -227,14 +246,15 @@ def test_alpine_pass_attrition_plus_one():
 def test_attrition_falls_on_the_army_that_crossed():
     """seed 002 §8.3.2, §17.1 (every army crossing a pass loses to attrition): the CUs that
     crossed are rolled for even if dropped after the pass; CUs picked up after it are not
-    (RULINGS.md H-mv-3). A leader alone rolls nothing and is never displaced by attrition (§8.9)."""
+    (RULINGS.md H-mv-3). A leader alone rolls nothing and is never displaced by attrition
+    (§8.9)."""
     for seed in range(1, 9):
         g = _cross_pass(seed, "alba_fucens", "hadria", 10)
         act(g, "drop")
         answer(g, 10)
         march(g, "larinum")
         act(g, "stop")
-        [[n, die, mod, lost]] = says(g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost")
+        [[n, die, mod, lost]] = says(g, ATTRITION)
         assert n == 10 and len(cus(g, "hadria")) == 10 - lost
         assert field(g, "hannibal", "where") == "map" and at(g, "hannibal") == "larinum"
     for seed in range(1, 5):
@@ -248,12 +268,12 @@ def test_attrition_falls_on_the_army_that_crossed():
         act(g, "pick up")
         answer(g, 5)
         act(g, "stop")
-        [[n, die, mod, lost]] = says(g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost")
+        [[n, die, mod, lost]] = says(g, ATTRITION)
         assert n == 5 and lost == attrition_table(5, die - 1)
         assert len(cus(g, "hadria")) == 10 - lost
     g = _cross_pass(1, "alba_fucens", "hadria", 0)
     act(g, "stop")
-    assert says(g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost") == []
+    assert says(g, ATTRITION) == []
 
 
 def test_messana_strait_needs_both_ends():
@@ -627,7 +647,8 @@ def test_consular_army_stops_at_a_larger_proconsular_army():
     march(g, "nola")
     assert g.decision.side == "carthage"  # his move is over
     assert at(g, "fabius") == "nola" and field(g, "marcellus", "chief") == "fabius"
-    assert [a[1:] for a in says(g, "{0} stops at the larger proconsular army in {1}")] == [["nola"]]
+    stops = says(g, "{0} stops at the larger proconsular army in {1}")
+    assert [a[1:] for a in stops] == [["nola"]]
     # a smaller one does not stop him
     g = board()
     set_leader(g, "fabius", "capua", office="consul")
@@ -665,7 +686,7 @@ def test_campaign_two_leaders_share_cus_four_spaces_each():
     march(g, "spoletium")
     act(g, "pick up")
     answer(g, 6)
-    assert [y for y in options(g)] and "march" in options(g)
+    assert list(options(g)) and "march" in options(g)
     march(g, "roma")  # their 4th space
     assert "march" not in options(g)  # Mago has 2 points left, his CUs none
     act(g, "drop")

@@ -7,14 +7,25 @@ attrition and isolation phases run before turn 2's reinforcements. Rulings: RULI
 "## Political control" (H-pc-N)."""
 from __future__ import annotations
 
+from hannibal_play import (
+    add_cus,
+    add_garrison,
+    answer,
+    board,
+    field,
+    give,
+    options,
+    pack,
+    pay_backlash,
+    play_ops,
+    prompt,
+    said_values,
+    set_leader,
+    set_pc,
+    start_turn,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from hannibal_play import (
-    pay_backlash, add_garrison, pack,
-    add_cus, answer, board, field, give, options, play_ops, prompt, said_values, set_leader,
-    set_pc, start_turn,
-)
 
 REMOVED = "The {s} PC in {x} is isolated and removed"
 
@@ -88,7 +99,8 @@ def test_flip_an_enemy_pc_only_where_own_cus_stand():
 
 
 def test_rome_flips_a_carthaginian_pc_with_roman_cus():
-    """seed 002 §15.2 works for both sides: Rome flips Castulo where its CUs stand, not Hispalis."""
+    """seed 002 §15.2 works for both sides: Rome flips Castulo where its CUs stand, not
+    Hispalis."""
     g = board()
     set_leader(g, "flaminius", "roma", office="consul")
     add_cus(g, "rome", "castulo", 3)
@@ -99,7 +111,8 @@ def test_rome_flips_a_carthaginian_pc_with_roman_cus():
 def test_never_in_a_tribe_space_nor_on_an_enemy_walled_city():
     """seed 002 §16.1 (a walled city changes hands by a siege; a tribe's marker is flipped or
     removed only by subjugation), §16.6 (friendly tribes are Carthage's PCs); seed 003 "Фаза
-    стратегии" ОЧ (2) (НЕ в область с племенем; НЕ крепость и НЕ племя). RULINGS.md H-st-6, H-pc-1."""
+    стратегии" ОЧ (2) (НЕ в область с племенем; НЕ крепость и НЕ племя). RULINGS.md H-st-6,
+    H-pc-1."""
     g = board()
     set_leader(g, "flaminius", "roma", office="consul")
     add_cus(g, "rome", "insubres", 3)  # Roman CUs in a tribe friendly to Carthage

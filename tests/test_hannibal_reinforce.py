@@ -9,13 +9,28 @@ the board at the last strategy phase's opening window, and then plays the reinfo
 of the next turn by answering its decisions."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import hannibal_play
 from hannibal_play import (
+    add_cus,
+    all_cus,
+    answer,
+    clear_board,
+    cus,
+    even_points,
+    field,
+    give,
+    logged,
+    new_game,
+    options,
+    pack,
     pay_backlash,
-    add_cus, all_cus, answer, clear_board, cus, even_points, field, give, logged, new_game, options,
-    pack, prompt, remove_cus, set_leader, set_pc,
+    prompt,
+    remove_cus,
+    set_leader,
+    set_pc,
 )
 
 ROMAN_POOL = ["publius_scipio", "tiberius_longus", "fabius", "flaminius", "marcellus", "nero",
@@ -122,8 +137,9 @@ def sides_board(g) -> None:
 
 
 def roman_leaders(g) -> dict[str, tuple]:
-    return {l: (field(g, l, "where"), field(g, l, "at"), field(g, l, "office"), field(g, l, "chief"))
-            for l in ROMAN_POOL + ["scipio_africanus"] if field(g, l, "where") == "map"}
+    return {leader: (field(g, leader, "where"), field(g, leader, "at"),
+                     field(g, leader, "office"), field(g, leader, "chief"))
+            for leader in ROMAN_POOL + ["scipio_africanus"] if field(g, leader, "where") == "map"}
 
 
 def rome_pick(*order: str) -> Callable[[Any], Any]:
@@ -148,7 +164,7 @@ def test_no_reinforcement_phase_on_turn_1():
     assert at_window(g) and g.state["v"]["turn_no"][""] == 1
     assert all_cus(g, "rome") == 16 and all_cus(g, "carthage") == 16
     lines = said(g)
-    assert not any(w in l for l in lines for w in ("places a CU in", "is named proconsul"))
+    assert not any(w in line for line in lines for w in ("places a CU in", "is named proconsul"))
     skip_strategy(g)
     assert g.state["v"]["turn_no"][""] == 2
     assert prompt(g) == "Carthage: reinforcement 1 of 4: place a CU where?"
@@ -274,8 +290,9 @@ def test_carthage_reinforcements_are_optional_and_at_most_4():
 
 def test_carthage_none_into_a_besieged_city():
     """seed 002 §6.3 ("In belegerde steden kunnen geen versterkingen geplaatst worden"); seed 003
-    "Подкрепления": Carthago under a Roman siege takes no CU; the besieging army of a Carthaginian
-    leader outside a Roman city is not in a besieged city of its own and may (RULINGS.md H-rf-1)."""
+    "Подкрепления": Carthago under a Roman siege takes no CU; the besieging army of a
+    Carthaginian leader outside a Roman city is not in a besieged city of its own and may
+    (RULINGS.md H-rf-1)."""
     def arrange(g):
         _carthage_spread(g)
         besiege(g, "carthago", "rome", inside=2)
@@ -511,16 +528,17 @@ def test_other_roman_leaders_removed_and_two_consuls_drawn():
         set_leader(g, "paullus", None, where="displaced")
     g = reinforcements(2, arrange)
     lines_asked(g)
-    finish_phase(g, lambda g: "nero" if prompt(g) == "Rome: name the proconsul" else first_choice(g))
+    finish_phase(g, lambda g: "nero" if prompt(g) == "Rome: name the proconsul"
+                 else first_choice(g))
     on = roman_leaders(g)
     offices = sorted(v[2] for v in on.values())
     assert offices == ["consul", "consul", "proconsul"]
     assert on["nero"][2] == "proconsul" and on["nero"][1] == "agrigentum"
     assert field(g, "paullus", "where") in ("aside", "map")
-    assert not any(field(g, l, "where") == "displaced" for l in ROMAN_POOL)
-    for l in ROMAN_POOL:
-        if l not in on:
-            assert field(g, l, "where") == "aside" and field(g, l, "office") == "none"
+    assert not any(field(g, leader, "where") == "displaced" for leader in ROMAN_POOL)
+    for leader in ROMAN_POOL:
+        if leader not in on:
+            assert field(g, leader, "where") == "aside" and field(g, leader, "office") == "none"
 
 
 def test_removed_consuls_may_be_drawn_again():
@@ -533,8 +551,9 @@ def test_removed_consuls_may_be_drawn_again():
     for seed in range(1, 31):
         g = reinforcements(2, _two_armies, seed=seed)
         lines_asked(g)
-        finish_phase(g, lambda g: "nero" if prompt(g) == "Rome: name the proconsul" else first_choice(g))
-        consuls = {l for l, v in roman_leaders(g).items() if v[2] == "consul"}
+        finish_phase(g, lambda g: "nero" if prompt(g) == "Rome: name the proconsul"
+                     else first_choice(g))
+        consuls = {leader for leader, v in roman_leaders(g).items() if v[2] == "consul"}
         assert len(consuls) == 2 and "nero" not in consuls
         pairs.add(frozenset(consuls))
         redrawn += bool(consuls & {"fabius", "varro"})
@@ -563,7 +582,7 @@ def test_consuls_placed_on_stacks_of_5():
         return first_choice(g)
     finish_phase(g, pick)
     assert seen == [{"roma", "capua"}, {"roma", "capua"}]
-    consuls = [l for l, v in roman_leaders(g).items() if v[2] == "consul"]
+    consuls = [leader for leader, v in roman_leaders(g).items() if v[2] == "consul"]
     assert [roman_leaders(g)[c][1] for c in consuls] == ["capua", "capua"]
 
 
@@ -586,7 +605,7 @@ def test_consuls_together_when_one_stack():
         "capua" if prompt(g).startswith("Rome: reinforcement")
         else "nero" if prompt(g) == "Rome: name the proconsul" else first_choice(g)))
     on = roman_leaders(g)
-    consuls = sorted(l for l, v in on.items() if v[2] == "consul")
+    consuls = sorted(leader for leader, v in on.items() if v[2] == "consul")
     assert all(on[c][1] == "capua" for c in consuls)
     commands = [(p, o) for p, o in asked if p.startswith("rome: who commands in capua?")]
     assert commands and set(commands[0][1]) == set(consuls)      # the proconsul is not offered

@@ -8,8 +8,23 @@ wins is forced; the dice the test needs are loaded (Game.load_dice). Rulings: RU
 from __future__ import annotations
 
 from hannibal_play import (
-    add_cus, answer, clear_board, cus, field, give, new_game, options, play_ops, prompt,
-    said_values as says, set_hands, set_leader, set_pc, start_turn,
+    add_cus,
+    answer,
+    clear_board,
+    cus,
+    field,
+    give,
+    new_game,
+    options,
+    play_ops,
+    prompt,
+    set_hands,
+    set_leader,
+    set_pc,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as says,
 )
 
 LEAD = "lead a battle card"
@@ -19,7 +34,7 @@ def board(seed: int = 1):
     """Turn 1's first card, no CUs, no leaders and no PCs on the board."""
     g = new_game(seed)
     clear_board(g)
-    for x, f in g.state["f"].items():
+    for _x, f in g.state["f"].items():
         if "pc" in f and "siege" in f:
             f["pc"] = None
     return g

@@ -13,15 +13,28 @@ table of tables.yaml; where a test needs a given outcome it looks for a seed tha
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import yaml
-
 from hannibal_play import (
-    add_cus, answer, clear_board, column, cus, field, give, new_game, options, play_ops,
-    prompt, set_leader, set_pc, set_var, start_turn,
+    add_cus,
+    answer,
+    clear_board,
+    column,
+    cus,
+    field,
+    give,
+    new_game,
+    options,
+    play_ops,
+    prompt,
+    set_leader,
+    set_pc,
+    set_var,
+    start_turn,
 )
 
 TABLES = Path(__file__).resolve().parent.parent / "content" / "hannibal" / "tables.yaml"

@@ -8,8 +8,21 @@ more; Carthage has -1 unless the siege train is with the army (constants.yaml, c
 from __future__ import annotations
 
 from hannibal_play import (
-    _put, add_cus, answer, board, field, give, logged, options, prompt, set_leader, set_var,
-    start_turn, said_values as says,
+    _put,
+    add_cus,
+    answer,
+    board,
+    field,
+    give,
+    logged,
+    options,
+    prompt,
+    set_leader,
+    set_var,
+    start_turn,
+)
+from hannibal_play import (
+    said_values as says,
 )
 
 ROLL_SIEGE = "Siege roll at {x}: {d}, modifier {m}: a siege point for {s}, {p} in all"

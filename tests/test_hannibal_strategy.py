@@ -7,13 +7,25 @@ import random
 import shutil
 
 import pytest
+from hannibal_play import (
+    PACK_DIR,
+    _put,
+    add_cus,
+    answer,
+    answer_until,
+    clear_board,
+    cus,
+    field,
+    give,
+    new_game,
+    options,
+    prompt,
+    set_leader,
+    set_pc,
+)
 
 from engine.game import Game
 from engine.loader import load_pack
-from hannibal_play import (
-    PACK_DIR, _put, add_cus, answer, answer_until, clear_board, cus, field, give, new_game,
-    options, prompt, set_leader, set_pc,
-)
 
 PHASES = ["game_turn", "reinforcement_phase", "deal_phase", "strategy_phase",
           "winter_attrition_phase", "isolation_phase", "victory_check_phase"]
@@ -493,8 +505,8 @@ def test_native_guide_is_offered_as_both(side, first):
 
 def _last_pass_roll(g: Game) -> tuple[int, int]:
     """(the die, the modified roll) of the last pass attrition roll."""
-    [_, die, mod, _] = [e["a"] for e in g.log
-                        if e.get("m") == "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"][-1]
+    attrition = "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"
+    [_, die, mod, _] = [e["a"] for e in g.log if e.get("m") == attrition][-1]
     return die, die + mod
 
 

@@ -38,7 +38,8 @@ def test_battle_example_cards(pack):
     hannibal = pack.records["hannibal"]["battle"]
     flaminius = pack.records["flaminius"]["battle"]
     assert call(pack, "battle_cards", hannibal, 6, 1, False, False, False, False) == 11
-    allies = call(pack, "ally_cards", "rome", ["campania", "samnium", "etruria", "apulia"], "cannae")
+    held = ["campania", "samnium", "etruria", "apulia"]
+    allies = call(pack, "ally_cards", "rome", held, "cannae")
     assert allies == 4
     assert call(pack, "battle_cards", flaminius, 8, allies, False, False, False, False) == 14
 
@@ -77,9 +78,11 @@ def test_political_loss_examples(pack):
 def test_retreat_modifiers(pack):
     """seed 002 §11.10: +2 after a Double Envelopment win, -2 after a Probe win."""
     base = call(pack, "retreat_loss", 8, 3, None)
-    assert call(pack, "retreat_loss", 8, 3, "double_envelopment") == call(pack, "retreat_loss", 8, 5, None)
-    assert call(pack, "retreat_loss", 8, 3, "probe") == call(pack, "retreat_loss", 8, 1, None)
-    assert call(pack, "retreat_loss", 8, 3, "double_envelopment") >= base >= call(pack, "retreat_loss", 8, 3, "probe")
+    envelopment = call(pack, "retreat_loss", 8, 3, "double_envelopment")
+    probe = call(pack, "retreat_loss", 8, 3, "probe")
+    assert envelopment == call(pack, "retreat_loss", 8, 5, None)
+    assert probe == call(pack, "retreat_loss", 8, 1, None)
+    assert envelopment >= base >= probe
 
 
 def test_battle_card_cap(pack):
@@ -127,7 +130,8 @@ def test_avoidance_and_pursuit_examples(pack):
     """seed 002 §10.3: Gisgo avoids battle only on a 1; Fabius pursues on 1-3."""
     gisgo, fabius = pack.records["gisgo"]["battle"], pack.records["fabius"]["battle"]
     assert [r for r in range(1, 7) if call(pack, "rating_roll_succeeds", r, gisgo, 0)] == [1]
-    assert [r for r in range(1, 7) if call(pack, "rating_roll_succeeds", r, fabius, 0)] == [1, 2, 3]
+    assert [r for r in range(1, 7)
+            if call(pack, "rating_roll_succeeds", r, fabius, 0)] == [1, 2, 3]
 
 
 def test_interception_modifier(pack):
@@ -259,7 +263,8 @@ def test_reinforcements(pack):
     Italia; seed 002 §6.4.4: Scipio Africanus brings 5."""
     rows = [pack.records[i] for i in pack.by_type["reinforcement"]]
     carthage = [r for r in rows if r["side"] == "carthage"]
-    rome = [r for r in rows if r["side"] == "rome" and r["id"] != "rome_reinforcement_scipio_africanus"]
+    rome = [r for r in rows
+            if r["side"] == "rome" and r["id"] != "rome_reinforcement_scipio_africanus"]
     assert sum(r["cus"] for r in carthage) == pack.records["carthage_reinforcements"]["value"] == 4
     assert sum(r["cus"] for r in rome) == pack.records["rome_reinforcements"]["value"] == 5
     assert pack.records["rome_reinforcement_italia"]["cus"] == 3

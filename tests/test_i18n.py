@@ -16,8 +16,24 @@ import yaml
 
 from engine import i18n
 from engine.errors import IllegalAction
-from engine.i18n import (POT_PATH, Po, PoEntry, PoError, lazy_ntr, lazy_tr, languages, mo_bytes,
-                         mo_path, ntr, po_path, problems, read_po, template, tr, write_po)
+from engine.i18n import (
+    POT_PATH,
+    Po,
+    PoEntry,
+    PoError,
+    languages,
+    lazy_ntr,
+    lazy_tr,
+    mo_bytes,
+    mo_path,
+    ntr,
+    po_path,
+    problems,
+    read_po,
+    template,
+    tr,
+    write_po,
+)
 from engine.loader import load_pack
 from engine.terminal import render_log
 from engine.translations import Catalog
@@ -239,7 +255,8 @@ def test_a_game_log_has_no_english_engine_word(pack_name, lang, seed, decisions,
     for phrase in said:  # the engine's words were there to translate
         assert phrase in text, phrase
     english = _Recording(pack, "en")
-    assert _english_left(render_log(game.log, english, trace=True), english, lang)  # the check bites
+    # the check bites
+    assert _english_left(render_log(game.log, english, trace=True), english, lang)
 
 
 # ---- a whole game at the terminal --------------------------------------------------------------

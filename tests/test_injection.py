@@ -74,13 +74,15 @@ def test_a_file_name_with_a_line_break_is_refused(tmp_path, payload):
     """`engine validate` on a pack with such a file reports a located error and runs
     nothing, in a fresh process (the compile cache included)."""
     from conftest import write_pack_files
-    root = write_pack_files(tmp_path / "p", RULES, {"cards.yaml": "card:\n  - {id: a, title: A}\n"})
+    root = write_pack_files(tmp_path / "p", RULES,
+                            {"cards.yaml": "card:\n  - {id: a, title: A}\n"})
     name = f"evil{payload}.rules".replace("/", "_")
     try:
         (root / name).write_text("procedure f():\n    pass\n", encoding="utf-8")
     except (OSError, ValueError):
         pytest.skip("the file system refuses this name")
-    code = (f"import builtins, sys\nfrom engine.cli import main\nrc = main(['validate', {str(root)!r}])\n"
+    code = ("import builtins, sys\nfrom engine.cli import main\n"
+            f"rc = main(['validate', {str(root)!r}])\n"
             "print('INJECTED' if hasattr(builtins, 'INJECTED') else 'clean')\nsys.exit(rc)\n")
     for _ in range(2):  # the second run reads the compile cache, if anything was cached
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

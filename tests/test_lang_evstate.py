@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 import pytest
+from conftest import REPO
 
 from dsl.build import build_pack
 from dsl.formatter import format_source
@@ -17,8 +18,6 @@ from dsl.parser import parse_module
 from engine.errors import EngineFault, SaveError
 from engine.game import Game
 from engine.saves import digest_of
-
-from conftest import REPO
 
 SPACES = """
 space:
@@ -193,7 +192,7 @@ def test_a_queued_event_gets_its_state_too(inline_pack):
         assert says(game) == ["step 1 9", "step 2 10"], ask
 
 
-# ---- procedures, effects and the calls between ---------------------------------------------------
+# ---- procedures, effects and the calls between --------------------------------------------------
 
 def test_procedures_and_effects_read_the_running_instance(inline_pack):
     pack = inline_pack("""
@@ -323,7 +322,7 @@ def test_a_save_with_wrong_event_state_is_refused(inline_pack):
     assert Game.load(pack, good).state["stack"][4]["x"] == {"rounds": 0}
 
 
-# ---- no cost for events without state -------------------------------------------------------------
+# ---- no cost for events without state -----------------------------------------------------------
 
 def test_events_without_state_pay_nothing(inline_pack):
     pack = inline_pack("""
@@ -467,7 +466,7 @@ def test_state_in_defaults_and_while_durations_is_refused(write_pack):
                  + "value power(): int = 1\n") == []
 
 
-# ---- names: a local wins ---------------------------------------------------------------------------
+# ---- names: a local wins ------------------------------------------------------------------------
 
 def test_a_local_of_the_same_name_wins(inline_pack, write_pack):
     pack = inline_pack("""
@@ -499,8 +498,8 @@ def test_a_local_of_the_same_name_wins(inline_pack, write_pack):
     d = only(write_pack, CHECKED.replace("BODY", "pass") + "after battle(battle):\n"
              "    battle.won_by = red\n", "E205")
     assert "the local 'battle' hides the state of event 'battle': a local wins" in d.message
-    d = only(write_pack, CHECKED.replace("BODY", "let battle = capua\n    log \"x\", battle.won_by"),
-             "E205")
+    body = "let battle = capua\n    log \"x\", battle.won_by"
+    d = only(write_pack, CHECKED.replace("BODY", body), "E205")
     assert "hides the state of event 'battle'" in d.message
 
 
@@ -512,7 +511,7 @@ def test_no_other_declaration_can_take_an_events_name(write_pack):
     assert [d.code for d in found] == ["E313"]
 
 
-# ---- the formatter and the docs -------------------------------------------------------------------
+# ---- the formatter and the docs -----------------------------------------------------------------
 
 def test_the_formatter_prints_event_state():
     text = ("event battle(at: space) with rounds: int = 0, "

@@ -99,7 +99,8 @@ def test_edge_predicate_blocks_connections_of_a_kind(write_pack):
     log "r", reachable(map, a, 99, none, e => e.kind == "pass" or e.kind == "alpine_pass")
     log "d", distance(map, a, d, none, e => e.kind in ["pass", "alpine_pass"])
     log "p", path(map, a, d, none, e => e.kind in ["pass", "alpine_pass"])
-    log "only pass", path(map, a, d, none, (e: link) => e.kind == "pass"), distance(map, a, c, none, e => e.kind == "pass")
+    log "only pass", path(map, a, d, none, (e: link) => e.kind == "pass"), distance(map, a, c,
+        none, e => e.kind == "pass")
 """) == ["r ['b', 'e', 'f']", "d None", "p []",
          # a-e-f-d costs 2 + 1 + 2; then d-c 1
          "only pass ['a', 'e', 'f', 'd'] 6"]
@@ -116,7 +117,8 @@ def test_node_and_edge_predicates_together(write_pack):
 def test_neighbors_with_kinds_and_predicates(write_pack):
     assert run_setup(write_pack, """
     log "n", neighbors(map, b), neighbors(map, b, none, e => e.kind == "pass")
-    log "n", neighbors(map, b, n => n == a), neighbors(map, b, (n: space) => n == a, e => e.cost > 2)
+    log "n", neighbors(map, b, n => n == a), neighbors(map, b, (n: space) => n == a,
+        e => e.cost > 2)
     log "n", neighbors(map, b, "normal"), neighbors(map, b, "normal", e => e.cost > 2)
 """) == ["n ['a', 'c', 'f'] ['a', 'f']", "n ['c', 'f'] ['c']", "n ['a', 'f'] ['a']"]
 
@@ -150,7 +152,8 @@ def test_filtered_graphs(write_pack):
     log "dry", reachable(dry, a, 99), distance(dry, a, d), path(dry, a, d)
     log "no pass", distance(no_pass, a, c), path(no_pass, a, c), reachable(no_pass, a, 5)
     log "edges", edge(dry, b, c), edge(no_pass, f, d), edge(map, b, c)
-    log "with predicates", reachable(no_pass, a, 99, n => n == d), path(no_pass, a, g, none, e => e.kind == "strait")
+    log "with predicates", reachable(no_pass, a, 99, n => n == d), path(no_pass, a, g, none,
+        e => e.kind == "strait")
 """) == ["dry ['b', 'e', 'f'] None []",
          "no pass 6 ['a', 'e', 'f', 'd', 'c'] ['b', 'e', 'f', 'd']",
          "edges None fd bc",
@@ -303,12 +306,17 @@ def test_new_syntax_formats_and_round_trips():
 def test_aggregates_use_both_the_expression_and_the_condition(write_pack):
     # non-normal links: bc 2, fd 2, dg 2; normal ones: ab 1, cd 1, ae 2, ef 1, bf 3
     assert run_setup(write_pack, """
-    log "every", every(x.cost > 1 for x in link where x.kind != "normal"), every(x.cost > 1 for x in link where x.kind == "normal"), every(x.cost > 1 for x in link)
-    log "exists", exists(x.cost > 2 for x in link where x.kind != "normal"), exists(x.cost > 2 for x in link where x.kind == "normal"), exists(x.cost > 2 for x in link)
-    log "filters", every(x in link where x.cost > 0), exists(x in link where x.cost > 2), exists(x in link where x.cost > 3)
-    log "count", count(x.cost for x in link where x.kind == "normal"), count(x in link where x.cost == 2), count(x.cost for x in link)
+    log "every", every(x.cost > 1 for x in link where x.kind != "normal"), every(
+        x.cost > 1 for x in link where x.kind == "normal"), every(x.cost > 1 for x in link)
+    log "exists", exists(x.cost > 2 for x in link where x.kind != "normal"), exists(
+        x.cost > 2 for x in link where x.kind == "normal"), exists(x.cost > 2 for x in link)
+    log "filters", every(x in link where x.cost > 0), exists(x in link where x.cost > 2), exists(
+        x in link where x.cost > 3)
+    log "count", count(x.cost for x in link where x.kind == "normal"), count(
+        x in link where x.cost == 2), count(x.cost for x in link)
     log "sum", sum(x.cost for x in link where x.kind != "normal"), sum(x.cost for x in link)
-    log "min max", min(x.cost for x in link where x.kind == "normal"), max(x.cost for x in link where x.kind == "normal")
+    log "min max", min(x.cost for x in link where x.kind == "normal"), max(
+        x.cost for x in link where x.kind == "normal")
 """) == ["every True False False", "exists False True True", "filters True True False",
          "count 5 4 8", "sum 6 14", "min max 1 3"]
 
@@ -348,7 +356,7 @@ road:
     assert pack.call_value("supply", "red", "p", "r") == ["p", "q", "r"]
 
 
-# ---- Hannibal: the shipped map -------------------------------------------------------------------
+# ---- Hannibal: the shipped map ------------------------------------------------------------------
 PROBE = """
 # source: seed 002 §8.3 (mountain passes and the Alps)
 graph lowland of space via connection where c => c.kind not in ["pass", "alpine_pass"]

@@ -132,7 +132,7 @@ def test_unmodified_values_compile_without_looking_at_modifiers(inline_pack):
     assert "G.modto('flag'" in flag
 
 
-# ---- checker: modifiers that do not fit -----------------------------------------------------------
+# ---- checker: modifiers that do not fit ---------------------------------------------------------
 
 CHECK_BASE = """
 var active: side = red
@@ -220,7 +220,7 @@ def test_soft_words_stay_names(inline_pack):
     assert says(pack.new_game(0)) == ["v 2 1"]
 
 
-# ---- 2. the order of application ------------------------------------------------------------------
+# ---- 2. the order of application ----------------------------------------------------------------
 
 def test_order_of_application(inline_pack):
     """base -> latest override -> every `by` -> highest `at least` -> lowest `at most`,
@@ -270,7 +270,7 @@ def test_modifiers_apply_to_their_arguments_only(inline_pack):
     assert says(pack.new_game(0)) == ["v 2 5 False True True"]
 
 
-# ---- 3. durations ---------------------------------------------------------------------------------
+# ---- 3. durations -------------------------------------------------------------------------------
 
 def test_until_a_or_b(inline_pack):
     pack = inline_pack("""
@@ -360,7 +360,7 @@ def test_outermost_outside_any_instance_is_the_next_to_end(inline_pack):
     assert says(pack.new_game(0)) == ["after 0"]
 
 
-# ---- temporary assignment ---------------------------------------------------------------------------
+# ---- temporary assignment -----------------------------------------------------------------------
 
 def test_set_until_restores(inline_pack):
     pack = inline_pack("""
@@ -382,7 +382,8 @@ def test_set_until_restores(inline_pack):
         on turn():
             log "in turn", rsm
     """)
-    assert says(pack.new_game(0)) == ["set 3 7 0", "in turn 3", "restored 10 0", "clamped 13", "in turn 13", "again 10"]
+    assert says(pack.new_game(0)) == ["set 3 7 0", "in turn 3", "restored 10 0", "clamped 13",
+                                      "in turn 13", "again 10"]
 
 
 def test_set_until_written_meanwhile_keeps_the_newer_value(inline_pack):
@@ -534,7 +535,7 @@ def test_damaged_saved_modifiers_are_located(inline_pack, change, where):
     assert str(err.value).startswith(where), str(err.value)
 
 
-# ---- 4. the formatter prints every new form ------------------------------------------------------
+# ---- 4. the formatter prints every new form -----------------------------------------------------
 
 FORMS = """\
 on setup:
@@ -566,7 +567,7 @@ def test_parse_error_names_the_new_words():
     assert "'at least'" in err.value.diagnostics[0].message
 
 
-# ---- the docs' example is valid code ---------------------------------------------------------------
+# ---- the docs' example is valid code ------------------------------------------------------------
 
 def test_docs_example_checks_and_runs(inline_pack):
     text = (REPO / "docs" / "language.md").read_text(encoding="utf-8")

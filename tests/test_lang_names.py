@@ -3,8 +3,8 @@ locals, the unused-`let` warning, prompts with placeholders, and choices made on
 time."""
 from __future__ import annotations
 
-import textwrap
 import re
+import textwrap
 import time
 from pathlib import Path
 from typing import Any

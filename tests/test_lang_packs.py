@@ -7,6 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 from dsl.build import build_pack
 from dsl.formatter import format_source
@@ -15,8 +16,6 @@ from engine.errors import PackError, SaveError
 from engine.game import Game
 from engine.loader import load_pack
 from engine.validate import validate
-
-from conftest import REPO
 
 PACKS = REPO / "tests" / "packs"
 

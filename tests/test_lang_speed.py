@@ -323,7 +323,8 @@ on setup:
     move east to heap[t]
     move east to pair[north, red]
     move east to pile[r]
-    log "x", north.size, t.worth, count(pile[south]), count(tray[blue]), count(heap[t]), count(pile[north])
+    log "x", north.size, t.worth, count(pile[south]), count(tray[blue]), count(heap[t]), count(
+        pile[north])
     end game
 """
 

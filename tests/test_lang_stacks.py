@@ -335,7 +335,8 @@ on setup:
     capua.marks += ["x"]
     capua.marks[0] = "y"
     roma.left -= 1
-    log "read", capua.siege, roma.siege, capua.left, roma.left, capua.owner, attribute(roma, "left")
+    log "read", capua.siege, roma.siege, capua.left, roma.left, capua.owner, attribute(roma,
+        "left")
 """, """
 space:
   - {id: capua, size: 2}

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from packs_under_test import WINDOWGAME, pack_dirs
 
 from dsl.build import build_pack
 from dsl.errors import render_text
@@ -28,7 +29,6 @@ from engine.game import Game
 from engine.loader import load_pack
 from engine.terminal import HumanPlayer, describe_decision, render_view
 from engine.translations import Catalog
-from packs_under_test import WINDOWGAME, pack_dirs
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 
@@ -188,11 +188,11 @@ def test_the_other_side_sees_the_same_whatever_the_decider_holds(window_pack, wi
         d = game.decision
         assert d.window == window and len(d.options) == answering
         refusals = []
-        for call in (lambda: game.validate("nonsense"),
-                     lambda: game.validate("d1"),
-                     lambda: game.apply("b0", side="red", decision=d.id),
-                     lambda: game.validate("b0", side="red"),
-                     lambda: game.validate(None, side="red")):
+        for call in (lambda game=game: game.validate("nonsense"),
+                     lambda game=game: game.validate("d1"),
+                     lambda game=game, d=d: game.apply("b0", side="red", decision=d.id),
+                     lambda game=game: game.validate("b0", side="red"),
+                     lambda game=game: game.validate(None, side="red")):
             with pytest.raises(IllegalAction) as err:
                 call()
             refusals.append(str(err.value))

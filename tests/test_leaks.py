@@ -26,18 +26,19 @@ from __future__ import annotations
 import json
 import random
 import re
-from functools import lru_cache
+from collections.abc import Callable, Iterator
+from functools import cache, partial
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
+from packs_under_test import LEAKGAME, pack_dirs
 
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.loader import load_pack
 from engine.terminal import action_label, describe_decision, render_log, render_view
 from engine.translations import Catalog
-from packs_under_test import LEAKGAME, pack_dirs
 
 PACKS = [LEAKGAME, *(p for p in pack_dirs() if p != LEAKGAME)]
 IDS = [p.name for p in PACKS]
@@ -48,7 +49,7 @@ TOKEN = re.compile(r"[A-Za-z0-9_]+(?:#[0-9]+)?")  # ids of records made in play:
 Viewer = str | None  # a side, or None: a spectator (or an error without an addressee)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pack(path: Path) -> Any:
     return load_pack(path)
 
@@ -139,20 +140,20 @@ def ids_in(value: Any) -> set[str]:
 
 # ---- searching what a viewer gets ------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def record_triggers(p: Any) -> dict[str, str]:
     """Generated function name of a trigger written on a record -> that record."""
     return {tr.fn: tr.record for tr in p.model.triggers if tr.record}
 
 
-@lru_cache(maxsize=None)
+@cache
 def rule_records(p: Any) -> dict[str, str]:
     """Generated function name -> the record it was written on (its `triggers` and `effect`
     fields): a trace of such a rule names the record even if the name does not spell it."""
     return {**record_triggers(p), **{eff.fn: eff.record for eff in p.model.effects}}
 
 
-@lru_cache(maxsize=None)
+@cache
 def vocabulary(p: Any) -> frozenset[str]:
     """Names declared by the rules (vars, zones, events, types, ...): a record id spelled like
     one of them is not searched for, since the name itself appears in every view."""
@@ -253,7 +254,7 @@ class MarkedNames(Catalog):
         return "|".join("·" if part in self.pack.records else part for part in key.split("|"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def marked_catalog(p: Any) -> MarkedNames:
     return MarkedNames(p, "en")
 
@@ -368,7 +369,7 @@ def test_refusals_without_an_addressee_name_no_hidden_option(path: Path) -> None
             before = fingerprint(game)
             for wrong in wrong_actions(game, secret, rnd, insider=True):
                 for call in (game.apply, game.validate):
-                    msg = refusal(lambda: call(wrong), f"{call.__name__}({wrong!r})")
+                    msg = refusal(partial(call, wrong), f"{call.__name__}({wrong!r})")
                     shown = leaks(p, msg, secret, sent=wrong)
                     assert not shown, (f"{call.__name__}({wrong!r}) says {msg!r}: it names "
                                        f"{sorted(shown)} (seed {seed}, after "
@@ -399,19 +400,19 @@ def test_refusals_to_a_side_name_only_what_it_may_know(path: Path) -> None:
                 for wrong in wrong_actions(game, secret, rnd):
                     for call, kw in ((game.apply, {"side": side, "decision": d.id}),
                                      (game.validate, {"side": side})):
-                        msg = refusal(lambda: call(wrong, **kw), f"{call.__name__}({wrong!r})")
+                        msg = refusal(partial(call, wrong, **kw), f"{call.__name__}({wrong!r})")
                         shown = leaks(p, msg, secret, sent=wrong)
                         assert not shown, (f"{call.__name__}({wrong!r}, {kw}) says {msg!r}: "
                                            f"it names {sorted(shown)} ({where})")
                 stale = stale_id(d.id, previous)
                 if stale is not None:
                     right = game.random_action(rnd)
-                    msg = refusal(lambda: game.apply(right, side=d.side, decision=stale),
+                    msg = refusal(partial(game.apply, right, side=d.side, decision=stale),
                                   "a stale decision id")
                     shown = leaks(p, msg, know.secret(d.side), sent=right)
                     assert not shown, f"a stale decision id: {msg!r} names {sorted(shown)}"
                     if side != d.side:
-                        msg = refusal(lambda: game.apply(right, side=side, decision=stale),
+                        msg = refusal(partial(game.apply, right, side=side, decision=stale),
                                       "a stale decision id")
                         shown = leaks(p, msg, secret, sent=right)
                         assert not shown, (f"a stale decision id: {msg!r} names "
@@ -441,7 +442,7 @@ def test_another_side_can_neither_answer_nor_probe_the_decision(path: Path) -> N
                 if side == d.side:
                     continue
                 right = game.random_action(rnd)
-                refusal(lambda: game.apply(right, side=side, decision=d.id),
+                refusal(partial(game.apply, right, side=side, decision=d.id),
                         f"{side} answering {d.side}'s decision")
                 assert fingerprint(game) == before, f"{side} answered {d.side}'s decision"
                 probed += probe_with_two_guesses(game, know.secret(side), side)
@@ -460,7 +461,7 @@ def probe_with_two_guesses(game: Game, secret: set[str], side: str) -> int:
         return 0
     said = []
     for guess in (inside[0], outside[0]):
-        msg = refusal(lambda: game.apply(shaped(d.kind, guess), side=side, decision=d.id),
+        msg = refusal(partial(game.apply, shaped(d.kind, guess), side=side, decision=d.id),
                       f"{side} guessing {guess}")
         said.append(re.sub(rf"(?<![A-Za-z0-9_]){guess}(?![A-Za-z0-9_])", "<guess>", msg))
     assert said[0] == said[1], (f"{side} learns that {inside[0]} is an option of {d.side}'s "

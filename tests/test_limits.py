@@ -8,8 +8,9 @@ import gc
 import re
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -116,8 +117,8 @@ def test_limits_in_an_effect_point_into_the_yaml(write_pack):
 
 def test_the_limits_name_what_to_do():
     """Hole 9: 99 nested blocks passed the checker; the error says what to do instead."""
-    from dsl.parser import parse_module
     from dsl.errors import DslError
+    from dsl.parser import parse_module
     with pytest.raises(DslError) as info:
         parse_module(nested(lambda i: "if true:", 30), "x.rules")
     assert info.value.diagnostics[0].message == (

@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import re
 import random
+import re
 import time
 from typing import Any
 
@@ -16,12 +16,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from conftest import REPO  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import engine.adapters.openspiel as adapter  # noqa: E402
 from engine.game import Game  # noqa: E402
-
-from conftest import REPO  # noqa: E402
 
 # name -> (pack, random_sim_test games): CPU seconds on the 2-core CI machine are in the
 # comments, measured with time.process_time

@@ -8,12 +8,11 @@ import random
 from typing import Any
 
 import pytest
+from conftest import REPO
 
 from engine.errors import ChanceNeeded, EngineFault
 from engine.game import Game, copy_state
 from engine.loader import load_pack
-
-from conftest import REPO
 
 PACKS = [REPO / "tests/packs/testgame", REPO / "content/ante_portas", REPO / "bench/packs/kuhn"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import write_pack_files
+
 from engine.errors import PackError
 from engine.loader import load_pack
 from engine.simulate import count_turns, simulate

@@ -5,6 +5,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from dsl_strategies import mutated_rules, rule_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,12 +13,10 @@ from dsl import ast as A
 from dsl.errors import DslError
 from dsl.parser import extract_comments, parse_effect, parse_module
 
-from dsl_strategies import mutated_rules, rule_text
-
 TINYGAME = Path(__file__).parent / "packs" / "tinygame" / "rules.rules"
 
 N = A.Name
-I = A.Int
+Int = A.Int
 
 
 def mod(text: str) -> A.Module:
@@ -52,11 +51,11 @@ def errors(text: str, path: str = "t.rules"):
 
 # ---- expressions ------------------------------------------------------------------------
 @pytest.mark.parametrize("text, tree", [
-    ("0", I(0)),
-    ("42", I(42)),
-    ("-3", I(-3)),
-    ("-(3)", I(-3)),
-    ("- -3", I(3)),
+    ("0", Int(0)),
+    ("42", Int(42)),
+    ("-3", Int(-3)),
+    ("-(3)", Int(-3)),
+    ("- -3", Int(3)),
     ("-x", A.Neg(N("x"))),
     ("-(x)", A.Neg(N("x"))),
     ("--x", A.Neg(A.Neg(N("x")))),
@@ -71,29 +70,29 @@ def errors(text: str, path: str = "t.rules"):
     ("ends", N("ends")),           # starts with the keyword `end`
     ("order_x", N("order_x")),
     ("f()", A.Call("f", ())),
-    ("min(a, 2)", A.Call("min", (N("a"), I(2)))),
+    ("min(a, 2)", A.Call("min", (N("a"), Int(2)))),
     ("a.b", A.Attr(N("a"), "b")),
     ("a.b.c", A.Attr(A.Attr(N("a"), "b"), "c")),
-    ("a[1]", A.Index(N("a"), (I(1),))),
+    ("a[1]", A.Index(N("a"), (Int(1),))),
     ("lookup(t, 1, 2)[x, y].z",
-     A.Attr(A.Index(A.Call("lookup", (N("t"), I(1), I(2))), (N("x"), N("y"))), "z")),
-    ("(-3).x", A.Attr(I(-3), "x")),
-    ("-3.x", A.Neg(A.Attr(I(3), "x"))),
+     A.Attr(A.Index(A.Call("lookup", (N("t"), Int(1), Int(2))), (N("x"), N("y"))), "z")),
+    ("(-3).x", A.Attr(Int(-3), "x")),
+    ("-3.x", A.Neg(A.Attr(Int(3), "x"))),
     ("[]", A.ListLit(())),
-    ("[1, a]", A.ListLit((I(1), N("a")))),
-    ("[[1]]", A.ListLit((A.ListLit((I(1),)),))),
+    ("[1, a]", A.ListLit((Int(1), N("a")))),
+    ("[[1]]", A.ListLit((A.ListLit((Int(1),)),))),
 ])
 def test_atoms_and_postfix(text, tree):
     assert expr(text) == tree
 
 
 @pytest.mark.parametrize("text, tree", [
-    ("1 + 2 * 3", A.BinOp("+", I(1), A.BinOp("*", I(2), I(3)))),
-    ("(1 + 2) * 3", A.BinOp("*", A.BinOp("+", I(1), I(2)), I(3))),
+    ("1 + 2 * 3", A.BinOp("+", Int(1), A.BinOp("*", Int(2), Int(3)))),
+    ("(1 + 2) * 3", A.BinOp("*", A.BinOp("+", Int(1), Int(2)), Int(3))),
     ("a - b - c", A.BinOp("-", A.BinOp("-", N("a"), N("b")), N("c"))),
     ("a - (b - c)", A.BinOp("-", N("a"), A.BinOp("-", N("b"), N("c")))),
     ("a / b % c", A.BinOp("%", A.BinOp("/", N("a"), N("b")), N("c"))),
-    ("a - -3", A.BinOp("-", N("a"), I(-3))),
+    ("a - -3", A.BinOp("-", N("a"), Int(-3))),
     ("-a * b", A.BinOp("*", A.Neg(N("a")), N("b"))),
     ("-(a * b)", A.Neg(A.BinOp("*", N("a"), N("b")))),
     ("-a.b", A.Neg(A.Attr(N("a"), "b"))),
@@ -128,25 +127,25 @@ def test_comparisons_do_not_chain():
 @pytest.mark.parametrize("text, tree", [
     ("[c in hand where c.power > 1]",
      A.Comprehension(N("c"), "c", N("hand"),
-                     A.Compare(">", A.Attr(N("c"), "power"), I(1)))),
+                     A.Compare(">", A.Attr(N("c"), "power"), Int(1)))),
     ("[c.power for c in hand]",
      A.Comprehension(A.Attr(N("c"), "power"), "c", N("hand"), None)),
     ("[c.power for c in hand where c.power > 1]",
      A.Comprehension(A.Attr(N("c"), "power"), "c", N("hand"),
-                     A.Compare(">", A.Attr(N("c"), "power"), I(1)))),
+                     A.Compare(">", A.Attr(N("c"), "power"), Int(1)))),
     ("[c for c in a + b]", A.Comprehension(N("c"), "c", A.BinOp("+", N("a"), N("b")), None)),
     ("count(hand[s])", A.Call("count", (A.Index(N("hand"), (N("s"),)),))),
     ("count(c in card where c.power == 2)",
      A.Call("count", (A.Comprehension(N("c"), "c", N("card"),
-                                      A.Compare("==", A.Attr(N("c"), "power"), I(2))),))),
+                                      A.Compare("==", A.Attr(N("c"), "power"), Int(2))),))),
     ("count([c in card where c.power == 2])",
      A.Call("count", (A.Comprehension(N("c"), "c", N("card"),
-                                      A.Compare("==", A.Attr(N("c"), "power"), I(2))),))),
+                                      A.Compare("==", A.Attr(N("c"), "power"), Int(2))),))),
     ("sum(c.power for c in table)",
      A.Call("sum", (A.Comprehension(A.Attr(N("c"), "power"), "c", N("table"), None),))),
     ("sum(x.v for x in t where x.v > 0)",
      A.Call("sum", (A.Comprehension(A.Attr(N("x"), "v"), "x", N("t"),
-                                    A.Compare(">", A.Attr(N("x"), "v"), I(0))),))),
+                                    A.Compare(">", A.Attr(N("x"), "v"), Int(0))),))),
     ("sort(hand[s], c => c.power)",
      A.Call("sort", (A.Index(N("hand"), (N("s"),)), A.Lambda("c", A.Attr(N("c"), "power"))))),
     ("path(roads, a, b, n => n in enemy or n == x)",
@@ -169,12 +168,12 @@ def test_a_filter_needs_a_name_in_a_source(text):
 
 # ---- statements -------------------------------------------------------------------------
 @pytest.mark.parametrize("text, tree", [
-    ("let x = 1", A.Let("x", I(1))),
-    ("x = y + 1", A.Assign(N("x"), A.BinOp("+", N("y"), I(1)))),
-    ("score[s] = 0", A.Assign(A.Index(N("score"), (N("s"),)), I(0))),
-    ("c.power = 0", A.Assign(A.Attr(N("c"), "power"), I(0))),
-    ("x += 1", A.AugAssign(N("x"), "+=", I(1))),
-    ("score[s] -= 2", A.AugAssign(A.Index(N("score"), (N("s"),)), "-=", I(2))),
+    ("let x = 1", A.Let("x", Int(1))),
+    ("x = y + 1", A.Assign(N("x"), A.BinOp("+", N("y"), Int(1)))),
+    ("score[s] = 0", A.Assign(A.Index(N("score"), (N("s"),)), Int(0))),
+    ("c.power = 0", A.Assign(A.Attr(N("c"), "power"), Int(0))),
+    ("x += 1", A.AugAssign(N("x"), "+=", Int(1))),
+    ("score[s] -= 2", A.AugAssign(A.Index(N("score"), (N("s"),)), "-=", Int(2))),
     ("run(c.effect)", A.ExprStmt(A.Call("run", (A.Attr(N("c"), "effect"),)))),
     ("emit battle(capua, red)", A.Emit("battle", (N("capua"), N("red")), False)),
     ("emit setup()", A.Emit("setup", (), False)),
@@ -186,18 +185,18 @@ def test_a_filter_needs_a_name_in_a_source(text):
     ("reveal c", A.Reveal(N("c"), None)),
     ("reveal c to blue", A.Reveal(N("c"), N("blue"))),
     ("modify hand_size(s) by -1",
-     A.Modify("hand_size", (N("s"),), I(-1), None)),
+     A.Modify("hand_size", (N("s"),), Int(-1), None)),
     ("modify hand_size(s) by -1 until end of turn",
-     A.Modify("hand_size", (N("s"),), I(-1), A.Duration("end_of", "turn"))),
+     A.Modify("hand_size", (N("s"),), Int(-1), A.Duration("end_of", "turn"))),
     ("modify hand_size(s) by 2 until reshuffle",
-     A.Modify("hand_size", (N("s"),), I(2), A.Duration("start_of", "reshuffle"))),
+     A.Modify("hand_size", (N("s"),), Int(2), A.Duration("start_of", "reshuffle"))),
     ("modify bonus() by x while rsm < 5",
      A.Modify("bonus", (), N("x"),
-              A.Duration("while", None, A.Compare("<", N("rsm"), I(5))))),
+              A.Duration("while", None, A.Compare("<", N("rsm"), Int(5))))),
     ("win red", A.Win(N("red"))),
     ("end game", A.EndGame()),
     ("return", A.Return(None)),
-    ("return x + 1", A.Return(A.BinOp("+", N("x"), I(1)))),
+    ("return x + 1", A.Return(A.BinOp("+", N("x"), Int(1)))),
     ('log "text"', A.Log("text", ())),
     ('log "text {} {}", a, b.c', A.Log("text {} {}", (N("a"), A.Attr(N("b"), "c")))),
     ("pass", A.Pass()),
@@ -207,8 +206,8 @@ def test_a_filter_needs_a_name_in_a_source(text):
     ("let o = order hand[s] by s",
      A.Let("o", A.Order(A.Index(N("hand"), (N("s"),)), N("s")))),
     ("let got = draw 2 from deck to hand[s]",
-     A.Let("got", A.Draw(I(2), N("deck"), A.Index(N("hand"), (N("s"),))))),
-    ("draw 1 from deck to table", A.ActionStmt(A.Draw(I(1), N("deck"), N("table")))),
+     A.Let("got", A.Draw(Int(2), N("deck"), A.Index(N("hand"), (N("s"),))))),
+    ("draw 1 from deck to table", A.ActionStmt(A.Draw(Int(1), N("deck"), N("table")))),
     ('ask blue "Ready?"', A.ActionStmt(A.Ask(N("blue"), "Ready?"))),
     ("x = order a by b", A.Assign(N("x"), A.Order(N("a"), N("b")))),
 ])
@@ -217,7 +216,7 @@ def test_simple_statements(text, tree):
 
 
 HAND = A.Index(N("hand"), (N("s"),))
-POWER_GT_1 = A.Compare(">", A.Attr(N("c"), "power"), I(1))
+POWER_GT_1 = A.Compare(">", A.Attr(N("c"), "power"), Int(1))
 
 
 @pytest.mark.parametrize("text, tree", [
@@ -228,15 +227,15 @@ POWER_GT_1 = A.Compare(">", A.Attr(N("c"), "power"), I(1))
     ('let c = choose c from hand[s] prompt "Play?" optional where c.power > 1 by s',
      A.Choose(None, "c", HAND, by=N("s"), where=POWER_GT_1, optional=True, prompt="Play?")),
     ("let cs = choose 2 c from hand[s] by s",
-     A.Choose(A.Count("exact", None, I(2)), "c", HAND, by=N("s"))),
+     A.Choose(A.Count("exact", None, Int(2)), "c", HAND, by=N("s"))),
     ("let cs = choose n c from hand[s]",
      A.Choose(A.Count("exact", None, N("n")), "c", HAND)),
     ("let cs = choose up to 3 c from hand[s] by s",
-     A.Choose(A.Count("up_to", None, I(3)), "c", HAND, by=N("s"))),
+     A.Choose(A.Count("up_to", None, Int(3)), "c", HAND, by=N("s"))),
     ("let cs = choose 1 to n + 1 c from hand[s] require sum(x.power for x in c) >= 4",
-     A.Choose(A.Count("range", I(1), A.BinOp("+", N("n"), I(1))), "c", HAND,
+     A.Choose(A.Count("range", Int(1), A.BinOp("+", N("n"), Int(1))), "c", HAND,
               require=A.Compare(">=", A.Call("sum", (A.Comprehension(
-                  A.Attr(N("x"), "power"), "x", N("c"), None),)), I(4)))),
+                  A.Attr(N("x"), "power"), "x", N("c"), None),)), Int(4)))),
     ("choose c from table", A.ActionStmt(A.Choose(None, "c", N("table")))),
 ])
 def test_choose(text, tree):
@@ -277,15 +276,15 @@ def test_compound_statements():
             emit turn(active)
     """)
     assert got == (
-        A.If(((N("a"), (A.Assign(N("x"), I(1)),)),
-              (N("b"), (A.Assign(N("x"), I(2)),)),
+        A.If(((N("a"), (A.Assign(N("x"), Int(1)),)),
+              (N("b"), (A.Assign(N("x"), Int(2)),)),
               (N("c"), (A.Pass(),))),
-             (A.Assign(N("x"), I(3)), A.Assign(N("y"), I(4)))),
+             (A.Assign(N("x"), Int(3)), A.Assign(N("y"), Int(4)))),
         A.If(((N("a"), (A.Pass(),)),), None),
         A.For("c", HAND, POWER_GT_1, (A.Continue(),)),
         A.For("c", N("card"), None, (A.Break(),)),
-        A.While(A.Compare("<", N("x"), I(3)), (A.AugAssign(N("x"), "+=", I(1)),)),
-        A.Repeat(I(4), (A.Emit("turn", (N("active"),)),)),
+        A.While(A.Compare("<", N("x"), Int(3)), (A.AugAssign(N("x"), "+=", Int(1)),)),
+        A.Repeat(Int(4), (A.Emit("turn", (N("active"),)),)),
     )
 
 
@@ -305,14 +304,14 @@ def test_nested_blocks_comments_and_blank_lines():
     """)
     assert got == (
         A.For("a", N("b"), None, (
-            A.If(((N("a"), (A.Assign(N("x"), A.ListLit((I(1), I(2)))),)),), None),)),
-        A.Assign(N("y"), A.BinOp("+", I(1), I(2))),
+            A.If(((N("a"), (A.Assign(N("x"), A.ListLit((Int(1), Int(2)))),)),), None),)),
+        A.Assign(N("y"), A.BinOp("+", Int(1), Int(2))),
     )
 
 
 def test_effect_text_without_final_newline_and_empty():
     assert parse_effect("score[owner] += 1") == (
-        A.AugAssign(A.Index(N("score"), (N("owner"),)), "+=", I(1)),)
+        A.AugAssign(A.Index(N("score"), (N("owner"),)), "+=", Int(1)),)
     assert parse_effect("") == ()
     assert parse_effect("# only a comment\n\n") == ()
 
@@ -328,7 +327,7 @@ def test_type_declaration():
             grid: list of list of space?
     """) == A.TypeDecl("card", (
         A.FieldDecl("number", A.TName("int")),
-        A.FieldDecl("power", A.TName("int"), I(0)),
+        A.FieldDecl("power", A.TName("int"), Int(0)),
         A.FieldDecl("owner", A.TOptional("side")),
         A.FieldDecl("tags", A.TList(A.TName("text"))),
         A.FieldDecl("grid", A.TList(A.TList(A.TOptional("space")))),
@@ -338,11 +337,11 @@ def test_type_declaration():
 @pytest.mark.parametrize("text, tree", [
     ("var active: side = red", A.VarDecl("active", (), A.TName("side"), None, N("red"))),
     ("var rsm: int in 0..13 = 13",
-     A.VarDecl("rsm", (), A.TName("int"), (I(0), I(13)), I(13))),
+     A.VarDecl("rsm", (), A.TName("int"), (Int(0), Int(13)), Int(13))),
     ("var t: int in -3..n + 1", A.VarDecl("t", (), A.TName("int"),
-                                          (I(-3), A.BinOp("+", N("n"), I(1))))),
+                                          (Int(-3), A.BinOp("+", N("n"), Int(1))))),
     ("var score[s: side]: int = 0",
-     A.VarDecl("score", (A.Param("s", A.TName("side")),), A.TName("int"), None, I(0))),
+     A.VarDecl("score", (A.Param("s", A.TName("side")),), A.TName("int"), None, Int(0))),
     ("var target[s: side, c: card]: space? private",
      A.VarDecl("target", (A.Param("s", A.TName("side")), A.Param("c", A.TName("card"))),
                A.TOptional("space"), None, None, "private")),
@@ -360,13 +359,13 @@ def test_type_declaration():
     ("graph roads of space via road", A.GraphDecl("roads", "space", "road")),
     ("value hand_size(s: side): int = 5 - unrest[s] / 2",
      A.ValueDecl("hand_size", (A.Param("s", A.TName("side")),), A.TName("int"),
-                 A.BinOp("-", I(5), A.BinOp("/", A.Index(N("unrest"), (N("s"),)), I(2))))),
+                 A.BinOp("-", Int(5), A.BinOp("/", A.Index(N("unrest"), (N("s"),)), Int(2))))),
     ('check "64 strategy cards": count(card) == 64',
-     A.CheckDecl("64 strategy cards", A.Compare("==", A.Call("count", (N("card"),)), I(64)))),
+     A.CheckDecl("64 strategy cards", A.Compare("==", A.Call("count", (N("card"),)), Int(64)))),
     ('invariant "score in range": every(s in sides where score[s] >= 0)',
      A.CheckDecl("score in range", A.Call("every", (A.Comprehension(
          N("s"), "s", N("sides"),
-         A.Compare(">=", A.Index(N("score"), (N("s"),)), I(0))),)), True)),
+         A.Compare(">=", A.Index(N("score"), (N("s"),)), Int(0))),)), True)),
 ])
 def test_one_line_declarations(text, tree):
     assert decl(text) == tree
@@ -398,7 +397,7 @@ def test_procedures_and_triggers():
         A.ProcDecl("noop", (), None, body),
         A.TriggerDecl("on", "setup", None, None, body),
         A.TriggerDecl("before", "battle", ("at", "attacker"),
-                      A.Compare("<", N("rsm"), I(5)), body),
+                      A.Compare("<", N("rsm"), Int(5)), body),
         A.TriggerDecl("on", "battle", ("at",), None, body),
         A.TriggerDecl("on", "battle", None, None, body),  # `()` is the same as no names
         A.TriggerDecl("instead", "battle", ("at", "attacker"),
@@ -614,7 +613,7 @@ def test_absurd_nesting_is_a_located_error_not_a_crash():
     assert (d.code, d.line, d.col) == ("E106", 2, 115)  # the 101st bracket
     assert "nested too deeply" in d.message
     # signs fold into the literal, so 5,000 of them are no nesting
-    assert stmt("x = " + "-" * 5000 + "1\n").value == I(1)
+    assert stmt("x = " + "-" * 5000 + "1\n").value == Int(1)
     with pytest.raises(DslError) as info:
         parse_effect("x = " + "not " * 5000 + "true\n")
     assert "nested too deeply" in info.value.diagnostics[0].message
@@ -624,7 +623,7 @@ def test_absurd_nesting_is_a_located_error_not_a_crash():
 
 
 def test_reasonable_nesting_parses():
-    assert expr("(" * 100 + "1" + ")" * 100) == I(1)
+    assert expr("(" * 100 + "1" + ")" * 100) == Int(1)
 
 
 # ---- robustness: nothing but a Module or a DslError ---------------------------------------

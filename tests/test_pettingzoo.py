@@ -36,7 +36,7 @@ def test_pettingzoo_api_seed_and_render_tests_pass(path):
 def _play(e, seed: int, rnd: random.Random) -> list[int]:
     e.reset(seed=seed)
     taken = []
-    for agent in e.agent_iter():
+    for _agent in e.agent_iter():
         obs, _reward, done, cut, _info = e.last()
         if done or cut:
             e.step(None)
@@ -65,7 +65,7 @@ def test_seeded_play_is_exact_and_ends_with_the_result():
     assert e1.agents == []  # every agent stepped out after the end
     e = env(path)
     e.reset(seed=5)
-    rewards = {a: 0 for a in e.possible_agents}
+    rewards = dict.fromkeys(e.possible_agents, 0)
     rnd = random.Random(1)
     for agent in e.agent_iter():
         obs, reward, done, cut, _info = e.last()

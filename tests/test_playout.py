@@ -97,7 +97,7 @@ def test_each_side_draws_from_its_own_generator(pack):
 
 def test_a_generator_missing_for_a_side_is_refused_before_play(pack):
     game = pack.new_game(0, log=False, undo=False)
-    for wrong in (None, 7, {pack.sides[0]: random.Random(0)}, {s: 1 for s in pack.sides}):
+    for wrong in (None, 7, {pack.sides[0]: random.Random(0)}, dict.fromkeys(pack.sides, 1)):
         with pytest.raises(ValueError, match="a map of each side"):
             game.playout(wrong)
         assert game.actions == [] and game.decision is not None
@@ -162,7 +162,8 @@ def test_a_fault_is_raised_as_apply_raises_it(inline_pack, undo):
         faults += 1
         with pytest.raises(EngineFault) as got:
             b.playout(mine)
-        assert got.value.message == expected.message and "rules.rules:9: TypeError" in got.value.message
+        assert got.value.message == expected.message
+        assert "rules.rules:9: TypeError" in got.value.message
         assert got.value.actions == expected.actions and got.value.seed == seed
         assert b.actions == a.actions == expected.actions[:-1]
         assert b.state == a.state and b.decision is not None

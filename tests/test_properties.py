@@ -14,18 +14,19 @@ import os
 import random
 import subprocess
 import sys
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from packs_under_test import pack_dirs
 
 from engine.errors import IllegalAction
 from engine.game import Game
 from engine.loader import load_pack
-from packs_under_test import pack_dirs
 
 REPO = Path(__file__).resolve().parent.parent
 PACKS = pack_dirs()
@@ -48,7 +49,7 @@ def budget(examples: int) -> settings:
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-@lru_cache(maxsize=None)
+@cache
 def pack(path: Path) -> Any:
     return load_pack(path)
 

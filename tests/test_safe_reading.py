@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import write_pack_files
+
 from dsl.build import build_pack
 from dsl.errors import render_text
 from dsl.pack import read_pack
@@ -33,7 +33,8 @@ def _no_cache(monkeypatch):
 
 
 def make_pack(tmp_path: Path, records: dict[str, str] | None = None) -> Path:
-    return write_pack_files(tmp_path / "pack", RULES, records or {"cards.yaml": CARD.format(id="one")})
+    return write_pack_files(tmp_path / "pack", RULES,
+                            records or {"cards.yaml": CARD.format(id="one")})
 
 
 def codes(diags) -> list[str]:

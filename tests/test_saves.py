@@ -12,16 +12,16 @@ import json
 import random
 import re
 from collections import Counter
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from conftest import REPO
 
 from engine.errors import SaveError
 from engine.game import SAVE_FORMAT, Game, replay
 from engine.loader import load_pack
 from engine.saves import digest_of
-
-from conftest import REPO
 
 TOP_KEYS = {"format", "pack", "pack_hash", "seed", "log", "actions", "state", "digest"}
 STATE_KEYS = {"v", "z", "loc", "mods", "revealed", "stack", "decision", "log", "result", "rng",
@@ -146,7 +146,7 @@ def tamper_suite(pack: Any, original: str, verify: str) -> tuple[Counter, set[Pa
     return outcomes, covered
 
 
-# ---- the tampered-save suite ---------------------------------------------------------------------
+# ---- the tampered-save suite --------------------------------------------------------------------
 
 @pytest.mark.parametrize("verify", ["replay", "digest"])
 @pytest.mark.parametrize("which", ["testgame", "ante_portas"])
@@ -264,7 +264,7 @@ def test_the_save_records_the_log_flag_and_load_honours_log(testgame):
     assert back.save() == text
 
 
-# ---- clear errors ----------------------------------------------------------------------------------
+# ---- clear errors -------------------------------------------------------------------------------
 
 def edited(text: str, edit: Any) -> str:
     data = json.loads(text)
@@ -427,7 +427,8 @@ def test_the_step_count_is_no_part_of_the_replayed_game(saves):
             d["digest"] = digest_of(d["seed"], d["log"], d["actions"], d["state"])
         assert Game.load(pack, edited(original, edit)).save() == original
         with pytest.raises(SaveError, match="digest"):
-            Game.load(pack, edited(original, lambda d: d["state"].update(steps=steps)),
+            Game.load(pack, edited(original,
+                                   lambda d, steps=steps: d["state"].update(steps=steps)),
                       verify="digest")
 
     def edit_game(d: dict) -> None:

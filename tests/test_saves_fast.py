@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from packs_under_test import TESTS, pack_dirs
 
 from engine import saves
 from engine.errors import EngineFault, IllegalAction, PackError, SaveError
 from engine.game import Game
 from engine.loader import find_packs, is_playable, load_pack
-from packs_under_test import TESTS, pack_dirs
 
 # the shipped packs, then every other playable test and bench pack
 PACKS = pack_dirs()
@@ -29,7 +29,7 @@ MAX_DECISIONS = {"hannibal": 120}  # its decisions log ten times what other game
 CHECKED_EVERY = 7  # decisions between two saves compared with json's writer
 
 
-@lru_cache(maxsize=None)
+@cache
 def pack(path: Path) -> Any:
     return load_pack(path)
 

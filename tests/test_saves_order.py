@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ PLAYABLE = [p for root in ("content", "tests/packs", "bench/packs")
             for p in find_packs(REPO / root) if is_playable(p)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def pack(path: Path) -> Any:
     return load_pack(path)
 

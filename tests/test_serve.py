@@ -76,7 +76,8 @@ def test_a_person_plays_a_whole_game_against_the_greedy_bot(client, tmp_path):
     tables = client.app.state.tables
     row = tables.store.read(game)
     assert json.loads(row.save)["actions"] == tables.get(game).game.actions
-    assert [json.loads(m.action) for m in tables.store.moves(game)] == tables.get(game).game.actions
+    moved = [json.loads(m.action) for m in tables.store.moves(game)]
+    assert moved == tables.get(game).game.actions
     assert token not in json.dumps(attrs.asdict(row))  # only the token's hash is kept
 
 
@@ -338,11 +339,12 @@ def test_a_screen_said_from_the_kept_sentences_is_the_one_said_afresh():
     """Table.said keeps each log entry's text (engine.terminal.log_lines): the screens of a
     whole game, both sides', equal those made with nothing kept."""
     import random
+
     from engine.serve.present import screen
     from engine.serve.tables import Table
     pack = load_pack(PACK)
     game = pack.new_game(4, undo=False)
-    table = Table("0" * 16, PACK, game, {s: "person" for s in pack.sides}, "hu", 0.0)
+    table = Table("0" * 16, PACK, game, dict.fromkeys(pack.sides, "person"), "hu", 0.0)
     rnd = random.Random(4)
     while not game.over:
         for side in pack.sides:

@@ -23,11 +23,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from engine.serve.app import create_app  # noqa: E402
 from engine.serve.limits import Rate, RateLimit  # noqa: E402
+from engine.serve.signing import sign  # noqa: E402
 from engine.serve.store import GameRow, StorageError  # noqa: E402
 from engine.serve.tables import ServerLimits, signed_fields  # noqa: E402
-from engine.serve.signing import sign  # noqa: E402
-
-
 
 
 def make_client(tmp_path: Path, **kw: Any) -> TestClient:
@@ -54,7 +52,7 @@ def stored(client: TestClient, game: str) -> tuple[Any, ...]:
     return row.save, row.moves, [m.action for m in tables.store.moves(game)]
 
 
-# ---- 1. an answer sent again is made once ---------------------------------------------------------
+# ---- 1. an answer sent again is made once -------------------------------------------------------
 def test_an_action_without_its_decision_id_is_refused_and_applies_nothing(client):
     game, tokens = two_people(client)
     side, d = asked(client, game, tokens)
@@ -91,7 +89,7 @@ def test_the_same_answer_sent_again_is_acknowledged_and_made_once(client):
     assert stored(client, game)[1] == 1
 
 
-# ---- 2. a failed write keeps no move --------------------------------------------------------------
+# ---- 2. a failed write keeps no move ------------------------------------------------------------
 def failing(monkeypatch: pytest.MonkeyPatch, store: Any, method: str) -> list[int]:
     """Make `store.method` fail like a full disk while the returned list is non-empty."""
     real = getattr(store, method)
@@ -172,7 +170,7 @@ def test_two_servers_on_one_database_never_both_store_a_move(tmp_path):
         assert r.status_code == 200 and stored(a, game)[1] == 2
 
 
-# ---- 4. no unbounded growth -----------------------------------------------------------------------
+# ---- 4. no unbounded growth ---------------------------------------------------------------------
 def test_idle_games_are_unloaded_and_read_back_when_asked_for(tmp_path):
     limits = ServerLimits(max_loaded=3, max_open_games=100, create_rate=Rate(100, 1))
     with make_client(tmp_path, limits=limits) as client:
@@ -218,12 +216,12 @@ def test_the_server_hosts_at_most_its_cap_of_open_games(tmp_path):
         assert client.post("/api/games", json={"pack": PACK}).status_code == 429
 
 
-# ---- 5. bad input is a 4xx, never a 500 -----------------------------------------------------------
+# ---- 5. bad input is a 4xx, never a 500 ---------------------------------------------------------
 def test_json_nested_deep_is_a_400(client):
     game, tokens = two_people(client)
     side, d = asked(client, game, tokens)
     for depth in (5000, 40):
-        body = '{"decision": %d, "action": %s1%s}' % (d["id"], "[" * depth, "]" * depth)
+        body = f'{{"decision": {d["id"]:d}, "action": {"[" * depth}1{"]" * depth}}}'
         r = client.post(f"/api/games/{game}/act", content=body.encode(),
                         headers={**bearer(tokens[side]), "Content-Type": "application/json"})
         assert r.status_code == 400 and "nested more than 32 deep" in r.json()["error"]
@@ -311,7 +309,7 @@ def test_a_stored_game_whose_tokens_are_no_map_is_a_409(client, tokens):
     assert f"game {game}'s stored record is damaged" in r.json()["error"]
 
 
-# ---- 6. pages of other sites ----------------------------------------------------------------------
+# ---- 6. pages of other sites --------------------------------------------------------------------
 def test_posts_from_other_sites_and_not_json_are_refused(tmp_path):
     with make_client(tmp_path, allow_origins=("https://games.example.org",)) as client:
         game, tokens = two_people(client)
@@ -343,15 +341,15 @@ def test_posts_from_other_sites_and_not_json_are_refused(tmp_path):
 def test_websockets_from_other_sites_are_refused(client):
     game, tokens = two_people(client)
     url = f"/api/games/{game}/ws?token={tokens['carthage']}"
-    with pytest.raises(WebSocketDisconnect) as refused:
-        with client.websocket_connect(url, headers={"Origin": "https://evil.test"}) as ws:
-            ws.receive_json()
+    with (pytest.raises(WebSocketDisconnect) as refused,
+          client.websocket_connect(url, headers={"Origin": "https://evil.test"}) as ws):
+        ws.receive_json()
     assert refused.value.code == 1008
     with client.websocket_connect(url, headers={"Origin": "http://testserver"}) as ws:
         assert ws.receive_json()["view"]["side"] == "carthage"
 
 
-# ---- 7. stored games are trusted by their signature -----------------------------------------------
+# ---- 7. stored games are trusted by their signature ---------------------------------------------
 @pytest.mark.parametrize("column,value", [("seats", '{"carthage":"person","rome":"random"}'),
                                           ("tokens", "{}"), ("seed", 99), ("snapshot", 1)])
 def test_a_row_edited_outside_the_server_fails_to_load(client, column, value):

@@ -24,12 +24,12 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 from serve_client import PACK, bearer  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
+import engine.serve.tables  # noqa: E402
 from engine.game import replay  # noqa: E402
 from engine.loader import load_pack  # noqa: E402
 from engine.serve.app import create_app  # noqa: E402
 from engine.serve.migrate import import_dir  # noqa: E402
 from engine.serve.store import SCHEMA_VERSION, Conflict, Move, StorageError, open_store  # noqa: E402,E501
-import engine.serve.tables  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -212,7 +212,7 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> ServerProcess:
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         self.proc = subprocess.Popen(self.args, cwd=REPO, env=env, stderr=subprocess.PIPE,
                                      stdout=subprocess.DEVNULL, text=True)

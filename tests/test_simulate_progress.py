@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import write_pack_files
 
 import engine.simulate as sim
 from engine.cli import main
 from engine.loader import load_pack
 from engine.simulate import Progress, format_share, share, simulate, wilson
-from conftest import write_pack_files
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"

@@ -13,9 +13,9 @@ import re
 import shutil
 from pathlib import Path
 
+import hannibal_play as hp
 import pytest
 
-import hannibal_play as hp
 from engine.errors import PackError
 from engine.loader import load_pack
 from engine.terminal import WIDTH, render_view

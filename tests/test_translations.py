@@ -7,8 +7,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from conftest import write_pack_files
+
 from engine.cli import main
 
 RULES = """
@@ -188,7 +188,7 @@ def test_catalog_reads_parts_first_file_wins(parts):
     assert cat.has_language() and not Catalog(pack, "hu").has_language()
 
 
-# ---- strict terms --------------------------------------------------------------------------------
+# ---- strict terms -------------------------------------------------------------------------------
 def test_a_syntax_error_causes_no_follow_on_translation_errors(parts, capsys):
     """A rule that does not parse hides the messages and names it declares: the translations
     that use them are not reported as unknown (issue 14), only the syntax error is."""
@@ -226,7 +226,7 @@ def test_terms_must_be_rules_names_or_record_ids(tmp_path, capsys):
     assert out.count("E508") == 2
 
 
-# ---- coverage ------------------------------------------------------------------------------------
+# ---- coverage -----------------------------------------------------------------------------------
 def test_coverage_counts_terms_and_derived_names(parts, capsys):
     # 7 records. en: north, south, east_north (name:), north_south (derived from named
     # cities) = 4; south_east is not: east has no English name.
@@ -312,7 +312,7 @@ def test_names_from_errors(tmp_path, capsys, spec, message, col):
         assert "did you mean 'road'?" in out
 
 
-# ---- disagreeing sources -------------------------------------------------------------------------
+# ---- disagreeing sources ------------------------------------------------------------------------
 DISAGREE = RECORDS.replace("""  - {id: north_south, a: north, b: south}
 """, """  - id: north_south
     a: north
@@ -431,7 +431,7 @@ def test_disagree_value_compares_as_data():
     assert not _same({1: 0}, {"1": 0}) and _same(None, None) and not _same(None, 0)
 
 
-# ---- sentences: named placeholders, win reasons, prompts ------------------------------------------
+# ---- sentences: named placeholders, win reasons, prompts ----------------------------------------
 SAYING = """
 type city
 var steps: int = 0
@@ -453,7 +453,8 @@ SAYING_NL = """
       blue: {name: "Blauw", source: "t"}
     messages:
       "Where does {red} go?": {text: "Waar gaat {red} heen?", source: "t"}
-      "{blue} marches to {c} in {steps} steps": {text: "In {steps} stappen trekt {blue} naar {c}", source: "t"}
+      "{blue} marches to {c} in {steps} steps":
+        {text: "In {steps} stappen trekt {blue} naar {c}", source: "t"}
       "{0} holds {1}": {text: "{0} houdt {1}", source: "t"}
       "{c} falls after {steps} steps": {text: "{c} valt na {1} stappen", source: "t"}
 """

@@ -31,7 +31,7 @@ def line_of(path: Path, needle: str) -> int:
     raise AssertionError(f"{needle!r} not in {path}")
 
 
-# ---- packs ---------------------------------------------------------------------------------------
+# ---- packs --------------------------------------------------------------------------------------
 def test_ok_pack(capsys):
     assert main(["validate", str(TINY)]) == 0
     out = capsys.readouterr().out
@@ -154,7 +154,7 @@ def test_api(tmp_path):
         engine.validate_paths([tmp_path / "missing"])
 
 
-# ---- translations --------------------------------------------------------------------------------
+# ---- translations -------------------------------------------------------------------------------
 @pytest.fixture
 def content(tmp_path):
     """A content-like directory: tinygame (with names and a log line) and translations/."""

@@ -4,7 +4,7 @@ whatever happened between two views (play, undo, a reveal without a log line, a 
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ PACKS = [TESTS / "packs" / "testgame", TESTS / "packs" / "leakgame",
          REPO / "content" / "ante_portas", REPO / "bench" / "packs" / "kuhn"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def pack(path: Path) -> Any:
     return load_pack(path)
 

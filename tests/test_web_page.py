@@ -50,7 +50,6 @@ from engine.serve.app import create_app  # noqa: E402
 from engine.translations import catalog  # noqa: E402
 
 
-
 class Server:
     """`engine serve`'s app on uvicorn in a thread, on a free port of this machine."""
 
@@ -64,7 +63,7 @@ class Server:
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         self.thread.start()
         end = time.monotonic() + 30
         while not self.server.started:

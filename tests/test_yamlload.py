@@ -8,8 +8,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsl.errors import Diagnostic
-from dsl.yamlload import (Loc, MAX_ALIAS_NODES, MAX_DEPTH, MAX_NUMBER_LENGTH, YList, YMap,
-                          load_yaml, loc_of, resolve_plain)
+from dsl.yamlload import (
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    MAX_NUMBER_LENGTH,
+    Loc,
+    YList,
+    YMap,
+    load_yaml,
+    loc_of,
+    resolve_plain,
+)
 
 
 def load(text):
@@ -205,7 +214,8 @@ def test_ymap_and_ylist_behave_like_dict_and_list():
 
 # -- E003: yes/no/on/off/y/n ---------------------------------------------------
 
-@pytest.mark.parametrize("word", ["yes", "no", "on", "off", "y", "n", "Yes", "NO", "On", "OFF", "Y", "N"])
+@pytest.mark.parametrize("word", ["yes", "no", "on", "off", "y", "n",
+                                  "Yes", "NO", "On", "OFF", "Y", "N"])
 def test_ambiguous_booleans_are_errors(word):
     data, diags = load(f"visible: {word}\n")
     d = only(diags, "E003")
@@ -289,7 +299,8 @@ def test_numbers_too_large(text):
 
 
 def test_resolve_plain_directly():
-    assert resolve_plain("no") == ("no", ("E003", "ambiguous YAML value 'no': quote it ('no') or write true/false"))
+    assert resolve_plain("no") == (
+        "no", ("E003", "ambiguous YAML value 'no': quote it ('no') or write true/false"))
     assert resolve_plain("no", is_key=True) == ("no", None)
     assert resolve_plain("7") == (7, None)
 
@@ -518,7 +529,8 @@ def test_standard_tags():
         g: !!seq [1]
         h: ! 12
         """)
-    assert data == {"a": "12", "b": 12, "c": 1.0, "d": True, "e": None, "f": {"x": 1}, "g": [1], "h": "12"}
+    assert data == {"a": "12", "b": 12, "c": 1.0, "d": True, "e": None, "f": {"x": 1}, "g": [1],
+                    "h": "12"}
     assert type(data["c"]) is float
 
 
@@ -569,7 +581,8 @@ def test_many_errors_reported_together_in_order():
 
 # Pieces of YAML syntax, so that generated text reaches past the first token.
 _YAMLISH = st.lists(
-    st.sampled_from(list("ab01yn:-?[]{},&*!|>'\"#%@`~.\t \n\r\x00é") + ["no", "<<", "&a ", "*a", "!!int ", "- ", ": ", "\n  "])
+    st.sampled_from(list("ab01yn:-?[]{},&*!|>'\"#%@`~.\t \n\r\x00é")
+                    + ["no", "<<", "&a ", "*a", "!!int ", "- ", ": ", "\n  "])
 ).map("".join)
 
 

@@ -69,7 +69,7 @@ class ActionSpace:
     _index: dict[tuple[str, Any], int] = attrs.field(repr=False, eq=False)
 
     @classmethod
-    def for_pack(cls, pack: Any, created_slots: int = CREATED_SLOTS) -> "ActionSpace":
+    def for_pack(cls, pack: Any, created_slots: int = CREATED_SLOTS) -> ActionSpace:
         """The action space of a compiled pack (`engine.loader.load_pack`), built once."""
         key = (pack.hash, created_slots)
         got = _SPACES.get(key)
@@ -188,7 +188,7 @@ class _Pending:
         return self.legal_fn()
 
 
-_LEGAL: "weakref.WeakKeyDictionary[Any, tuple[int, int, list[Any]]]" = \
+_LEGAL: weakref.WeakKeyDictionary[Any, tuple[int, int, list[Any]]] = \
     weakref.WeakKeyDictionary()
 
 

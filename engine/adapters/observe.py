@@ -82,7 +82,7 @@ class _Slot:
 class Observer:
     """The tensor layout of one pack (see the module doc); `for_pack` builds it once."""
 
-    _cache: dict[str, "Observer"] = {}
+    _cache: dict[str, Observer] = {}
 
     def __init__(self, pack: Any):
         self.pack_id = pack.id
@@ -127,7 +127,7 @@ class Observer:
         self.shape = (self.size,)
 
     @classmethod
-    def for_pack(cls, pack: Any) -> "Observer":
+    def for_pack(cls, pack: Any) -> Observer:
         got = cls._cache.get(pack.hash)
         if got is None:
             got = cls._cache[pack.hash] = cls(pack)

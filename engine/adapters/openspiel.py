@@ -36,8 +36,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from engine.adapters.actions import NONE, NO, YES, ActionSpace
-from engine.adapters.observe import Observer as Encoding, observation_string
+from engine.adapters.actions import NO, NONE, YES, ActionSpace
+from engine.adapters.observe import Observer as Encoding
+from engine.adapters.observe import observation_string
 from engine.errors import ChanceNeeded
 from engine.game import Game
 from engine.loader import load_pack, shipped_packs
@@ -110,7 +111,7 @@ class Play:
         self.answer, self.outcomes, self.picked = action, [], []
         self._settle()
 
-    def __deepcopy__(self, memo: dict) -> "Play":
+    def __deepcopy__(self, memo: dict) -> Play:
         other = Play.__new__(Play)
         other.__dict__.update(self.__dict__)
         other.game = None if self.game is None else self.game.clone()
@@ -197,14 +198,14 @@ class EngineGame(pyspiel.Game):
             max_game_length=MAX_GAME_LENGTH)
         super().__init__(game_type(pack), info, params or {})
 
-    def new_initial_state(self) -> "EngineState":
+    def new_initial_state(self) -> EngineState:
         # the set-up's first chance node, made once: OpenSpiel makes an initial state for
         # every copy of a state, then copies the attributes into it
         if self._start is None:
             self._start = Play(self.pack)
         return EngineState(self, copy.deepcopy(self._start))
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "Observer":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self, perfect_recall=recall)
 
@@ -275,7 +276,7 @@ class EngineState(pyspiel.State):
                            "picked": play.picked}, sort_keys=True, separators=(",", ":"))
 
     # ---- for ISMCTS ---------------------------------------------------------------------
-    def resample_from_infostate(self, player: int, sampler: Any) -> "EngineState":
+    def resample_from_infostate(self, player: int, sampler: Any) -> EngineState:
         """A state `player` cannot tell from this one: what it cannot see dealt anew
         (`Game.determinized`), with the same information state string."""
         play = self.play

@@ -44,7 +44,7 @@ from engine.game import Game
 from engine.loader import load_pack
 
 
-def env(pack: Any, render_mode: str | None = None, **kwargs: Any) -> "EngineEnv":
+def env(pack: Any, render_mode: str | None = None, **kwargs: Any) -> EngineEnv:
     """The AEC environment of `pack` (a compiled pack, a shipped pack's name or a pack
     directory); `kwargs` go to `EngineEnv` (`lang`, `max_decisions`, `log`)."""
     return EngineEnv(pack, render_mode=render_mode, **kwargs)
@@ -104,10 +104,10 @@ class EngineEnv(AECEnv):
             self.game = Game.new(self.pack, game_seed, log=self.log, undo=False)
         self._steps = []
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._after_move()
 
@@ -137,7 +137,7 @@ class EngineEnv(AECEnv):
     def _after_move(self) -> None:
         """Who decides now, and the rewards and ends when the game is over."""
         game = self.game
-        self.rewards = {a: 0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0)
         if game.over:
             winner = game.result.winner
             for a in self.agents:

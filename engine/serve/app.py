@@ -32,8 +32,9 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import attrs

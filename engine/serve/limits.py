@@ -22,7 +22,7 @@ class Rate:
     seconds: float
 
     @classmethod
-    def parse(cls, text: str) -> "Rate":
+    def parse(cls, text: str) -> Rate:
         """'20/60' (or '20/60s'): 20 in 60 seconds. ValueError saying so otherwise."""
         m = RATE.fullmatch(text.strip())
         if not m or int(m.group(1)) < 1 or float(m.group(2)) <= 0:

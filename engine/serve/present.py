@@ -11,8 +11,14 @@ from typing import Any
 
 from dsl.boardspec import board_spec
 from engine.i18n import tr
-from engine.terminal import (MAX_LISTED, Namer, action_label, board_sections,
-                             describe_decision, log_lines)
+from engine.terminal import (
+    MAX_LISTED,
+    Namer,
+    action_label,
+    board_sections,
+    describe_decision,
+    log_lines,
+)
 from engine.translations import catalog
 
 NO_WRAP = 10_000  # the browser wraps lines to the window, not the server

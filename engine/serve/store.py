@@ -35,8 +35,9 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import attrs
 
@@ -133,7 +134,7 @@ def is_postgres(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(url: str | Path) -> "Store":
+def open_store(url: str | Path) -> Store:
     """The store at `url`: a PostgreSQL URL, or the path of a SQLite file (made, with its
     folder, when missing). StorageError when it cannot be opened."""
     text = str(url)
@@ -146,7 +147,7 @@ class Store:
     """The games of one server in one database. Safe to call from several threads: each
     transaction holds the connection alone."""
 
-    def __init__(self, conn: "_Connection", url: str):
+    def __init__(self, conn: _Connection, url: str):
         self.url = url
         self._conn = conn
         self._migrate()
@@ -173,7 +174,7 @@ class Store:
                 tx.run("UPDATE meta SET value = ? WHERE key = ?",
                        (str(SCHEMA_VERSION), "schema_version"))
 
-    def _version(self, tx: "_Transaction") -> int:
+    def _version(self, tx: _Transaction) -> int:
         if not tx.has_table("meta"):
             return 0
         row = tx.one("SELECT value FROM meta WHERE key = ?", ("schema_version",))
@@ -229,7 +230,7 @@ class Store:
         with self._conn.transaction() as tx:
             self._update(tx, row, expect_moves=row.moves)
 
-    def _update(self, tx: "_Transaction", row: GameRow, expect_moves: int) -> None:
+    def _update(self, tx: _Transaction, row: GameRow, expect_moves: int) -> None:
         sets = ", ".join(f"{c} = ?" for c in GAME_COLUMNS[1:])
         changed = tx.run(f"UPDATE games SET {sets} WHERE id = ? AND moves = ?",
                          (*row.values()[1:], row.id, expect_moves))
@@ -237,7 +238,7 @@ class Store:
             raise Conflict(f"game {row.id} was changed by another server since it was read")
 
     @staticmethod
-    def _insert_move(tx: "_Transaction", game: str, move: Move) -> None:
+    def _insert_move(tx: _Transaction, game: str, move: Move) -> None:
         tx.run(f"INSERT INTO moves (game, {', '.join(MOVE_COLUMNS)}) "
                f"VALUES (?, {', '.join('?' * len(MOVE_COLUMNS))})",
                (game, move.n, move.side, move.decision, move.action, move.played_by, move.at,
