@@ -146,10 +146,9 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
             text = table.screens[(side, lang)] = to_json(data)
         return text
 
-    def shown_lang(request: Request, table: Table) -> str | None:
-        """The screen's language, or None when the client asks for the view alone
-        (`?screen=0`: a program that draws its own board, or none)."""
-        lang = lang_of(request, table)
+    def shown_lang(request: Request, lang: str) -> str | None:
+        """The screen's language (`lang`), or None when the client asks for the view
+        alone (`?screen=0`: a program that draws its own board, or none)."""
         return None if request.query_params.get("screen") == "0" else lang
 
     def pushes(table: Table) -> list[tuple[Socket, str]]:
@@ -259,7 +258,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
 
     async def show(request: Request) -> Response:
         table = await table_of(request)
-        lang = shown_lang(request, table)
+        lang = shown_lang(request, lang_of(request, table))
         side = table.side_of(token_of(request))
         text = table.screens.get((side, lang))  # made since the last change: no lock needed
         if text is None:
@@ -279,13 +278,11 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
     async def act(request: Request) -> Response:
         table = await table_of(request)
         lang = lang_of(request, table)
-        shown = shown_lang(request, table)
+        shown = shown_lang(request, lang)
         body = await body_of(request)
-        if "action" not in body or not isinstance(body.get("decision"), int) \
-                or isinstance(body.get("decision"), bool):
-            raise Refused(400, "send {\"decision\": the id of the decision you answer (a "
-                          "whole number), \"action\": your answer}: the decision id makes "
-                          "sure an answer sent twice is made once", "json")
+        if "action" not in body:  # (the decision's id is checked by Tables.play)
+            raise Refused(400, "send {\"decision\": the id of the decision you answer, "
+                          "\"action\": your answer}", "json")
         async with table.lock:
             side = table.side_of(token_of(request))
             if side is None:
@@ -293,7 +290,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                               "('Authorization: Bearer TOKEN'; join the game to get one)",
                               "token")
             try:
-                made = tables.play(table, body["action"], side, body["decision"], PERSON)
+                made = tables.play(table, body["action"], side, body.get("decision"), PERSON)
             except IllegalAction as err:
                 status = 409 if err.rule in LATE_RULES else 422
                 raise Refused(status, err.text(lang), err.rule) from None

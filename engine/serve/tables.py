@@ -182,9 +182,11 @@ class Tables:
         # the packs to play, listed once (reading every pack.yaml per new game was a tenth
         # of the server's time under load)
         self._playable = list(dict.fromkeys([*shipped_packs()[0], *self._packs]))
-        # tables and packs are read in worker threads: each once, never twice at a time
+        # tables and packs are read in worker threads: each once, never twice at a time;
+        # `_index` guards the map of tables alone, for the event loop never to wait on a read
         self._reading = threading.Lock()
         self._loading = threading.Lock()
+        self._index = threading.Lock()
         self._open = store.count_open()  # games not over, kept up to date as games end
 
     # ---- packs ---------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class Tables:
             self.store.create(table.row(self.key))
         except StorageError as err:
             raise _not_stored("the game was not made", err) from None
-        with self._reading:
+        with self._index:
             self._tables[table.id] = table
             if not table.game.over:
                 self._open += 1
@@ -260,7 +262,7 @@ class Tables:
 
     def loaded(self, game_id: str) -> Table | None:
         """The table of `game_id` if it is in memory (no reading: for the event loop)."""
-        with self._reading:
+        with self._index:
             table = self._tables.get(game_id)
             if table is not None:
                 self._tables.move_to_end(game_id)
@@ -275,7 +277,7 @@ class Tables:
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise Refused(404, f"no game {game_id!r} here", "game")
         with self._reading:
-            table = self._tables.get(game_id)
+            table = self.loaded(game_id)  # read meanwhile by another thread
             if table is not None:
                 return table
             try:
@@ -284,13 +286,15 @@ class Tables:
                 raise _not_stored("the game cannot be read now", err) from None
             if row is None:
                 raise Refused(404, f"no game {game_id!r} here", "game")
-            table = self._tables[game_id] = self._table_of(row)
-            self._unload_idle()
+            table = self._table_of(row)
+            with self._index:
+                self._tables[game_id] = table
+                self._unload_idle()
             return table
 
     def forget(self, game_id: str) -> None:
         """Drop the table from memory (its row is read again when next asked for)."""
-        with self._reading:
+        with self._index:
             self._tables.pop(game_id, None)
 
     @property
@@ -299,7 +303,7 @@ class Tables:
 
     def _unload_idle(self) -> None:
         """Unload the least recently used idle tables while more than `max_loaded` are
-        in memory (with the reading lock held)."""
+        in memory (with the index lock held)."""
         excess = len(self._tables) - self.limits.max_loaded
         if excess <= 0:
             return
@@ -315,10 +319,7 @@ class Tables:
                                   len(table.game.actions))
         except (StorageError, Conflict) as err:
             del table.tokens[side]
-            if isinstance(err, Conflict):
-                self.forget(table.id)
-                raise _conflict(table.id) from None
-            raise _not_stored("the seat was not taken", err) from None
+            raise self._unstored(table, "the seat was not taken", err) from None
         table.screens.clear()
         return token
 
@@ -330,8 +331,9 @@ class Tables:
         in memory or stored."""
         game = table.game
         if isinstance(decision, bool) or not isinstance(decision, int):
-            raise Refused(400, "send the id of the decision you answer: {\"decision\": a "
-                          f"whole number, \"action\": your answer}}, not {decision!r}",
+            raise Refused(400, "send {\"decision\": the id of the decision you answer (a "
+                          "whole number), \"action\": your answer}: the decision id makes "
+                          f"sure an answer sent twice is made once (not {decision!r})",
                           "decision")
         n = len(game.actions)
         try:
@@ -355,16 +357,23 @@ class Tables:
             table.snapshot = snapshot_before
             if not isinstance(err, (StorageError, Conflict)):
                 raise
-            if isinstance(err, Conflict):
-                self.forget(table.id)
-                raise _conflict(table.id) from None
-            raise _not_stored("the move was not made", err) from None
+            raise self._unstored(table, "the move was not made", err) from None
         finally:
             table.screens.clear()
         if game.over:
-            with self._reading:
+            with self._index:
                 self._open -= 1
         return True
+
+    def _unstored(self, table: Table, what: str, err: StorageError | Conflict) -> Refused:
+        """The refusal of a change the database did not store: the database failed (503),
+        or another server changed the game first (409; the table is read again when next
+        asked for)."""
+        if isinstance(err, Conflict):
+            self.forget(table.id)
+            return Refused(409, f"game {table.id} moved on in another server meanwhile: "
+                           "nothing changed; read the game again", "conflict")
+        return _not_stored(what, err)
 
     def _answered(self, table: Table, side: str, decision: int, action: Any) -> bool:
         """Whether `side` answered decision `decision` with `action` already."""
@@ -469,7 +478,3 @@ def _not_stored(what: str, err: Exception) -> Refused:
     return Refused(503, f"{what}: the server could not store it ({err}); nothing changed, "
                    "send it again", "storage", {"Retry-After": "1"})
 
-
-def _conflict(game_id: str) -> Refused:
-    return Refused(409, f"game {game_id} moved on in another server meanwhile: nothing "
-                   "changed; read the game again", "conflict")
