@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from run import pack_ref, play_game  # noqa: E402  (bench/run.py, beside this file)
 
-from engine.loader import load_pack  # noqa: E402
-from engine.runtime import describe_rule, rule_site  # noqa: E402
+from engine.core.loader import load_pack  # noqa: E402
+from engine.core.runtime import describe_rule, rule_site  # noqa: E402
 
 
 def play(pack: Any, first: int, games: int, defaults: bool, rnd: random.Random,
@@ -62,7 +62,7 @@ def counted(pack: Any, first: int, games: int, defaults: bool, rnd: random.Rando
 
 
 def rule_line(pack: Any, filename: str, fname: str, lineno: int | None) -> str | None:
-    """'file:line' of the rule a generated line belongs to (engine.runtime.rule_site), or
+    """'file:line' of the rule a generated line belongs to (engine.core.runtime.rule_site), or
     None for code that is not the pack's."""
     if not filename.startswith("<pack ") or fname not in pack.ns["SITES"]:
         return None

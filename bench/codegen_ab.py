@@ -27,18 +27,24 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dsl.build import Build, module_filename  # noqa: E402
-from dsl.checker import check  # noqa: E402
-from dsl.compiler import compile_pack  # noqa: E402
-from dsl.pack import read_pack  # noqa: E402
-from engine.loader import instantiate, resolve_pack  # noqa: E402
+from engine.core.loader import instantiate  # noqa: E402
+from engine.dsl.build import Build, module_filename  # noqa: E402
+from engine.dsl.checker import check  # noqa: E402
+from engine.dsl.compiler import compile_pack  # noqa: E402
+from engine.dsl.pack import read_pack  # noqa: E402
+from engine.dsl.places import resolve_pack  # noqa: E402
 
 DEFAULT = {"bench/packs/tictactoe": 1000, "bench/packs/kuhn": 2000, "ante_portas": 100,
            "hannibal": 10}
-_DUMP = ("import sys; from dsl.pack import read_pack; from dsl.checker import check; "
-         "from dsl.compiler import compile_pack; s = read_pack(__import__('pathlib')"
-         ".Path(sys.argv[1])); sys.stdout.write(compile_pack(s.model, check(s.model, "
-         "s.sources)))")
+# run in the other commit's tree, whose language is `engine.dsl` or, before 2026-12, `dsl`
+_DUMP = ("import importlib, sys\n"
+         "try: importlib.import_module('engine.dsl.pack'); lang = 'engine.dsl'\n"
+         "except ImportError: lang = 'dsl'\n"
+         "read_pack = importlib.import_module(lang + '.pack').read_pack\n"
+         "check = importlib.import_module(lang + '.checker').check\n"
+         "compile_pack = importlib.import_module(lang + '.compiler').compile_pack\n"
+         "s = read_pack(__import__('pathlib').Path(sys.argv[1]))\n"
+         "sys.stdout.write(compile_pack(s.model, check(s.model, s.sources)))\n")
 
 
 def code_at(rev: str, packs: list[Path]) -> dict[Path, str]:

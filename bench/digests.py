@@ -30,7 +30,7 @@ def _text(x: Any) -> bytes:
 
 def pack_digest(path: str, games: int) -> tuple[str, str, int]:
     """(pack name, sha256 of its `games` games, decisions made)."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(path)
     sha = hashlib.sha256()
     decisions = 0
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", type=Path)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    from engine.loader import content_root, find_packs, is_playable, resolve_pack
+    from engine.dsl.places import content_root, find_packs, is_playable, resolve_pack
     if args.packs:
         paths = [resolve_pack(n) for n in args.packs]
     else:

@@ -27,8 +27,8 @@ EVENT_SENTENCES = {"{0} plays {1} as an event": 1, "{0} answered with {1}, playe
 
 def play(args: tuple[str, int, int]) -> tuple[collections.Counter, collections.Counter, int]:
     """Games seed..seed+n-1: the events played, the winners, the faults."""
-    from engine.errors import EngineError
-    from engine.loader import load_pack
+    from engine.core.errors import EngineError
+    from engine.core.loader import load_pack
     pack_name, seed, n = args
     pack = load_pack(pack_name)
     played: collections.Counter = collections.Counter()
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--card-type", default="strategy_card")
     args = ap.parse_args(argv)
-    from engine.loader import load_pack
-    from engine.translations import Catalog
+    from engine.core.loader import load_pack
+    from engine.i18n.translations import Catalog
     pack = load_pack(args.pack)
     cat = Catalog(pack, "en")
     cards = sorted((pack.records[rid] for rid in pack.by_type[args.card_type]),

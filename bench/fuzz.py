@@ -70,7 +70,7 @@ class Target:
 
 def pack_roots() -> list[Path]:
     """Every shipped pack, then the test packs and the benchmark packs."""
-    from engine.loader import content_root, find_packs
+    from engine.dsl.places import content_root, find_packs
     return (find_packs(content_root()) + find_packs(ROOT / "tests" / "packs")
             + find_packs(ROOT / "bench" / "packs"))
 
@@ -349,7 +349,7 @@ def rules_text(seed: int, number: int) -> tuple[str, str]:
     well-formed trees), a few edits of one, or token soup (the parser's error paths)."""
     from hypothesis.errors import StopTest
 
-    from dsl.formatter import format_module
+    from engine.dsl.formatter import format_module
     S = _strategies()
     rnd = input_rng(seed, RULES_TEXT, number)
     kind = ("module", "mutated module", "token soup")[number % 3]
@@ -419,7 +419,7 @@ class Progress:
 
 def play(pack: Any, number: int, progress: Progress) -> None:
     """A new game, up to MAX_MOVES random moves, every view, a save/load round trip."""
-    from engine.game import Game
+    from engine.core.game import Game
     progress.at("new game")
     game = pack.new_game(number)
     rnd = random.Random(number)
@@ -442,8 +442,8 @@ def play(pack: Any, number: int, progress: Progress) -> None:
 def drive(root: Path, number: int, progress: Progress) -> str:
     """Build and run the pack at `root`; 'built-ok' or 'diagnostics'. Raises what the
     engine raises (EngineFault and anything else). `progress` tells how far it got."""
-    from dsl.build import build_pack, module_filename
-    from engine.loader import instantiate
+    from engine.core.loader import instantiate
+    from engine.dsl.build import build_pack, module_filename
     progress.at("build")
     build = build_pack(root)
     if not build.ok:
@@ -463,7 +463,7 @@ def drive(root: Path, number: int, progress: Progress) -> str:
 def run_input(target: Target, seed: int, number: int, workdir: Path,
               progress: Progress | None = None) -> Outcome:
     """Input `number` of `target`, classified (never raises but for KeyboardInterrupt)."""
-    from engine.errors import EngineFault, PackError
+    from engine.core.errors import EngineFault, PackError
     start = time.perf_counter()
     files, edits = mutate(target, seed, number)
     out = Outcome(target.name, number, "crash", edits=edits)
@@ -488,9 +488,8 @@ def run_input(target: Target, seed: int, number: int, workdir: Path,
 
 def _code_roots() -> list[Path]:
     """Where the engine's own packages were imported from: the work tree, or an install."""
-    import dsl
     import engine
-    return sorted({Path(m.__file__).resolve().parent.parent for m in (dsl, engine)})
+    return [Path(engine.__file__).resolve().parent.parent]
 
 
 def _repo_frame(filename: str, name: str, lineno: int | None) -> str | None:
@@ -563,9 +562,10 @@ def _memoize_parsing() -> None:
     by the pack reader, so the outcome of an input is the same."""
     import functools
 
-    import dsl.pack
+    import engine.dsl.pack
     for name in ("parse_module_partial", "parse_effect", "parse_record_decls"):
-        setattr(dsl.pack, name, functools.lru_cache(maxsize=4096)(getattr(dsl.pack, name)))
+        memo = functools.lru_cache(maxsize=4096)(getattr(engine.dsl.pack, name))
+        setattr(engine.dsl.pack, name, memo)
 
 
 def _worker_main(conn: Connection, targets: dict[str, Target], seed: int, workdir: str,
@@ -804,15 +804,15 @@ def fuzz(targets: list[Target], inputs: int, *, seed: int = 0, workers: int = 2,
 
 def _warm_up() -> None:
     """Import and build the parser once, before the workers fork, so each need not."""
-    import dsl.build  # noqa: F401
-    import engine.game  # noqa: F401
-    import engine.loader  # noqa: F401
-    import engine.views  # noqa: F401
-    from dsl.parser import _lark
+    import engine.core.game  # noqa: F401
+    import engine.core.loader  # noqa: F401
+    import engine.core.views  # noqa: F401
+    import engine.dsl.build  # noqa: F401
+    from engine.dsl.parser import _lark
     _lark()
     if rules_text_available():
         _strategies()
-        import dsl.formatter  # noqa: F401
+        import engine.dsl.formatter  # noqa: F401
 
 
 def format_report(report: Report) -> str:
@@ -855,7 +855,7 @@ def _parse_ref(ref: str) -> tuple[str, int]:
 
 def replay(ref: str, seed: int, timeout: float) -> int:
     """Run one input in this process, showing its edits and any traceback; 1 on a crash."""
-    from engine.errors import EngineFault, PackError
+    from engine.core.errors import EngineFault, PackError
     name, number = _parse_ref(ref)
     target = all_targets([name])[0]
     files, edits = mutate(target, seed, number)
@@ -886,7 +886,7 @@ def replay(ref: str, seed: int, timeout: float) -> int:
         finally:
             signal.alarm(0)
         if kind == "diagnostics":
-            from dsl.build import build_pack
+            from engine.dsl.build import build_pack
             for d in build_pack(root).diagnostics[:10]:
                 print(d.render())
     print(f"outcome: {kind} (stage {progress.stage})")

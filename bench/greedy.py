@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from run import cpu_ms  # noqa: E402  (bench/run.py)
 
-from engine.simulate import wilson  # noqa: E402  (the interval `engine simulate` reports)
+from engine.frontends.simulate import wilson  # noqa: E402  (the interval `engine simulate` reports)
 
 
 # ---- the reference: engine/bots.py GreedyBot as of commit a51783c --------------------------
@@ -45,7 +45,7 @@ from engine.simulate import wilson  # noqa: E402  (the interval `engine simulate
 # (Game.clone of a51783c: the whole state, log included, pickled), since Game.clone has
 # changed since; it plays exactly as the bot of a51783c did.
 def _clone_a51783c(game: Any) -> Any:
-    from engine.game import Game
+    from engine.core.game import Game
     state = pickle.loads(pickle.dumps(game.rt.s, pickle.HIGHEST_PROTOCOL))
     return Game(game.pack, state, game.seed, list(game.actions), log=game.rt.logging,
                 undo=False, limits=game.limits)
@@ -59,7 +59,7 @@ def _position_a51783c(game: Any, side: str) -> str:
 
 
 class ReferenceGreedyBot:
-    """engine.bots.GreedyBot of commit a51783c (the old bot, for the head-to-head)."""
+    """engine.frontends.bots.GreedyBot of commit a51783c (the old bot, for the head-to-head)."""
 
     name = "greedy-a51783c"
     sees_hidden = False
@@ -129,7 +129,7 @@ class ReferenceGreedyBot:
 
     @staticmethod
     def _returns(world: Any, side: str, action: Any, seen: set[str]) -> bool:
-        from engine.errors import EngineError
+        from engine.core.errors import EngineError
         try:
             after = _clone_a51783c(world)
             after.apply(action)
@@ -138,7 +138,7 @@ class ReferenceGreedyBot:
         return not after.over and _position_a51783c(after, side) in seen
 
     def evaluate(self, game: Any, side: str, action: Any, depth: int | None = None) -> float:
-        from engine.errors import EngineError
+        from engine.core.errors import EngineError
         heuristic = game.pack.ns["VALUES"].get("heuristic")
         depth = self.depth if depth is None else depth
         self._left -= 1
@@ -165,7 +165,7 @@ class ReferenceGreedyBot:
         return total / self.rollouts
 
     def _rollout(self, g: Any, side: str) -> float:
-        from engine.errors import EngineError
+        from engine.core.errors import EngineError
         n = 0
         try:
             while not g.over and n < self.max_decisions:
@@ -197,8 +197,8 @@ def mid_game(pack: Any, seed: int = 1, log: bool = True) -> Any:
 
 
 def snapshot_figures(names: list[str]) -> None:
-    from engine.game import Game
-    from engine.loader import load_pack
+    from engine.core.game import Game
+    from engine.core.loader import load_pack
     for name in names:
         pack = load_pack(name)
         for log in (True, False):
@@ -234,7 +234,7 @@ class Timed:
 
 
 def make(kind: str, seed: int, options: dict[str, Any]) -> Any:
-    from engine.bots import GreedyBot
+    from engine.frontends.bots import GreedyBot
     return (GreedyBot if kind == "new" else ReferenceGreedyBot)(seed, **options)
 
 
@@ -242,9 +242,9 @@ def play_games(pack_ref: str, indices: list[int], seed: int, kinds: tuple[str, s
                new_opts: dict, old_opts: dict, log: bool) -> dict[str, Any]:
     """Play games `indices` (kinds None: the head-to-head; else the kinds of the two seats);
     wins and time per kind."""
-    from engine.bots import bot_seed
-    from engine.loader import load_pack
-    from engine.simulate import play_out
+    from engine.core.loader import load_pack
+    from engine.frontends.bots import bot_seed
+    from engine.frontends.simulate import play_out
     pack = load_pack(pack_ref)
     out: dict[str, Any] = {"new_wins": 0.0, "games": 0, "decisions": 0, "seconds": 0.0,
                            "time": {"new": 0.0, "old": 0.0}, "choices": {"new": 0, "old": 0},

@@ -20,7 +20,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.rng import below, seed_state  # noqa: E402  (the games' own seeded dice)
+from engine.core.rng import below, seed_state  # noqa: E402  (the games' own seeded dice)
 
 
 class TicTacToe:
@@ -277,7 +277,7 @@ def games_per_second(name: str, seconds: float) -> float:
 def same_results(name: str, games: int) -> bool:
     """Do the pack and the hand-written game give the same winner after the same number of
     asked decisions, for seeds 0..games-1?"""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(ROOT / "bench" / "packs" / name)
     ours, theirs = random.Random(0), random.Random(0)
     for seed in range(games):

@@ -38,7 +38,7 @@ PLAY = """
 import random, sys
 sys.path.insert(0, "bench")
 from run import play_game
-from engine.loader import load_pack
+from engine.core.loader import load_pack
 pack = load_pack(sys.argv[1])
 warm, games = int(sys.argv[2]), int(sys.argv[3])
 new_only, defaults, playout = sys.argv[4] == "1", sys.argv[5] == "1", sys.argv[6] == "1"

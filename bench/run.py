@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def packs(names: list[str]) -> list[Path]:
-    from engine.loader import content_root, find_packs, resolve_pack
+    from engine.dsl.places import content_root, find_packs, resolve_pack
     if names:
         return [resolve_pack(n) for n in names]
     return (find_packs(content_root()) + find_packs(ROOT / "tests" / "packs")
@@ -71,7 +71,7 @@ def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: 
     """(games/s, decisions/s, games) of random play (`play_game`: game i with seed i, one
     `random.Random(0)`). Per second of this process's CPU time: other processes share the
     machine."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(path)
     rnd = random.Random(0)
     games = decisions = 0
@@ -124,7 +124,7 @@ def alternating(rates: dict[str, Any], seconds: float, slices: int = 6) -> dict[
 
 def mid_game(name: str, decisions: int = 150, seed: int = 1) -> Any:
     """A game of pack `name` after `decisions` random decisions (log and undo on)."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     game = load_pack(name).new_game(seed=seed)
     rnd = random.Random(seed)
     for _ in range(decisions):
@@ -153,7 +153,7 @@ def bare_and_defaults(path: Path, seconds: float) -> tuple[float, float, int, bo
     each on average, after one untimed game each way. Alternating puts other load on the
     machine on both alike; the last value says whether both played the same games (winner
     and decisions of each)."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(path)
     for defaults in (False, True):  # untimed: the first game makes what later games reuse
         game = pack.new_game(seed=0, log=defaults, undo=defaults)
@@ -184,7 +184,7 @@ PARTS = ("games", "snapshots", "greedy", "workers", "dsl", "help")
 def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
     """The figures of issue 16, each with its ratio and target (see the module's text);
     the parts named in `skip` (of PARTS) are left out."""
-    from engine.game import Game
+    from engine.core.game import Game
     sys.path.insert(0, str(ROOT / "bench"))
     import handwritten
     print(f"python {sys.version.split()[0]}, one core, load average "
@@ -269,7 +269,7 @@ def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
 
     import simulate_workers
 
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     out = simulate_workers.side_by_side(load_pack("ante_portas"), games, workers=2,
                                         repeat=repeat)
     one, two = (statistics.median(out["rates"][w]) for w in (1, 2))
@@ -305,7 +305,7 @@ def compare_openspiel(row: Any, seconds: float) -> None:
 
 
 def resolve(name: str) -> Path:
-    from engine.loader import resolve_pack
+    from engine.dsl.places import resolve_pack
     return resolve_pack(name)
 
 
@@ -326,7 +326,7 @@ def main() -> None:
     print(f"engine --help: {help_seconds() * 1000:.0f} ms (best of 5, whole process)")
     print(f"{'pack':<14} {'games/s':>10} {'decisions/s':>12} {'games':>7} "
           f"{'validate cold':>14} {'validate warm':>14}")
-    from engine.loader import is_playable
+    from engine.dsl.places import is_playable
     for path in packs(args.packs):
         if not is_playable(path):
             print(f"{path.name:<14} skipped: a data pack (playable: false), no game to play")

@@ -6,7 +6,7 @@ The game is `run.mid_game("hannibal")` (150 random decisions, log and undo on), 
 `run.py --compare` measures. Each figure is the best of several rounds of repeated calls:
 `Game.save`, `Game.load(..., verify="digest")` (storage the host trusts: schema, pack
 checks, digest) and `Game.load` (verify="replay", the default: every action replayed),
-and the parts of a digest load (engine.saves) one by one.
+and the parts of a digest load (engine.core.saves) one by one.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def main() -> None:
     args = parser.parse_args()
     from run import cpu_ms, mid_game
 
-    from engine import saves
-    from engine.game import Game
+    from engine.core import saves
+    from engine.core.game import Game
     game = mid_game("hannibal")
     pack, text = game.pack, game.save()
     data, fractions = saves.parse_json(text)

@@ -22,7 +22,7 @@ Run: python bench/serve_soak.py [--quick] [--clients 50] [--seconds 60] [--kills
    store directly (the SQLite file of --db, with sqlite3, or the old --dir of JSON files):
    every acknowledged (game, decision, side, action) is a stored move, and every game as
    the server reads it back (its signed snapshot and the signed moves since, played again:
-   engine.serve.tables.Tables.get) equals a replay of all its stored moves from its seed
+   engine.frontends.serve.tables.Tables.get) equals a replay of all its stored moves from its seed
    (numbered 0.. and as many as its row's `moves`, over when its row says `finished`); for
    the old --dir files, the save loaded (verify="digest") equals the replay of its actions.
 4. Idle games: a fresh server, `--idle-games` games created one by one, no moves; the
@@ -463,9 +463,9 @@ def stored_games(store: Path) -> list[tuple[str, str, int, str, Any, Any]]:
 
 
 def replay_noting(pack: Any, seed: int, actions: list[Any]) -> tuple[Any, list[tuple]]:
-    """engine.game.replay, step by step: the game and, per action, (n, side, decision id),
+    """engine.core.game.replay, step by step: the game and, per action, (n, side, decision id),
     for the old files, whose saves keep the actions but not the decisions they answered."""
-    from engine.game import Game
+    from engine.core.game import Game
     game = Game.new(pack, seed, undo=False)
     steps = []
     for n, action in enumerate(actions):
@@ -480,16 +480,16 @@ def read_back(store: Path) -> Any:
     and the moves since, signatures checked), or None for the old --dir files."""
     if store.is_dir():
         return None
-    from engine.serve.signing import load_or_make_key
-    from engine.serve.store import open_store
-    from engine.serve.tables import Tables
+    from engine.frontends.serve.signing import load_or_make_key
+    from engine.frontends.serve.store import open_store
+    from engine.frontends.serve.tables import Tables
     tables = Tables(open_store(store), load_or_make_key(f"{store}.key"))
     return lambda gid: tables.get(gid).game
 
 
 def check(store: Path, acks: list[tuple[str, int, str, Any]]) -> dict[str, Any]:
-    from engine.game import Game, replay
-    from engine.loader import load_pack
+    from engine.core.game import Game, replay
+    from engine.core.loader import load_pack
     start = time.monotonic()
     reading = read_back(store)
     packs: dict[str, Any] = {}

@@ -68,8 +68,8 @@ def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
     os.fork."""
     import time
 
-    from engine.bots import parse_seats
-    from engine.simulate import DEFAULT_MAX_DECISIONS, run_one
+    from engine.frontends.bots import parse_seats
+    from engine.frontends.simulate import DEFAULT_MAX_DECISIONS, run_one
     if not hasattr(os, "fork"):
         return None
     specs = parse_seats(bots, pack.sides)
@@ -100,7 +100,7 @@ def side_by_side(pack: Any, games: int = 400, bots: str = "random,random", worke
     (see `others_cores`), and the games/s of as many bare processes (`bare_processes`, in
     the same rounds; None without fork); whether both gave the same results; the load
     average before and after."""
-    from engine.simulate import simulate
+    from engine.frontends.simulate import simulate
     out: dict[str, Any] = {"rates": {1: [], workers: []}, "cpu": {1: [], workers: []},
                            "others": {1: [], workers: []}, "bare": {1: [], workers: []},
                            "load": [os.getloadavg()]}
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(args.pack)
     print(f"{pack.id}: {args.games} games, bots {args.bots}, {os.cpu_count()} CPUs, "
           f"load average {load(os.getloadavg())}")

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def pettingzoo_game(pack: object, seed: int) -> tuple[float, int, int]:
     """(CPU seconds, steps, log entries) of one random game through the environment."""
-    from engine.adapters.pettingzoo import EngineEnv
+    from engine.frontends.adapters.pettingzoo import EngineEnv
     env = EngineEnv(pack, log=True)
     rnd = random.Random(seed)
     start = time.process_time()
@@ -43,7 +43,7 @@ def openspiel_game(name: str, seed: int) -> tuple[float, int]:
     """(CPU seconds, steps) of one random game through OpenSpiel, reading the deciding
     player's observation tensor at every step."""
     import pyspiel
-    importlib.import_module("engine.adapters.openspiel")  # registers the packs
+    importlib.import_module("engine.frontends.adapters.openspiel")  # registers the packs
     game = pyspiel.load_game(f"engine_{name}")
     rnd = random.Random(seed)
     start = time.process_time()
@@ -68,7 +68,7 @@ def main() -> None:
                         help="the checkout whose engine is timed (default: this one)")
     args = parser.parse_args()
     sys.path.insert(0, str(args.engine.resolve()))
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     print(f"engine of {args.engine.resolve()}; CPU seconds per game", flush=True)
     for name in args.packs.split(","):
         pack = load_pack(ROOT / "content" / name)

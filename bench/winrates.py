@@ -6,11 +6,11 @@ For each bots SPEC (one entry per side in the pack's side order, e.g. greedy,ran
 default plays greedy,random / random,greedy / greedy,greedy / random,random) it plays N
 games (game i with seed S + i, bots seeded as `engine simulate` seeds them, so one game
 replays with `engine play PACK --seed S+i --bots SPEC`) and prints, per side, the share of
-games won with its 95% Wilson score interval (engine.simulate.wilson, as `engine simulate`
-reports it), then draws (with their interval), unfinished games and faults, the
+games won with its 95% Wilson score interval (engine.frontends.simulate.wilson, as `engine
+simulate` reports it), then draws (with their interval), unfinished games and faults, the
 mean decisions and turns per game (`--turn-event`, else 'turn' or 'round' events, else
 decisions) and games per second on one core. The greedy bot plays fair (it decides on
-determinized copies of the game: engine.determinize).
+determinized copies of the game: engine.core.determinize).
 """
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ DEFAULT_BOTS = ("greedy,random", "random,greedy", "greedy,greedy", "random,rando
 
 def play(pack, spec: str, games: int, seed: int, max_decisions: int,
          turn_event: str | None = None) -> dict:
-    from engine.bots import parse_seats
-    from engine.simulate import count_turns, make_seats, play_out
+    from engine.frontends.bots import parse_seats
+    from engine.frontends.simulate import count_turns, make_seats, play_out
     specs = parse_seats(spec, pack.sides)
     wins = dict.fromkeys(pack.sides, 0)
     draws = unfinished = faults = decisions = turns = 0
@@ -58,7 +58,7 @@ def play(pack, spec: str, games: int, seed: int, max_decisions: int,
 
 
 def report(pack, r: dict) -> str:
-    from engine.simulate import format_share
+    from engine.frontends.simulate import format_share
     n = r["games"]
     sides = [f"{side} ({spec}) {r['wins'][side]}/{n} = {format_share(r['wins'][side], n)}"
              for side, spec in zip(pack.sides, r["bots"].split(","))]
@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turn-event", help="the event that counts turns (default: 'turn' or "
                     "'round'; decisions when the pack has neither)")
     args = ap.parse_args(argv)
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(args.pack)
     print(f"{pack.id}: {args.games} games per pairing from seed {args.seed}; "
           f"win share (95% Wilson interval)")

@@ -18,12 +18,14 @@ __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
            "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded",
            "validate_paths", "Limits"]
 
+_CORE = "engine.core."
 _WHERE = {
-    "load_pack": "engine.loader", "Game": "engine.game", "Decision": "engine.game",
-    "Result": "engine.game", "replay": "engine.game", "IllegalAction": "engine.errors",
-    "EngineFault": "engine.errors", "PackError": "engine.errors", "SaveError": "engine.errors",
-    "NotPlayable": "engine.errors", "ChanceNeeded": "engine.errors", "Limits": "engine.limits",
-    "validate_paths": "engine.validate",
+    "load_pack": _CORE + "loader", "Game": _CORE + "game", "Decision": _CORE + "game",
+    "Result": _CORE + "game", "replay": _CORE + "game", "IllegalAction": _CORE + "errors",
+    "EngineFault": _CORE + "errors", "PackError": _CORE + "errors",
+    "SaveError": _CORE + "errors", "NotPlayable": _CORE + "errors",
+    "ChanceNeeded": _CORE + "errors", "Limits": _CORE + "limits",
+    "validate_paths": "engine.core.validate",
 }
 
 

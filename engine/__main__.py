@@ -1,6 +1,6 @@
 """`python -m engine ...`: the same as the `engine` command."""
 import sys
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 sys.exit(main())

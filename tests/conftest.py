@@ -46,7 +46,7 @@ def write_pack(tmp_path: Path) -> Callable[..., Path]:
 @pytest.fixture
 def inline_pack(write_pack: Callable[..., Path]) -> Callable[..., Any]:
     """inline_pack(rules, records=None, ...) -> a loaded CompiledPack."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
 
     def make(rules: str, records: str | dict[str, str] | None = None, **kw: Any) -> Any:
         return load_pack(write_pack(rules, records, **kw))
@@ -56,7 +56,7 @@ def inline_pack(write_pack: Callable[..., Path]) -> Callable[..., Any]:
 
 @pytest.fixture(scope="session")
 def testgame() -> Any:
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     return load_pack(REPO / "tests" / "packs" / "testgame")
 
 
@@ -80,7 +80,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-# ---- the server's databases (engine.serve.store) ------------------------------------------------
+# ---- the server's databases (engine.frontends.serve.store) --------------------------------------
 # The PostgreSQL tests run against the server named by ENGINE_TEST_POSTGRES (a URL whose user
 # may create databases; .ci/run starts one with .ci/postgres), each in a database of its own.
 # Without it they skip, saying so, unless ENGINE_POSTGRES_TESTS=required (set by .ci/run).

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from dsl import ast as A
+from engine.dsl import ast as A
 
 GRAMMAR = Path(__file__).resolve().parent.parent / "dsl" / "grammar.lark"
 KEYWORDS = frozenset(re.findall(r'"([A-Za-z_][A-Za-z0-9_]*)"', GRAMMAR.read_text()))
@@ -161,7 +161,7 @@ _placeholder = st.one_of(names.map(A.Name),
 @st.composite
 def prompts(draw: st.DrawFn) -> tuple[str, tuple[A.Expr, ...]]:
     """A prompt's text and the expressions of its placeholders."""
-    from dsl.formatter import format_expr
+    from engine.dsl.formatter import format_expr
     args = tuple(draw(st.lists(_placeholder, max_size=2)))
     text = draw(_plain)
     for a in args:

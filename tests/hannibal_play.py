@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core.game import Game
+from engine.core.loader import load_pack
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "content" / "hannibal"
 SEEDS = "../shared/seeds"  # 002: the Dutch rulebook (authority), 003: the Russian summary
@@ -72,7 +72,7 @@ def said_values(g: Game, text: str) -> list[list[Any]]:
 
 def logged(g: Game) -> str:
     """What the rules said (`log` lines), as a person reads them, one a line."""
-    from engine.translations import render_log_entry
+    from engine.i18n.translations import render_log_entry
     return "\n".join(render_log_entry(e, pack()) for e in g.log if e["t"] == "say")
 
 

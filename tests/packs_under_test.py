@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.loader import content_root, find_packs, is_playable
+from engine.dsl.places import content_root, find_packs, is_playable
 
 TESTS = Path(__file__).resolve().parent
 TESTGAME = TESTS / "packs" / "testgame"

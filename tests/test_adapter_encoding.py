@@ -1,4 +1,4 @@
-"""The shared encodings of the learning adapters (engine.adapters.actions, .observe): a
+"""The shared encodings of the learning adapters (engine.frontends.adapters.actions, .observe): a
 stable action index space per pack, single-index steps for multi-item answers, and
 observations made from a side's view only."""
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.adapters.actions import NO, NONE, YES, ActionSpace, UnindexedValue
-from engine.adapters.observe import Observer, observation_string
-from engine.loader import is_playable, load_pack
+from engine.core.loader import load_pack
+from engine.dsl.places import is_playable
+from engine.frontends.adapters.actions import NO, NONE, YES, ActionSpace, UnindexedValue
+from engine.frontends.adapters.observe import Observer, observation_string
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = [p for p in sorted([*(ROOT / "tests" / "packs").iterdir(),
@@ -31,8 +32,8 @@ def _digest(space: ActionSpace) -> str:
 
 def test_action_space_is_the_same_in_another_process():
     here = _digest(ActionSpace.for_pack(load_pack(ROOT / "content" / "ante_portas")))
-    code = ("from engine.loader import load_pack; import hashlib; "
-            "from engine.adapters.actions import ActionSpace as S; "
+    code = ("from engine.core.loader import load_pack; import hashlib; "
+            "from engine.frontends.adapters.actions import ActionSpace as S; "
             "print(hashlib.sha256(repr(S.for_pack(load_pack('content/ante_portas')).values)"
             ".encode()).hexdigest())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl.boardspec import log_sentences
 from engine import load_pack
-from engine.simulate import simulate
-from engine.terminal import render_log
-from engine.translations import Catalog, PackInfo, message_key
+from engine.dsl.boardspec import log_sentences
+from engine.frontends.simulate import simulate
+from engine.frontends.terminal import render_log
+from engine.i18n.translations import Catalog, PackInfo, message_key
 
 PACK = load_pack("ante_portas")
 R = PACK.records
@@ -904,7 +904,7 @@ def says(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_log_tells_the_game_in_sentences(told_games):
-    """The log a player reads (engine.terminal.render_log, the pack's board says `log:
+    """The log a player reads (engine.frontends.terminal.render_log, the pack's board says `log:
     sentences`) tells rounds, card plays, reveals, scouting, battles and losses, RSM, allies
     and sea hegemony, and the end with its reason, in sentences: no `name = value` line and
     no raw id."""

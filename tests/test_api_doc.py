@@ -1,13 +1,13 @@
-"""docs/api.md is what `python -m engine.apidoc` writes now (engine/api.py, the calls'
+"""docs/api.md is what `python -m engine.core.apidoc` writes now (engine/api.py, the calls'
 docstrings and real games), and names every key of the format."""
 from __future__ import annotations
 
-from engine import api, apidoc
+from engine.core import api, apidoc
 
 
 def test_docs_api_md_is_up_to_date():
     assert apidoc.DOC.read_text(encoding="utf-8") == apidoc.render(), (
-        "docs/api.md is stale: run python -m engine.apidoc")
+        "docs/api.md is stale: run python -m engine.core.apidoc")
     assert apidoc.main(["--check"]) == 0
 
 

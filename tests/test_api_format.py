@@ -1,6 +1,6 @@
-"""The public format (engine.api, docs/api.md) is what the engine really gives: real views,
+"""The public format (engine.core.api, docs/api.md) is what the engine really gives: real views,
 decisions, log entries and saves of random games of every playable pack validate against
-`engine schema --api` (with the `jsonschema` library) and against `engine.api.structure`;
+`engine schema --api` (with the `jsonschema` library) and against `engine.core.api.structure`;
 a malformed one is refused with a message saying where."""
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from engine import api
-from engine.cli import main
-from engine.errors import SaveError
-from engine.game import Game
-from engine.loader import find_packs, is_playable, load_pack
-from engine.schema import api_schema, schema_for
+from engine.core import api
+from engine.core.errors import SaveError
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.core.schema import api_schema, schema_for
+from engine.dsl.places import find_packs, is_playable
+from engine.frontends.cli import main
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.loader import load_pack
+from engine.core.loader import load_pack
 
 
 @pytest.fixture(scope="module")

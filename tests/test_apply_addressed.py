@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 
 RULES = """
 var active: side = red
@@ -103,9 +103,9 @@ def test_bots_and_cli_give_side_and_decision(pack, monkeypatch):
     """The front-ends the engine ships always address the answers their seats give (a
     game of random bots alone is played by `Game.playout`, which answers each decision
     from that decision: tests/test_playout.py)."""
-    from engine.bots import RandomBot
-    from engine.game import Game
-    from engine.simulate import play_out
+    from engine.core.game import Game
+    from engine.frontends.bots import RandomBot
+    from engine.frontends.simulate import play_out
 
     class Seat(RandomBot):  # a bot of one's own: asked decision by decision
         pass

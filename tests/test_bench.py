@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.loader import load_pack
+from engine.core.loader import load_pack
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -101,7 +101,7 @@ def test_simulate_workers_side_by_side_gives_both_runs_the_same_results():
 
 def test_bare_processes_report_a_failed_child(monkeypatch):
     """A bare process whose games fail is an error, not a fast figure."""
-    import engine.simulate
+    import engine.frontends.simulate
     pack = load_pack(ROOT / "bench" / "packs" / "kuhn")
     if not hasattr(os, "fork"):
         assert simulate_workers.bare_processes(pack, 4, "random", 2) is None
@@ -110,7 +110,7 @@ def test_bare_processes_report_a_failed_child(monkeypatch):
 
     def broken(*_args: object) -> None:
         raise RuntimeError("a game that breaks")
-    monkeypatch.setattr(engine.simulate, "run_one", broken)  # (the forks inherit it)
+    monkeypatch.setattr(engine.frontends.simulate, "run_one", broken)  # (the forks inherit it)
     with pytest.raises(RuntimeError, match="2 of the bare processes failed"):
         simulate_workers.bare_processes(pack, 4, "random", 2)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from engine.bots import GreedyBot, RandomBot
-from engine.errors import PackError
-from engine.loader import load_pack
-from engine.simulate import simulate
+from engine.core.errors import PackError
+from engine.core.loader import load_pack
+from engine.frontends.bots import GreedyBot, RandomBot
+from engine.frontends.simulate import simulate
 
 PACKS = Path(__file__).resolve().parent / "packs"
 

@@ -1,5 +1,5 @@
 """What the greedy bot's look-ahead rests on: copies of a game that share nothing with it
-(`Game.clone`, `engine.game.copy_state`), cheap public reads (`Game.decider`,
+(`Game.clone`, `engine.core.game.copy_state`), cheap public reads (`Game.decider`,
 `Game.heuristic`, `Game.position`), and a choice that depends on the bot's seed only."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import GreedyBot
-from engine.game import copy_state
-from engine.loader import load_pack
-from engine.simulate import make_seats, play_out
+from engine.core.game import copy_state
+from engine.core.loader import load_pack
+from engine.frontends.bots import GreedyBot
+from engine.frontends.simulate import make_seats, play_out
 
 PACKS = Path(__file__).resolve().parent / "packs"
 

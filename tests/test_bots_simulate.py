@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from engine.bots import GreedyBot, RandomBot, bot_seed, make_bot, parse_seats
-from engine.cli import main
-from engine.game import replay
-from engine.loader import load_pack
-from engine.simulate import run_one, simulate
+from engine.core.game import replay
+from engine.core.loader import load_pack
+from engine.frontends.bots import GreedyBot, RandomBot, bot_seed, make_bot, parse_seats
+from engine.frontends.cli import main
+from engine.frontends.simulate import run_one, simulate
 
 PACKS = Path(__file__).resolve().parent / "packs"
 TINY = PACKS / "tinygame"
@@ -130,7 +130,7 @@ def test_simulate_deterministic_and_parallel():
 
 
 def test_simulate_errors_replay(tmp_path):
-    from engine.errors import EngineFault
+    from engine.core.errors import EngineFault
     pack = load_pack(write_pack(tmp_path / "asks", ASKS.replace("{limit}", "100")))
     out = simulate(pack, 6, seed=0)
     assert out["errors"]
@@ -176,7 +176,7 @@ def test_simulate_cli_errors_exit_1(tmp_path, capsys):
 
 # ---- log rendering ------------------------------------------------------------------------------
 def test_render_log_entry_generic(tiny):
-    from engine.translations import render_log_entry
+    from engine.i18n.translations import render_log_entry
     r = lambda e: render_log_entry(e, tiny, "en")  # noqa: E731
     assert r({"t": "event", "n": "turn", "a": ["red"]}) == "turn: red"
     assert r({"t": "event", "n": "setup", "a": []}) == "setup"
@@ -198,7 +198,7 @@ def test_render_log_entry_generic(tiny):
 def test_render_log_entry_translated(tmp_path):
     import shutil
 
-    from engine.translations import PackInfo, render_log_entry
+    from engine.i18n.translations import PackInfo, render_log_entry
     pack_dir = shutil.copytree(TINY, tmp_path / "c" / "tinygame")
     (tmp_path / "c" / "translations").mkdir()
     (tmp_path / "c" / "translations" / "tinygame.hu.yaml").write_text(textwrap.dedent("""

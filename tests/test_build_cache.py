@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import dsl.build
-import dsl.cache
-from dsl.build import build_pack
-from dsl.cache import Cache, cache_dir
-from engine.loader import instantiate, load_pack
-from engine.validate import validate
+import engine.dsl.build
+import engine.dsl.cache
+from engine.core.loader import instantiate, load_pack
+from engine.core.validate import validate
+from engine.dsl.build import build_pack
+from engine.dsl.cache import Cache, cache_dir
 
 RULES = """type card:
     power: int
@@ -50,12 +50,12 @@ def cache(tmp_path, monkeypatch) -> Path:
 def builds(monkeypatch) -> list[Path]:
     """The packs really built (cache misses), in order."""
     made: list[Path] = []
-    real = dsl.build._build
+    real = engine.dsl.build._build
 
     def counting(root):
         made.append(Path(root))
         return real(root)
-    monkeypatch.setattr(dsl.build, "_build", counting)
+    monkeypatch.setattr(engine.dsl.build, "_build", counting)
     return made
 
 
@@ -136,22 +136,22 @@ def test_a_changed_language_source_is_a_miss(cache, builds, tmp_path, monkeypatc
     root = make(tmp_path / "p")
     source = tmp_path / "checker_stand_in.py"
     source.write_text("x = 1\n")
-    monkeypatch.setattr(dsl.cache, "toolchain_files", lambda: [source])
+    monkeypatch.setattr(engine.dsl.cache, "toolchain_files", lambda: [source])
     build_pack(root)
     build_pack(root)
     assert len(builds) == 1
     source.write_text("x = 2\n")
     build_pack(root)
     assert len(builds) == 1  # a process runs the code it imported: hashed once
-    monkeypatch.setattr(dsl.cache, "_HASHED", {})  # as a new process would
+    monkeypatch.setattr(engine.dsl.cache, "_HASHED", {})  # as a new process would
     build_pack(root)
     assert len(builds) == 2
     # the real list holds every language and engine source, the grammar included
     monkeypatch.undo()
-    names = {p.parent.name + "/" + p.name for p in dsl.cache.toolchain_files()}
-    assert {"dsl/grammar.lark", "dsl/parser.py", "dsl/checker.py", "dsl/compiler.py",
-            "dsl/pack.py", "dsl/files.py", "dsl/cache.py", "engine/runtime.py",
-            "engine/rt.py"} <= names
+    engine_dir = Path(engine.dsl.cache.__file__).resolve().parent.parent
+    names = {p.relative_to(engine_dir).as_posix() for p in engine.dsl.cache.toolchain_files()}
+    assert {"dsl/grammar.lark", "dsl/parser.py", "dsl/pack.py", "dsl/files.py",
+            "dsl/cache.py", "core/runtime.py", "core/rt.py"} <= names
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "empty", "magic"])
@@ -164,7 +164,7 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(cache, builds, tmp_path, damage)
            "truncate": data[: len(data) // 2],
            "foreign": b"\x80\x04K\x01.",  # a valid pickle, but no entry of ours
            "empty": b"",
-           "magic": data.replace(dsl.cache.MAGIC, b"engine-dsl cache 0\n", 1)}[damage]
+           "magic": data.replace(engine.dsl.cache.MAGIC, b"engine-dsl cache 0\n", 1)}[damage]
     entry.write_bytes(bad)
     again = build_pack(root)
     assert len(builds) == 2 and again.code == good.code and again.check is not None
@@ -179,7 +179,7 @@ def test_a_body_that_is_not_ours_is_never_unpickled(cache, builds, tmp_path, mon
     [entry] = entries(cache)
     data = entry.read_bytes()
     unpickled = []
-    monkeypatch.setattr(dsl.cache.pickle, "loads", lambda b: unpickled.append(b))
+    monkeypatch.setattr(engine.dsl.cache.pickle, "loads", lambda b: unpickled.append(b))
     entry.write_bytes(data[:-1] + bytes([data[-1] ^ 0xFF]))
     build_pack(root)
     assert unpickled == [] and len(builds) == 2
@@ -228,10 +228,10 @@ def test_the_off_switch(tmp_path, builds, monkeypatch):
 def test_the_platform_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("ENGINE_DSL_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    monkeypatch.setattr(dsl.cache.sys, "platform", "linux")
+    monkeypatch.setattr(engine.dsl.cache.sys, "platform", "linux")
     assert cache_dir() == tmp_path / "xdg" / "engine-dsl"
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(dsl.cache.sys, "platform", "darwin")
+    monkeypatch.setattr(engine.dsl.cache.sys, "platform", "darwin")
     assert cache_dir() == tmp_path / "home" / "Library" / "Caches" / "engine-dsl"
     assert stat.S_IMODE(os.stat(cache_dir()).st_mode) == 0o700
 
@@ -242,7 +242,7 @@ def test_pruning_keeps_the_newest(cache, tmp_path, monkeypatch):
         assert c.put("t", f"k{i}", list(range(100)))
         os.utime(c._path("t", f"k{i}"), (1000 + i, 1000 + i))
     assert c.get("t", "k0") == list(range(100))  # used now: the newest
-    monkeypatch.setattr(dsl.cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(engine.dsl.cache, "MAX_ENTRIES", 3)
     c.put("t", "k6", [6])
     assert {p.name for p in entries(cache, "t")} == {"t-k0.entry", "t-k5.entry", "t-k6.entry"}
     size = c._path("t", "k6").stat().st_size
@@ -259,8 +259,8 @@ def test_validate_warm_reports_what_it_reported_cold(cache, tmp_path, monkeypatc
     cold = validate([root], disagreements=True)
     assert cold.errors == 1
     assert entries(cache, "report")
-    import engine.validate
-    monkeypatch.setattr(engine.validate, "_validate_built", None)  # must not be needed
+    import engine.core.validate
+    monkeypatch.setattr(engine.core.validate, "_validate_built", None)  # must not be needed
     warm = validate([root], disagreements=True)
     assert warm.diagnostics == cold.diagnostics
     assert warm.json_extra() == cold.json_extra() and warm.messages == cold.messages
@@ -277,14 +277,14 @@ def test_a_pack_with_errors_is_not_kept(cache, builds, tmp_path):
 def test_load_pack_uses_the_cache(cache, builds, tmp_path):
     root = make(tmp_path / "p")
     a = load_pack(root)
-    import engine.loader
-    engine.loader._LOADED.clear()
+    import engine.core.loader
+    engine.core.loader._LOADED.clear()
     b = load_pack(root)
     assert len(builds) == 1 and a is not b and a.hash == b.hash and a.code == b.code
 
 
 def test_validate_keeps_the_translation_check(cache, tmp_path, monkeypatch):
-    import engine.validate
+    import engine.core.validate
     make(tmp_path / "p")
     tr = tmp_path / "translations"
     tr.mkdir()
@@ -292,11 +292,12 @@ def test_validate_keeps_the_translation_check(cache, tmp_path, monkeypatch):
                                   "  c9: {name: Negen}\n", encoding="utf-8")
     cold = validate([tmp_path])
     assert {d.code for d in cold.diagnostics} >= {"E501", "W502", "N510"}
-    real = engine.validate._check_translations
-    monkeypatch.setattr(engine.validate, "_check_translations", None)  # must not be needed
+    real = engine.core.validate._check_translations
+    # must not be needed
+    monkeypatch.setattr(engine.core.validate, "_check_translations", None)
     warm = validate([tmp_path])
     assert warm.diagnostics == cold.diagnostics and warm.coverage == cold.coverage
-    monkeypatch.setattr(engine.validate, "_check_translations", real)
+    monkeypatch.setattr(engine.core.validate, "_check_translations", real)
     (tr / "p.nl.yaml").write_text("pack: p\nlang: nl\nnames:\n  c1: {name: Een, source: x}\n",
                                   encoding="utf-8")
     fixed = validate([tmp_path])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.validate import validate_paths
+from engine.core.validate import validate_paths
 
 RULES = """
 var active: side = red

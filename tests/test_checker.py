@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.errors import render_text
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
 
 BASE_RULES = """
 type space:
@@ -213,8 +213,8 @@ def test_effect_field_errors_point_into_yaml(write_pack):
 
 
 def test_pack_check_failure(write_pack):
-    from engine.loader import load_pack
-    from engine.validate import validate_paths
+    from engine.core.loader import load_pack
+    from engine.core.validate import validate_paths
     rules = BASE_RULES + ('check "three cards": count(card) == 3\n'
                           'check "two spaces": count(space) == 2\n')
     root, b = build(write_pack, rules)
@@ -265,7 +265,7 @@ procedure pick(s: side) -> int:
 # ---- provenance -------------------------------------------------------------------------------
 
 def test_required_provenance_reports_unsourced_records_and_rules(write_pack):
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     root = write_pack("""
         type card:
             power: int
@@ -292,7 +292,7 @@ def test_required_provenance_reports_unsourced_records_and_rules(write_pack):
 
 
 def test_keywords_cannot_be_declared_names(write_pack):
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     build = build_pack(write_pack("""
         var order: int = 0
         on setup:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import EngineFault
-from engine.limits import Limits
+from engine.core.errors import EngineFault
+from engine.core.limits import Limits
 
 
 def test_a_choice_of_one_with_too_many_options_is_a_located_fault(inline_pack):

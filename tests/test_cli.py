@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -104,9 +104,9 @@ def test_help_is_fast_and_light():
     code = ("import runpy, sys; sys.argv = ['engine', '--help']\n"
             "try: runpy.run_module('engine', run_name='__main__')\n"
             "except SystemExit: pass\n"
-            "heavy = [m for m in ('lark', 'yaml', 'cattrs', 'attrs', 'dsl', 'dsl.parser', "
-            "'engine.loader', 'engine.game', 'engine.runtime', 'importlib.metadata', "
-            "'typing', 'shutil') "
+            "heavy = [m for m in ('lark', 'yaml', 'cattrs', 'attrs', 'dsl', 'engine.dsl.parser', "
+            "'engine.core.loader', 'engine.core.game', 'engine.core.runtime', "
+            "'importlib.metadata', 'typing', 'shutil') "
             "if m in sys.modules]; print(heavy, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, env=ENV, check=True).stderr
@@ -122,8 +122,8 @@ def test_help_is_fast_and_light():
 
 # ---- play ---------------------------------------------------------------------------------------
 def test_play_json_replays(capsys):
-    from engine.game import replay
-    from engine.loader import load_pack
+    from engine.core.game import replay
+    from engine.core.loader import load_pack
     assert main(["play", str(TINY), "--seed", "5", "--bots", "random,greedy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     for key in ("winner", "turns", "decisions", "seed", "actions", "pack", "pack_hash"):
@@ -147,8 +147,8 @@ def test_play_is_deterministic(capsys):
 
 
 def test_play_matches_simulate(capsys):
-    from engine.loader import load_pack
-    from engine.simulate import run_one
+    from engine.core.loader import load_pack
+    from engine.frontends.simulate import run_one
     pack = load_pack(TINY)
     for seed in range(4):
         assert main(["play", str(TINY), "--seed", str(seed), "--bots", "greedy,random",
@@ -210,9 +210,9 @@ def test_play_human(monkeypatch, capsys, tmp_path):
 
 def test_human_undo(tmp_path):
     """Undo goes back to the same side's previous decision."""
-    from engine.bots import UNDONE
-    from engine.loader import load_pack
-    from engine.terminal import HumanPlayer
+    from engine.core.loader import load_pack
+    from engine.frontends.bots import UNDONE
+    from engine.frontends.terminal import HumanPlayer
     pack = load_pack(write_pack(tmp_path / "two", """
         var n: int = 0
         on setup:
@@ -314,7 +314,7 @@ def test_terms(translated, capsys):
 
 # ---- fmt ----------------------------------------------------------------------------------------
 def test_fmt(tmp_path, capsys):
-    from dsl.formatter import format_source
+    from engine.dsl.formatter import format_source
     d = tmp_path / "rules"
     d.mkdir()
     ugly = "var   n: int=1\non setup:\n    n+=1\n"
@@ -350,8 +350,8 @@ def test_subprocess_validate_and_play(tmp_path):
 
 def test_human_many_choice(tmp_path):
     """With many legal answers the person picks options by number."""
-    from engine.loader import load_pack
-    from engine.terminal import HumanPlayer
+    from engine.core.loader import load_pack
+    from engine.frontends.terminal import HumanPlayer
     root = write_pack(tmp_path / "many", """
         type card:
             power: int

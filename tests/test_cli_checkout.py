@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -21,16 +21,14 @@ TINY = REPO / "tests" / "packs" / "tinygame"
 
 @pytest.fixture
 def installed(tmp_path):
-    """An 'installed' engine: engine/ and dsl/ linked from this repo, and a `content`
-    package holding a good copy of tinygame (as a non-editable install would)."""
+    """An 'installed' engine: the parts of engine/ linked from this repo, and engine/_packs
+    holding a good copy of tinygame (where a wheel puts the repository's content/)."""
     site = tmp_path / "site"
-    site.mkdir()
-    for pkg in ("engine", "dsl"):
-        (site / pkg).symlink_to(REPO / pkg, target_is_directory=True)
-    content = site / "content"
-    content.mkdir()
-    (content / "__init__.py").write_text('"""installed packs"""\n')
-    shutil.copytree(TINY, content / "tinygame")
+    (site / "engine").mkdir(parents=True)
+    for part in (REPO / "engine").iterdir():
+        if part.name != "__pycache__":
+            (site / "engine" / part.name).symlink_to(part, target_is_directory=part.is_dir())
+    shutil.copytree(TINY, site / "engine" / "_packs" / "tinygame")
     return site
 
 
@@ -41,7 +39,6 @@ def checkout(tmp_path):
     root = tmp_path / "checkout"
     (root / "content").mkdir(parents=True)
     (root / "pyproject.toml").write_text('[project]\nname = "engine-dsl"\nversion = "0"\n')
-    (root / "content" / "__init__.py").write_text("")
     shutil.copytree(TINY, root / "content" / "tinygame")
     (root / "docs").mkdir()  # a subdirectory: the checkout is found from below too
     return root
@@ -80,14 +77,14 @@ def test_commands_read_the_checkout_not_the_installed_copy(installed, checkout, 
     for args in (["validate"], ["validate", "tinygame"], ["validate", "content/"]):
         r = run(elsewhere, installed, *args)
         assert r.returncode == 0, (args, r.stdout, r.stderr)
-        assert f"reading packs from {(installed / 'content').resolve()}" in r.stderr
+        assert f"reading packs from {installed / 'engine' / '_packs'}" in r.stderr
     # an explicit path always wins, inside the checkout too
-    r = run(checkout, installed, "validate", str(installed / "content" / "tinygame"))
+    r = run(checkout, installed, "validate", str(installed / "engine" / "_packs" / "tinygame"))
     assert r.returncode == 0, r.stdout
 
 
 def test_checkout_needs_this_projects_pyproject(tmp_path, monkeypatch):
-    from engine.loader import checkout_content_root, content_root, installed_content_root
+    from engine.dsl.places import checkout_content_root, content_root, installed_content_root
     root = tmp_path / "other"
     shutil.copytree(TINY, root / "content" / "tinygame")
     (root / "pyproject.toml").write_text('[project]\nname = "something-else"\n')

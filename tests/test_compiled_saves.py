@@ -1,9 +1,9 @@
 """Saves written before a change to the compiler still load: tests/golden/saves/ holds whole
 games of the test and bench packs, saved with the log on by the compiler as it was before
-the speed work of issue 16 (dsl.compiler: var tables read once per walk, walks of the
+the speed work of issue 16 (engine.dsl.compiler: var tables read once per walk, walks of the
 pack's own data, options of `choose ... where` as loops). Loading one replays its actions
 with today's generated code and requires the very state saved (Game.load, verify="replay"):
-the same log, decisions and result; only the step count may differ (engine.saves keeps it
+the same log, decisions and result; only the step count may differ (engine.core.saves keeps it
 out of the comparison). To add a game: save it with a build from before the change."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core.game import Game
+from engine.core.loader import load_pack
 
 REPO = Path(__file__).resolve().parent.parent
 SAVES = REPO / "tests" / "golden" / "saves"

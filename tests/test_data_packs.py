@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 DATA_RULES = """
 type space:
@@ -50,7 +50,7 @@ def data_pack(root: Path, pack_id: str = "atlas") -> Path:
 
 @pytest.fixture
 def atlas(tmp_path):
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     return load_pack(data_pack(tmp_path / "atlas"))
 
 
@@ -78,9 +78,9 @@ def test_playable_must_be_true_or_false(tmp_path, capsys):
 
 
 def test_new_game_of_a_data_pack_raises(atlas):
-    from engine.errors import EngineError, NotPlayable
-    from engine.game import Game
-    from engine.simulate import simulate
+    from engine.core.errors import EngineError, NotPlayable
+    from engine.core.game import Game
+    from engine.frontends.simulate import simulate
     assert not atlas.playable
     with pytest.raises(NotPlayable) as err:
         atlas.new_game(1)
@@ -117,7 +117,7 @@ def test_cards_and_eval_work_on_a_data_pack(tmp_path, capsys):
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
     """A content directory with one game and one data pack, as the shipped packs."""
-    import engine.loader as L
+    import engine.dsl.places as L
     content = tmp_path / "content"
     write_pack_files(content / "duel", GAME_RULES, pack_id="duel")
     data_pack(content / "atlas")
@@ -145,10 +145,10 @@ def test_property_tests_leave_data_packs_out(shipped, monkeypatch):
 
 
 def test_is_playable(shipped):
-    from engine.loader import is_playable
+    from engine.dsl.places import is_playable
     assert is_playable(shipped / "duel") and not is_playable(shipped / "atlas")
     assert is_playable(shipped / "missing")  # unreadable: building it reports the problem
-    from engine.loader import pack_meta
+    from engine.dsl.places import pack_meta
     assert pack_meta(shipped / "atlas")["playable"] is False
     assert pack_meta(shipped / "missing") == {}
     (shipped / "listed").mkdir()
@@ -157,7 +157,7 @@ def test_is_playable(shipped):
 
 
 def test_shipped_packs_split_games_from_data(shipped):
-    from engine.loader import shipped_list, shipped_packs
+    from engine.dsl.places import shipped_list, shipped_packs
     assert shipped_packs() == (["duel"], ["atlas"])
     assert shipped_list() == "atlas (data pack), duel"
 
@@ -171,7 +171,7 @@ def test_call_value(atlas):
 
 
 def test_call_value_errors(atlas):
-    from engine.errors import EngineFault
+    from engine.core.errors import EngineFault
     with pytest.raises(KeyError, match="no value 'dubble'; did you mean 'double'"):
         atlas.call_value("dubble", 1)
     with pytest.raises(TypeError, match=r"takes 1 argument \(n: int\), got 2"):

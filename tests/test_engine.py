@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import engine.game
-from engine.errors import EngineFault, IllegalAction
-from engine.game import Game, replay
+import engine.core.game
+from engine.core.errors import EngineFault, IllegalAction
+from engine.core.game import Game, replay
 
 
 def says(game: Game) -> list[str]:
@@ -417,7 +417,7 @@ def test_save_load_mid_decision_continues_identically(testgame):
 
 
 def test_save_is_json_and_load_checks_pack(testgame, inline_pack):
-    from engine.errors import SaveError
+    from engine.core.errors import SaveError
     g = testgame.new_game(1)
     data = json.loads(g.save())
     assert data["pack"] == "testgame" and data["seed"] == 1
@@ -533,11 +533,11 @@ def test_undo_own_last_decision(undo_pack, choice):
 
 def test_undo_answers_again_from_a_checkpoint_before_dice_and_draws(undo_pack, monkeypatch):
     """Undo rebuilds the state from a checkpoint taken up to CHECKPOINT_EVERY actions
-    earlier by answering again (engine.game): across rolls, draws, shuffles and the other
+    earlier by answering again (engine.core.game): across rolls, draws, shuffles and the other
     side's answers since, it still gives back exactly the save and log before the move.
     (Checkpoints every 5 actions here, so that this short game holds several.)"""
-    import engine.game
-    monkeypatch.setattr(engine.game, "CHECKPOINT_EVERY", 5)
+    import engine.core.game
+    monkeypatch.setattr(engine.core.game, "CHECKPOINT_EVERY", 5)
     CHECKPOINT_EVERY = 5
     g = undo_pack.new_game(3)
     kinds = ["roll", "plain", "draw", "secret", "blue", "shuffle", "public", "reveal"]
@@ -574,7 +574,7 @@ on setup:
 
 @pytest.mark.parametrize("chance", [None, [2, 0, 1]])
 def test_undo_back_to_the_start_makes_the_game_of_its_seed_again(inline_pack, chance):
-    """A new game's first undo checkpoint is its start, kept as no state (engine.game): undo
+    """A new game's first undo checkpoint is its start, kept as no state (engine.core.game): undo
     back to it makes a new game of the seed again, shuffle included, or with the outcomes
     the host supplied (Game.new(..., chance=...)); the save comes out the same."""
     pack = inline_pack(SHUFFLED_START, CARDS)
@@ -966,8 +966,8 @@ def test_win_with_a_reason(inline_pack):
     log's end entry (rendered by a view); the formatter keeps it."""
     from textwrap import dedent
 
-    from dsl.formatter import format_source
-    from engine.translations import render_log_entry
+    from engine.dsl.formatter import format_source
+    from engine.i18n.translations import render_log_entry
     src = dedent("""
         var active: side = red
         var score: int = 7
@@ -1276,7 +1276,7 @@ card:
 
 
 def test_record_trigger_errors_are_located_in_the_yaml(write_pack):
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     cards = """
 card:
   - id: c1
@@ -1337,7 +1337,7 @@ def test_until_end_of_binds_to_the_running_instance(inline_pack):
 def test_run_time_fault_names_the_rule(inline_pack):
     """A rule that breaks while running (here: none compared with a number) is reported at
     its own file and line, with what replays it."""
-    from engine.errors import EngineFault
+    from engine.core.errors import EngineFault
     pack = inline_pack("""
         type card:
             power: int
@@ -1359,7 +1359,7 @@ def test_loaded_dice_play_a_worked_example_and_refuse_a_save(inline_pack):
     """Game.load_dice: the next rolls show the given values (a rulebook example's rolls), then
     the seeded dice go on; a value the die cannot show is a located fault; such a game is no
     replay of its actions and cannot be saved."""
-    from engine.errors import EngineFault, SaveError
+    from engine.core.errors import EngineFault, SaveError
     pack = inline_pack("""
         var a: int = 0
         var b: int = 0
@@ -1397,7 +1397,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
     import copy
     import random as _random
 
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack("hannibal")
     checked = 0
     for seed in range(1, 6):
@@ -1429,10 +1429,10 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
 def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
     """A new game's state at its first decision is kept by the random numbers drawn before
-    it (engine.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
+    it (engine.core.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
     loaded by the next game that draws the same. Every new game is the game its seed makes
     when setup runs (limits given: it runs), and changing one changes no other."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
     rnd = random.Random(4)
     for seed in range(20):
@@ -1442,7 +1442,7 @@ def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
         while not game.over:
             game.apply(game.random_action(rnd))
         assert game.save() == replay(pack, seed, game.actions, log=log).save()
-    starts = engine.game._starts(pack, log)
+    starts = engine.core.game._starts(pack, log)
     assert starts.open and starts.size > 0
 
 
@@ -1458,13 +1458,13 @@ def _containers(x, into):
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
 def test_a_start_loaded_often_is_built_equal_and_independent(name, monkeypatch):
     """A kept start loaded Starts.BUILD_AFTER times is built from then on by a function
-    compiled from a literal (engine.game._builder) instead of marshal: each new game gets
+    compiled from a literal (engine.core.game._builder) instead of marshal: each new game gets
     a state equal to the one setup makes, sharing no list or dict with another game's."""
-    from engine.loader import load_pack
-    monkeypatch.setattr(engine.game.Starts, "BUILD_AFTER", 2)
+    from engine.core.loader import load_pack
+    monkeypatch.setattr(engine.core.game.Starts, "BUILD_AFTER", 2)
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
-    starts = engine.game.Starts()
-    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    starts = engine.core.game.Starts()
+    monkeypatch.setitem(engine.core.game._STARTS, (id(pack), False), (pack, starts))
     for _ in range(3):
         for seed in range(8):
             Game.new(pack, seed, log=False)
@@ -1486,9 +1486,9 @@ def test_a_start_a_literal_cannot_copy_stays_marshalled():
     """`_builder` writes plain data only: a start holding a set or an alias (which marshal
     keeps and a literal would not) is not built, so it stays marshalled."""
     shared: list[int] = [1]
-    assert engine.game._builder({"a": {1, 2}}) is None
-    assert engine.game._builder({"a": shared, "b": shared}) is None
-    build = engine.game._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
+    assert engine.core.game._builder({"a": {1, 2}}) is None
+    assert engine.core.game._builder({"a": shared, "b": shared}) is None
+    build = engine.core.game._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
     assert build() == {"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}}
     assert build()["a"][1][1] is not build()["a"][1][1]
 
@@ -1498,9 +1498,9 @@ def test_a_start_the_builder_refuses_is_not_tried_again(monkeypatch):
     refuses is loaded by marshal from then on, never walked again."""
     import marshal
     asked = []
-    real = engine.game._builder
-    monkeypatch.setattr(engine.game, "_builder", lambda start: asked.append(1) or real(start))
-    starts = engine.game.Starts()
+    real = engine.core.game._builder
+    monkeypatch.setattr(engine.core.game, "_builder", lambda start: asked.append(1) or real(start))
+    starts = engine.core.game.Starts()
     starts.keep([], marshal.dumps({"a": {1, 2}}))
     for _ in range(3 * starts.BUILD_AFTER):
         start, _rng = starts.find(0)
@@ -1510,11 +1510,11 @@ def test_a_start_the_builder_refuses_is_not_tried_again(monkeypatch):
 
 def test_starts_stop_growing_past_their_cap(monkeypatch):
     """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
-    from engine.loader import load_pack
-    monkeypatch.setattr(engine.game.Starts, "MAX_BYTES", 1)
+    from engine.core.loader import load_pack
+    monkeypatch.setattr(engine.core.game.Starts, "MAX_BYTES", 1)
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/kuhn")
-    starts = engine.game.Starts()
-    monkeypatch.setitem(engine.game._STARTS, (id(pack), False), (pack, starts))
+    starts = engine.core.game.Starts()
+    monkeypatch.setitem(engine.core.game._STARTS, (id(pack), False), (pack, starts))
     Game.new(pack, 0, log=False)
     size = starts.size
     assert not starts.open and size > 0

@@ -5,7 +5,7 @@ import pickle
 
 import pytest
 
-from dsl.errors import (
+from engine.dsl.errors import (
     Diagnostic,
     DslError,
     did_you_mean,

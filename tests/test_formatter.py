@@ -19,11 +19,11 @@ from dsl_strategies import (
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import dsl.formatter as F
-from dsl import ast as A
-from dsl.errors import DslError
-from dsl.formatter import format_expr, format_module, format_source, quote
-from dsl.parser import extract_comments, parse_effect, parse_module
+import engine.dsl.formatter as F
+from engine.dsl import ast as A
+from engine.dsl.errors import DslError
+from engine.dsl.formatter import format_expr, format_module, format_source, quote
+from engine.dsl.parser import extract_comments, parse_effect, parse_module
 
 PACKS = Path(__file__).parent / "packs"
 TINYGAME = PACKS / "tinygame" / "rules.rules"

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from dsl.build import build_pack
-from engine.errors import EngineFault
+from engine.core.errors import EngineFault
+from engine.dsl.build import build_pack
 
 
 def test_negative_edge_cost_is_an_error(write_pack):

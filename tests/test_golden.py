@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from engine.game import Game, replay
+from engine.core.game import Game, replay
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -136,7 +136,7 @@ ORDER_SAYS = [
 
 
 def test_order_of_execution(write_pack):
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(write_pack(ORDER_RULES, name="order"))
     game = pack.new_game(0)
     while not game.over:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import load_pack
-from engine.translations import Catalog
+from engine.i18n.translations import Catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 PACK = load_pack(ROOT / "content" / "hannibal")

@@ -22,7 +22,7 @@ from hannibal_play import (
     set_var,
 )
 
-from engine.game import Game
+from engine.core.game import Game
 
 PLACED = "{s} places {n} CUs in {x}"
 FILLER = "epidemic"  # a second card in hand, so the card to play is chosen, not forced

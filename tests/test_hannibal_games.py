@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 from hannibal_play import pack
 
-from engine.game import Game
+from engine.core.game import Game
 
 GAMES = 12
 

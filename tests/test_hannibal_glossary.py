@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import render_text
 from engine import load_pack
-from engine.errors import PackError
-from engine.translations import Catalog, read_translation
+from engine.core.errors import PackError
+from engine.dsl.errors import render_text
+from engine.i18n.translations import Catalog, read_translation
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK_DIR = ROOT / "content" / "hannibal"
@@ -106,7 +106,7 @@ def test_every_key_is_a_term_record_or_a_type(lang):
     """Keys of `terms:` are ids of term records, type names, the two sides of the pack (seed
     002 §3 index; seed 002 §1: Carthage and Rome), or the zones, vars and record fields of its
     rules that the terminal shows (`troops`, `turn_no`; the fields pack.yaml `board:` names)."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(PACK_DIR)
     model = pack.model
     shown = set(model.zones) | set(model.vars)
@@ -150,7 +150,7 @@ def other_names() -> set[str]:
     """Ids of the pack's other records, read from the files. The rules may name a declaration
     after the term it implements (`discard`, `strategy_phase`): terms live in a namespace of
     their own (`glossary: term` in pack.yaml; written `term.discard` in rules)."""
-    from dsl.yamlload import load_yaml
+    from engine.dsl.yamlload import load_yaml
     names: set[str] = set()
     for path in PACK_DIR.glob("*.yaml"):
         if path.name in ("pack.yaml", "glossary.yaml"):
@@ -273,7 +273,7 @@ def test_variants_and_german_words_are_noted():
 
 def _notes(lang: str) -> dict[str, str | None]:
     """The `note:` of each entry (Entry keeps only text and source; read the YAML for notes)."""
-    from dsl.yamlload import load_yaml
+    from engine.dsl.yamlload import load_yaml
     path = TRANSLATIONS / f"hannibal.terms.{lang}.yaml"
     data, _ = load_yaml(str(path), path.read_text(encoding="utf-8"))
     return {k: v.get("note") for k, v in data["terms"].items()}

@@ -24,8 +24,8 @@ from hannibal_play import (
     set_pc,
 )
 
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core.game import Game
+from engine.core.loader import load_pack
 
 PHASES = ["game_turn", "reinforcement_phase", "deal_phase", "strategy_phase",
           "winter_attrition_phase", "isolation_phase", "victory_check_phase"]

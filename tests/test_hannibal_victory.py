@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from hannibal_play import answer, give, new_game, options, prompt, said_values, set_pc
 
-from engine.game import Game
+from engine.core.game import Game
 
 POINTS = "Rome has {r} political points, Carthage {c}"
 REMOVES = "{s} removes the PC in {x} at the year's end"

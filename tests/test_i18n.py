@@ -15,7 +15,9 @@ import pytest
 import yaml
 
 from engine import i18n
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
+from engine.core.loader import load_pack
+from engine.frontends.terminal import render_log
 from engine.i18n import (
     POT_PATH,
     Po,
@@ -34,9 +36,7 @@ from engine.i18n import (
     tr,
     write_po,
 )
-from engine.loader import load_pack
-from engine.terminal import render_log
-from engine.translations import Catalog
+from engine.i18n.translations import Catalog
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -138,13 +138,13 @@ def test_unknown_language_falls_back_to_english():
 
 
 def test_unknown_language_on_the_command_line(capsys):
-    from engine.cli import main
+    from engine.frontends.cli import main
     assert main(["play", str(TINY), "--seed", "3", "--lang", "xx"]) == 0
     assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("result: ")
 
 
 def test_result_line_in_the_language(capsys):
-    from engine.cli import main
+    from engine.frontends.cli import main
     assert main(["play", str(TINY), "--seed", "3", "--lang", "ru"]) == 0
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert last.startswith("итог: ") and "зерно 3" in last, last
@@ -174,8 +174,8 @@ def test_refused_action_in_a_language():
 def test_help_stays_light():
     """`engine --help` reads no catalogue (start-up time; argparse imports gettext itself,
     engine.i18n reads a catalogue only when a language other than English is used)."""
-    code = ("import sys, engine.cli; engine.cli.build_parser().format_help(); "
-            "print([m for m in ('engine.i18n', 'engine.translations') if m in sys.modules])")
+    code = ("import sys, engine.frontends.cli; engine.frontends.cli.build_parser().format_help(); "
+            "print([m for m in ('engine.i18n', 'engine.i18n.translations') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, check=True).stdout
     assert out.strip() == "[]"
@@ -266,8 +266,8 @@ def _at_the_terminal(pack_name: str, lang: str, seed: int, decisions: int, every
     `every` decisions, the decider's screen, question and options, and the answers to a
     wrong number, `u` (nothing to undo), `s` without a file, `?` and `l` (paged, with its
     prompt); at the end, each side's last screen and its whole log."""
-    from engine import terminal
-    from engine.terminal import HumanPlayer, QuitGame, render_log, render_view
+    from engine.frontends import terminal
+    from engine.frontends.terminal import HumanPlayer, QuitGame, render_log, render_view
     pack = load_pack(pack_name)
     cat = _Recording(pack, lang)
     cat._noted(pack.name)
@@ -311,8 +311,8 @@ def _at_the_terminal(pack_name: str, lang: str, seed: int, decisions: int, every
 ])
 def test_the_terminal_has_no_english_engine_word(pack_name, lang, seed, decisions, every, said,
                                                  monkeypatch):
-    """engine.terminal in a pack's language: the screens (board, map, cards, the log since
-    the last decision), the questions and options, the prompt's hints and answers, the help,
+    """engine.frontends.terminal in a pack's language: the screens (board, map, cards, the log
+    since the last decision), the questions and options, the prompt's hints and answers, the help,
     the pager and the result hold no word of the engine's source English."""
     lines, cat = _at_the_terminal(pack_name, lang, seed, decisions, every, monkeypatch)
     assert _english_left(lines, cat, lang) == []
@@ -328,7 +328,7 @@ def test_the_terminal_has_no_english_engine_word(pack_name, lang, seed, decision
 def test_a_result_without_a_reason_says_who_won_and_no_more():
     """A rule that ends the game without a reason (`win red`): "red wins", never "(rule)";
     the terminal's result line and the command line's say it alike (Catalog.outcome)."""
-    from engine.terminal import render_view
+    from engine.frontends.terminal import render_view
     pack = load_pack(TINY)
     side = pack.sides[0]
     view = {"pack": pack.id, "side": None, "log": [{"t": "end", "winner": side}],

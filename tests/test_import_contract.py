@@ -13,9 +13,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
-# Modules that are front-ends whenever they exist (they are written on other branches).
-FRONT_ENDS = ("engine.cli", "engine.terminal", "engine.bots", "engine.simulate",
-              "engine.serve", "engine.adapters")
+CONTRACTS = ("layers: front-ends, core, i18n, language",
+             "front-ends use the public API, not the runtime internals",
+             "no import circle within a layer's modules")
 
 
 def contracts() -> list[dict]:
@@ -33,34 +33,57 @@ def lint(root: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_contracts_are_kept():
+    assert [c["name"] for c in contracts()] == list(CONTRACTS)
     run = lint(ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "2 kept, 0 broken" in run.stdout
+    assert "3 kept, 0 broken" in run.stdout
 
 
 def test_every_front_end_is_under_the_contract():
-    """A server or adapter module, once it exists, is listed with the other front-ends."""
+    """Each front-end is a subpackage of engine.frontends, which the contract covers whole;
+    no module of the engine's top level but the lazy public API and `python -m engine`."""
     listed = next(c["source_modules"] for c in contracts() if c["type"] == "forbidden")
-    present = [m for m in FRONT_ENDS if importlib.util.find_spec(m) is not None]
-    assert {"engine.cli", "engine.bots", "engine.simulate", "engine.terminal"} <= set(present)
-    assert [m for m in present if m not in listed] == []
+    assert listed == ["engine.frontends"]
+    for name in ("cli", "terminal", "bots", "simulate", "serve", "adapters"):
+        assert importlib.util.find_spec(f"engine.frontends.{name}") is not None, name
+    top = sorted(p.name for p in (ROOT / "engine").iterdir()
+                 if p.suffix == ".py" or (p / "__init__.py").is_file())
+    assert top == ["__init__.py", "__main__.py", "core", "dsl", "frontends", "i18n"]
 
 
-def test_a_front_end_importing_the_runtime_breaks_it(tmp_path):
-    """A copy of the code with a bot importing engine.runtime, and dsl importing the game:
-    both contracts break, each naming the import."""
-    for pkg in ("engine", "dsl"):
-        shutil.copytree(ROOT / pkg, tmp_path / pkg,
-                        ignore=shutil.ignore_patterns("__pycache__", "locale"))
+def test_breaking_the_contracts_is_seen(tmp_path):
+    """A copy of the code with a bot importing the runtime, the language importing the game,
+    and a circle between two core modules: each contract breaks, naming the import."""
+    shutil.copytree(ROOT / "engine", tmp_path / "engine",
+                    ignore=shutil.ignore_patterns("__pycache__", "locale", "web"))
     shutil.copy(PYPROJECT, tmp_path / "pyproject.toml")
-    bots = tmp_path / "engine" / "bots.py"
-    bots.write_text(bots.read_text(encoding="utf-8") + "\nfrom engine.runtime import Runtime\n",
-                    encoding="utf-8")
-    errors = tmp_path / "dsl" / "errors.py"
-    errors.write_text(errors.read_text(encoding="utf-8") + "\nimport engine.game\n",
-                      encoding="utf-8")
+
+    def append(rel: str, line: str) -> None:
+        path = tmp_path / "engine" / rel
+        path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+
+    append("frontends/bots.py", "from engine.core.runtime import Runtime")
+    append("dsl/errors.py", "import engine.core.game")
+    append("core/rng.py", "import engine.core.tables")
+    append("core/tables.py", "import engine.core.rng")
     run = lint(tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "0 kept, 2 broken" in run.stdout
-    assert "engine.bots -> engine.runtime" in run.stdout
-    assert "dsl.errors -> engine.game" in run.stdout
+    assert "0 kept, 3 broken" in run.stdout
+    assert "engine.frontends.bots -> engine.core.runtime" in run.stdout
+    assert "engine.dsl.errors -> engine.core.game" in run.stdout
+    assert "engine.core.rng" in run.stdout and "engine.core.tables" in run.stdout
+
+
+def test_nothing_imports_the_language_by_its_link():
+    """The repository's top-level `dsl` is a link to engine/dsl (where designers find
+    dsl/grammar.lark): code that imported `dsl.x` would load the language a second time,
+    under another name."""
+    assert (ROOT / "dsl" / "grammar.lark").samefile(ROOT / "engine" / "dsl" / "grammar.lark")
+    import re
+    found = []
+    for folder in ("engine", "tests", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if re.search(r"^\s*(from dsl[. ]|import dsl\b)", text, flags=re.M):
+                found.append(str(path.relative_to(ROOT)))
+    assert found == []

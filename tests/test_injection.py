@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.checker import check
-from dsl.compiler import compile_pack
-from dsl.pack import read_pack
+from engine.dsl.build import build_pack
+from engine.dsl.checker import check
+from engine.dsl.compiler import compile_pack
+from engine.dsl.pack import read_pack
 
 MARK = "__import__('builtins').__setattr__('INJECTED', 1)"
 PAYLOADS = [
@@ -81,7 +81,7 @@ def test_a_file_name_with_a_line_break_is_refused(tmp_path, payload):
         (root / name).write_text("procedure f():\n    pass\n", encoding="utf-8")
     except (OSError, ValueError):
         pytest.skip("the file system refuses this name")
-    code = ("import builtins, sys\nfrom engine.cli import main\n"
+    code = ("import builtins, sys\nfrom engine.frontends.cli import main\n"
             f"rc = main(['validate', {str(root)!r}])\n"
             "print('INJECTED' if hasattr(builtins, 'INJECTED') else 'clean')\nsys.exit(rc)\n")
     for _ in range(2):  # the second run reads the compile cache, if anything was cached

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from dsl.build import build_pack
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.errors import EngineFault, SaveError
-from engine.game import Game
-from engine.saves import digest_of
+from engine.core.errors import EngineFault, SaveError
+from engine.core.game import Game
+from engine.core.saves import digest_of
+from engine.dsl.build import build_pack
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
 
 SPACES = """
 space:

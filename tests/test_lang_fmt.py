@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.formatter import WIDTH, S, expr_doc, format_module, format_source, layout, listing
-from dsl.parser import extract_comments, parse_effect, parse_module
-from engine.cli import main
+from engine.dsl import ast as A
+from engine.dsl.formatter import WIDTH, S, expr_doc, format_module, format_source, layout, listing
+from engine.dsl.parser import extract_comments, parse_effect, parse_module
+from engine.frontends.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
@@ -465,7 +465,7 @@ def test_fmt_leaves_rules_in_yaml_fields_alone(tmp_path):
 
 def test_a_provenance_note_goes_on_over_the_comment_lines_below_it(write_pack):
     # Wrapped at 99 columns, a long `# source:` line becomes several comment lines.
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     root = write_pack("""
         # a note that is no provenance
         # source: rulebook §3, where the score

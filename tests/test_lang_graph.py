@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.errors import PackError
-from engine.loader import load_pack
+from engine.core.errors import PackError
+from engine.core.loader import load_pack
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -204,7 +204,7 @@ def test_a_filter_that_fails_on_a_record_is_located(write_pack):
     d = only(err.value.diagnostics, "E248")
     assert "failed on link 'ab'" in d.message and "ZeroDivisionError" in d.message
     assert (Path(d.path).name, d.line, d.col) == ("rules.rules", AFTER_DECLS, 35)
-    from engine.validate import validate_paths
+    from engine.core.validate import validate_paths
     assert "E248" in [x.code for x in validate_paths([root])]
 
 
@@ -322,7 +322,7 @@ def test_aggregates_use_both_the_expression_and_the_condition(write_pack):
 
 
 def test_a_failing_every_check_points_at_the_records_its_test_fails(write_pack):
-    from engine.validate import validate_paths
+    from engine.core.validate import validate_paths
     root = write_pack(DECLS + 'check "cheap normal links": every(x.cost < 2 for x in link '
                       'where x.kind == "normal")\non setup:\n    pass\n', RECORDS)
     failing = [d for d in validate_paths([root]) if d.code == "E400"]
@@ -480,7 +480,7 @@ def test_hannibal_misuse_is_a_located_error(tmp_path):
 def test_a_filter_may_read_a_const(write_pack):
     """Consts are worked out before the filtered graphs are built: a filter that reads
     one failed with E248 (NameError) when the graphs were built first."""
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     root = write_pack("""
         var active: side = red
         type town

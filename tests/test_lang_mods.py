@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl.errors import DslError
-from dsl.formatter import format_source
-from dsl.parser import parse_module
 from engine import load_pack
-from engine.errors import SaveError
-from engine.game import Game
+from engine.core.errors import SaveError
+from engine.core.game import Game
+from engine.dsl.errors import DslError
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -177,7 +177,7 @@ def test_checker_rejects_modifiers_that_do_not_fit(write_pack, stmt, code, words
 
 
 def test_unknown_duration_event_suggests_the_name(write_pack):
-    from engine.loader import load_pack as load
+    from engine.core.loader import load_pack as load
     with pytest.raises(DslError) as err:
         load(write_pack(CHECK_BASE + "    modify n(red) by 1 until end of turn or reshufle\n"))
     d = err.value.diagnostics[0]

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.bots import RandomBot
-from engine.game import Game
-from engine.terminal import action_label, describe_decision
-from engine.translations import Catalog
+from engine.core.game import Game
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
+from engine.frontends.bots import RandomBot
+from engine.frontends.terminal import action_label, describe_decision
+from engine.i18n.translations import Catalog
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -141,7 +141,7 @@ def test_enum_declaration_problems(write_pack):
 
 
 def test_shipped_packs_use_enums_for_their_kinds():
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     hannibal = load_pack("hannibal").model
     fields = {(t, f): hannibal.types[t].fields[f].type for t, f in [
         ("space", "kind"), ("space", "tribe"), ("connection", "kind"), ("leader", "role"),
@@ -224,7 +224,7 @@ on setup:
 
 
 def test_a_const_that_fails_when_the_pack_loads_is_a_located_error(write_pack, capsys):
-    from engine.cli import main
+    from engine.frontends.cli import main
     root = write_pack("const a = 10 / (2 - 2)\nvar x: int = a\non setup:\n    end game\n")
     assert main(["validate", str(root)]) == 1
     out = capsys.readouterr().out
@@ -319,7 +319,7 @@ def test_the_hannibal_naval_example_reads_by_name():
     assert "naval_modifier(carthago, new_carthage) == -4" in text
     assert ("naval_modifier(new_carthage, rhegium, single_cu = true, "
             "roman_pc_at_destination = true)") in text
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack("hannibal")
     assert pack.call_value("naval_modifier", "carthago", "new_carthage") == -4
     assert pack.call_value("naval_modifier", "new_carthage", "rhegium", single_cu=True,
@@ -393,7 +393,7 @@ def test_a_let_that_is_never_read_is_a_warning_at_its_name(write_pack, capsys):
     assert all(d.severity == "warning" for d in diags(b, "W280"))
     got = [d for d in diags(b, "W280") if d.line == 16][0]
     assert "write the draw as a statement" in got.suggestion
-    from engine.cli import main
+    from engine.frontends.cli import main
     assert main(["validate", str(write_pack(UNUSED, CARDS))]) == 0  # warnings only: exit 0
     out = capsys.readouterr().out
     assert "warning[W280]: local 'a' is never read" in out and "ok, 4 warnings" in out
@@ -461,7 +461,7 @@ def test_a_prompt_names_records_in_the_players_language(write_pack, tmp_path):
         "  mago: {name: \"Mágó\", source: test}\n"
         "  hasdrubal: {name: \"Hasdrubál\", source: test}\n"
         "terms:\n  blue: {name: \"kék\", source: test}\n", encoding="utf-8")
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     pack = load_pack(root)
     g = pack.new_game(0)
     cat = Catalog(pack, "hu", dirs=[tdir])
@@ -510,7 +510,7 @@ on setup:
 def test_a_log_with_placeholders_reads_as_a_sentence_with_names(inline_pack):
     """`log "{l} marches"` keeps a template and its values as data, like a prompt; a person
     reads record names where the placeholders were, and a hidden card stays hidden."""
-    from engine.translations import render_log_entry
+    from engine.i18n.translations import render_log_entry
     pack = inline_pack(LOGS, LEADERS)
     g = pack.new_game(0)
     says = [e for e in g.log if e["t"] == "say"]
@@ -538,7 +538,7 @@ def test_bad_placeholders_in_a_log_are_located(write_pack):
 
 
 def test_the_formatter_keeps_a_log_with_placeholders():
-    from dsl.formatter import format_source
+    from engine.dsl.formatter import format_source
     src = format_source(textwrap.dedent(LOGS).lstrip("\n"))
     assert 'log "{l} (rating {l.rating}) marches; {{braces}} stay"' in src
     assert format_source(src) == src
@@ -640,7 +640,7 @@ def test_bots_and_the_terminal_play_one_at_a_time(inline_pack):
             g.apply(bot.choose(g, g.decision.side))
         assert len(g.var("picked")) == 3 and len(set(g.var("picked"))) == 3
         assert sum(pack.records[s]["worth"] for s in g.var("rest")) >= 3
-    from engine.terminal import HumanPlayer
+    from engine.frontends.terminal import HumanPlayer
     g = inline_pack(EACH, spaces(41)).new_game(0)
     lines: list[str] = []
     answers = iter(["42", "0", "1 2", "12"])
@@ -695,7 +695,7 @@ def _docs_block(label: str) -> str:
 
 
 def test_the_worked_example_in_the_docs_builds_and_plays(write_pack):
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     rules = _docs_block("(`example.rules`)")
     root = write_pack(rules, {"spaces.yaml": _docs_block("`spaces.yaml`")})
     b = build_pack(root)

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from dsl.build import build_pack
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.errors import PackError, SaveError
-from engine.game import Game
-from engine.loader import load_pack
-from engine.validate import validate
+from engine.core.errors import PackError, SaveError
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.core.validate import validate
+from engine.dsl.build import build_pack
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
 
 PACKS = REPO / "tests" / "packs"
 
@@ -157,7 +157,7 @@ def test_a_pack_over_the_shipped_hannibal_pack(tmp_path):
     g = p.new_game(1)
     assert g.over and g.var("losses") == hannibal.call_value("attrition_loss", 3, 4) + 1
     # names of the imported records come from the imported pack's translations
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     assert Catalog(p, "nl").name("mountain_pass") == Catalog(hannibal, "nl").name("mountain_pass")
 
 

@@ -1,5 +1,5 @@
-"""What the compiler does for speed changes no game (dsl.compiler: `lowered` walks, values kept
-while the state is unchanged (Runtime.memo), the index of records by a var field
+"""What the compiler does for speed changes no game (engine.dsl.compiler: `lowered` walks, values
+kept while the state is unchanged (Runtime.memo), the index of records by a var field
 (Runtime.having), value calls read once per walk, inlined values, steps charged only where a
 value may recurse, choices from a zone the decider sees not looked up). Each pack here is
 also compiled plainly (`optimize=False`: one Python expression per formula, every value call
@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from dsl.build import Build, module_filename
-from dsl.checker import check
-from dsl.compiler import compile_pack
-from dsl.pack import read_pack
-from engine.errors import EngineFault, PackError
-from engine.limits import Limits
-from engine.loader import instantiate, load_pack
+from engine.core.errors import EngineFault, PackError
+from engine.core.limits import Limits
+from engine.core.loader import instantiate, load_pack
+from engine.dsl.build import Build, module_filename
+from engine.dsl.checker import check
+from engine.dsl.compiler import compile_pack
+from engine.dsl.pack import read_pack
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -376,7 +376,7 @@ on setup:
 
 def test_none_in_a_value_check_or_graph_filter_says_so_too(inline_pack):
     """Rules run outside a game (a value called on the pack, a `check`, a graph's filter)
-    report the same words as a rule in play (engine.runtime.broke)."""
+    report the same words as a rule in play (engine.core.runtime.broke)."""
     pack = inline_pack("""
 type region:
     size: int

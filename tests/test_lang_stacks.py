@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.errors import EngineFault, SaveError
-from engine.game import Game
+from engine.core.errors import EngineFault, SaveError
+from engine.core.game import Game
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SIDES = ("carthage", "rome")
@@ -439,7 +439,7 @@ zone cargo[u: unit] of unit
 var active: side = red
 on setup:
     """ + body + "\n")
-    from engine.limits import Limits
+    from engine.core.limits import Limits
     with pytest.raises(EngineFault) as err:
         p.new_game(0, limits=Limits(list_size=10))
     assert message in str(err.value)
@@ -628,7 +628,7 @@ def test_a_record_seen_once_and_moved_out_of_sight_ends_undo_when_read(inline_pa
                                                                         read) -> None:
     """Red reads unit#1's field while it lies in the open (undo stays); a die roll, then
     the unit goes into blue's private reserve; reading it there in a later decision
-    ends red's undo, as a read of any hidden record does (engine.runtime._SeenFields
+    ends red's undo, as a read of any hidden record does (engine.core.runtime._SeenFields
     keeps the records a side was found to see, and forgets one when it moves)."""
     g = inline_pack(MOVED_OUT_OF_SIGHT).new_game(0)
     g.apply(True)
@@ -644,7 +644,7 @@ def test_a_record_seen_once_and_moved_out_of_sight_ends_undo_when_read(inline_pa
 
 def test_a_destroyed_record_once_seen_is_gone_with_undo_on_too(inline_pack) -> None:
     """A field read of a record destroyed fails the same with undo on as off: the record
-    a side was found to see is forgotten when it goes (engine.runtime._SeenFields)."""
+    a side was found to see is forgotten when it goes (engine.core.runtime._SeenFields)."""
     p = inline_pack("""
 type unit created:
     side: side
@@ -678,7 +678,7 @@ def test_save_checks_records_made_in_play(inline_pack) -> None:
     def broken(change) -> str:
         d = json.loads(json.dumps(data))
         change(d["state"])
-        from engine.saves import digest_of
+        from engine.core.saves import digest_of
         d["digest"] = digest_of(d["seed"], d["log"], d["actions"], d["state"])
         with pytest.raises(SaveError) as err:
             Game.load(p, json.dumps(d), verify="digest")

@@ -1,5 +1,5 @@
-"""Static values (dsl.compiler.static_values): a value whose formula reads only its arguments
-and the pack's static data (fields that are not `var`, consts, tables, graphs, sides) is
+"""Static values (engine.dsl.compiler.static_values): a value whose formula reads only its
+arguments and the pack's static data (fields that are not `var`, consts, tables, graphs, sides) is
 worked out once per distinct arguments and kept with the loaded pack, never in the game
 state; a value that reads the game (a var, a zone, a var field, a modifier, dice) or calls
 one that does is worked out at every call."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import load_pack
-from engine.game import Game
+from engine.core.game import Game
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -81,7 +81,7 @@ def test_a_static_value_is_worked_out_once_per_arguments(pack):
     assert {k: v[0] for k, v in pack.ns["MEMOS"]["doubled"].items()} == {"north": 4, "south": 8}
     assert values["total"](rt) == 12 and values["total"](rt) == 12
     # total worked out once, then cached; doubled, a formula of fields, is written into it
-    # in place of its call (dsl.compiler: inlined values), so no cache is read for it there
+    # in place of its call (engine.dsl.compiler: inlined values), so no cache is read for it there
     assert len(hits) == 8 + 1
     assert values["bigger"](rt, "north", 0) is True and values["bigger"](rt, "north", -2) is False
     assert set(pack.ns["MEMOS"]["bigger"]) == {("north", 0), ("north", -2)}

@@ -19,16 +19,16 @@ from typing import Any
 import pytest
 from packs_under_test import WINDOWGAME, pack_dirs
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.formatter import format_source
-from dsl.parser import parse_module
-from engine.bots import GreedyBot, RandomBot
-from engine.errors import IllegalAction, SaveError
-from engine.game import Game
-from engine.loader import load_pack
-from engine.terminal import HumanPlayer, describe_decision, render_view
-from engine.translations import Catalog
+from engine.core.errors import IllegalAction, SaveError
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.formatter import format_source
+from engine.dsl.parser import parse_module
+from engine.frontends.bots import GreedyBot, RandomBot
+from engine.frontends.terminal import HumanPlayer, describe_decision, render_view
+from engine.i18n.translations import Catalog
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 

@@ -12,7 +12,8 @@ names of their own triggers and effects (a rule written on a card names the card
 
 - `game.view(viewer)`: every string in it (vars, zones, decision, legal actions, log), but the
   structure every side sees from the start (dict keys, zone keys, var keys);
-- the view rendered for a person (`engine.terminal`: board, log with rule traces, decision);
+- the view rendered for a person (`engine.frontends.terminal`: board, log with rule traces,
+  decision);
 - the messages of IllegalAction for wrong actions: addressed to a side
   (`apply(wrong, side=S, decision=id)`, `validate(wrong, side=S)`), the decider may be told
   its options, any other side only how many there are; without an addressee
@@ -34,11 +35,11 @@ from typing import Any
 import pytest
 from packs_under_test import LEAKGAME, pack_dirs
 
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.loader import load_pack
-from engine.terminal import action_label, describe_decision, render_log, render_view
-from engine.translations import Catalog
+from engine.core.errors import IllegalAction
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.frontends.terminal import action_label, describe_decision, render_log, render_view
+from engine.i18n.translations import Catalog
 
 PACKS = [LEAKGAME, *(p for p in pack_dirs() if p != LEAKGAME)]
 IDS = [p.name for p in PACKS]
@@ -77,7 +78,7 @@ def viewers(p: Any) -> list[Viewer]:
 
 class Knowledge:
     """Which record ids each viewer may not know, worked out from the full log and state,
-    independently of engine.views (which is under test).
+    independently of engine.core.views (which is under test).
 
     An id is secret to a viewer once it has lain in a zone the viewer cannot see, unless the
     viewer has legitimately seen it: it was or is in a zone the viewer can see (a move from
@@ -260,8 +261,8 @@ def marked_catalog(p: Any) -> MarkedNames:
 
 
 def rendered(p: Any, view: dict[str, Any]) -> str:
-    """What a person at a terminal is shown of `view` (engine.terminal): the board, the log
-    with rule traces, the decision and (to the decider) its actions. The vars are left out
+    """What a person at a terminal is shown of `view` (engine.frontends.terminal): the board, the
+    log with rule traces, the decision and (to the decider) its actions. The vars are left out
     of the board: their keys are structure, their values are searched as data."""
     cat = marked_catalog(p)
     out = [render_view({**view, "vars": {}}, cat, recent=10**6),
@@ -582,7 +583,7 @@ def test_a_log_line_shows_a_card_as_the_side_saw_it_then(inline_pack) -> None:
     """A card turned face up and then put back into a hidden zone stays named in the lines
     written while it lay face up (both players saw it: a player at the table remembers it),
     but not in the lines written before it was turned up; a card shown to one side only is
-    named to that side only. engine.views, module docstring."""
+    named to that side only. engine.core.views, module docstring."""
     pack = inline_pack("""
         type card
         zone hand[s: side] of card private

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.parser import (
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.parser import (
     MAX_BLOCK_DEPTH,
     MAX_BRACKET_DEPTH,
     MAX_BRANCHES,
@@ -117,8 +117,8 @@ def test_limits_in_an_effect_point_into_the_yaml(write_pack):
 
 def test_the_limits_name_what_to_do():
     """Hole 9: 99 nested blocks passed the checker; the error says what to do instead."""
-    from dsl.errors import DslError
-    from dsl.parser import parse_module
+    from engine.dsl.errors import DslError
+    from engine.dsl.parser import parse_module
     with pytest.raises(DslError) as info:
         parse_module(nested(lambda i: "if true:", 30), "x.rules")
     assert info.value.diagnostics[0].message == (
@@ -128,8 +128,8 @@ def test_the_limits_name_what_to_do():
 
 def test_numbers_are_read_up_to_the_limit_and_no_further():
     """Hole 8: 5,000 digits crashed the parser (ValueError); now 2**63 - 1 is the largest."""
-    from dsl.errors import DslError
-    from dsl.parser import parse_effect
+    from engine.dsl.errors import DslError
+    from engine.dsl.parser import parse_effect
     (s,) = parse_effect(f"x = {MAX_INT}\n")
     assert s.value.value == MAX_INT
     (s,) = parse_effect(f"x = -{MAX_INT}\n")
@@ -184,8 +184,8 @@ def deepest(suspends: bool, beyond: int = 0) -> str:
 def test_just_inside_the_limits_compiles_and_loads(write_pack, suspends):
     """Hole 9: the limits leave room for the compiler's own nesting (Python's 100 levels of
     indentation, 20 loops, 200 brackets, and its stack); one step past them is an error."""
-    from dsl.formatter import format_source
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
+    from engine.dsl.formatter import format_source
     rules = deepest(suspends)
     root = write_pack(rules)
     b = build_pack(root)
@@ -225,8 +225,8 @@ AT_THE_LIMITS = {
 @pytest.mark.parametrize("case", AT_THE_LIMITS)
 def test_at_the_limits(write_pack, case):
     """Holes 8 and 9: what is inside a limit compiles, loads and formats; past it, one error."""
-    from dsl.formatter import format_source
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
+    from engine.dsl.formatter import format_source
     inside, past = AT_THE_LIMITS[case]
     root = write_pack(inside)
     b = build_pack(root)
@@ -255,8 +255,8 @@ def test_validate_of_a_badly_broken_hannibal_is_fast(tmp_path, capsys, monkeypat
 
 
 def _time_a_broken_hannibal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import dsl.errors
-    from engine.validate import validate
+    import engine.dsl.errors
+    from engine.core.validate import validate
     sound = tmp_path / "sound" / "hannibal"
     shutil.copytree(REPO / "content" / "hannibal", sound)
     start = time.process_time()
@@ -268,9 +268,9 @@ def _time_a_broken_hannibal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         if f.name != "pack.yaml":  # `{id: capua, ...}` -> `{id: capua_x, ...}`
             f.write_text(re.sub(r"\{id: (\w+)", r"{id: \1_x", f.read_text(encoding="utf-8")),
                          encoding="utf-8")
-    dsl.errors._closest.cache_clear()  # a cold start, as in a fresh `engine validate`
-    dsl.errors._pool.cache_clear()
-    dsl.errors._word.cache_clear()
+    engine.dsl.errors._closest.cache_clear()  # a cold start, as in a fresh `engine validate`
+    engine.dsl.errors._pool.cache_clear()
+    engine.dsl.errors._word.cache_clear()
     # CPU time of this process: what the suggestions cost, not how busy the machine is
     start = time.process_time()
     report = validate([broken])

@@ -19,8 +19,8 @@ np = pytest.importorskip("numpy")
 from conftest import REPO  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-import engine.adapters.openspiel as adapter  # noqa: E402
-from engine.game import Game  # noqa: E402
+import engine.frontends.adapters.openspiel as adapter  # noqa: E402
+from engine.core.game import Game  # noqa: E402
 
 # name -> (pack, random_sim_test games): CPU seconds on the 2-core CI machine are in the
 # comments, measured with time.process_time

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from engine.errors import ChanceNeeded, EngineFault
-from engine.game import Game, copy_state
-from engine.loader import load_pack
+from engine.core.errors import ChanceNeeded, EngineFault
+from engine.core.game import Game, copy_state
+from engine.core.loader import load_pack
 
 PACKS = [REPO / "tests/packs/testgame", REPO / "content/ante_portas", REPO / "bench/packs/kuhn"]
 

@@ -8,9 +8,9 @@ import random
 import pytest
 from conftest import write_pack_files
 
-from engine.errors import PackError
-from engine.loader import load_pack
-from engine.simulate import count_turns, simulate
+from engine.core.errors import PackError
+from engine.core.loader import load_pack
+from engine.frontends.simulate import count_turns, simulate
 
 RULES = """
 event turn(s: side)

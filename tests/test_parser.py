@@ -9,9 +9,9 @@ from dsl_strategies import mutated_rules, rule_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsl import ast as A
-from dsl.errors import DslError
-from dsl.parser import extract_comments, parse_effect, parse_module
+from engine.dsl import ast as A
+from engine.dsl.errors import DslError
+from engine.dsl.parser import extract_comments, parse_effect, parse_module
 
 TINYGAME = Path(__file__).parent / "packs" / "tinygame" / "rules.rules"
 
@@ -466,7 +466,7 @@ def test_positions_after_error_recovery_keep_file_lines():
     with pytest.raises(DslError):
         mod("var a int\nvar b: int\n")
     # the good declarations of such a file still know their lines
-    from dsl.parser import parse_module_partial
+    from engine.dsl.parser import parse_module_partial
     m, diags, _broken = parse_module_partial("var a int\n\n# c\nvar b: int = 7\n", "t")
     assert len(diags) == 1
     (b,) = m.decls
@@ -476,7 +476,7 @@ def test_positions_after_error_recovery_keep_file_lines():
 def test_a_broken_declaration_leaves_formatted_brackets_elsewhere_alone():
     """The formatter closes a long bracketed expression in column 1: after an error elsewhere,
     the declaration it closes still parses, and the one error reported is the real one."""
-    from dsl.parser import parse_module_partial
+    from engine.dsl.parser import parse_module_partial
     text = ("value f(x: int): bool = (\n    x > 1 and x < 3\n)\n\n"
             "value g(x: int): list of int = [\n    x\n]\n\non setup:\n    log x, \"hi\"\n")
     m, diags, _broken = parse_module_partial(text, "t")
@@ -672,8 +672,8 @@ def test_mutated_rules_parse_or_report(text):
 
 
 def test_unclosed_bracket_on_the_last_line_is_named():
-    from dsl.errors import DslError
-    from dsl.parser import parse_module
+    from engine.dsl.errors import DslError
+    from engine.dsl.parser import parse_module
     with pytest.raises(DslError) as err:
         parse_module("on setup:\n    let x = count(hand[s]\n", "u.rules")
     [d] = err.value.diagnostics

@@ -1,5 +1,5 @@
-"""The PettingZoo adapter (engine.adapters.pettingzoo) passes PettingZoo's own tests, plays
-seeded games exactly, and shows each agent its own view only."""
+"""The PettingZoo adapter (engine.frontends.adapters.pettingzoo) passes PettingZoo's own tests,
+plays seeded games exactly, and shows each agent its own view only."""
 from __future__ import annotations
 
 import random
@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
-from engine.adapters.pettingzoo import env  # noqa: E402
-from engine.loader import load_pack  # noqa: E402
-from engine.translations import Catalog  # noqa: E402
+from engine.core.loader import load_pack  # noqa: E402
+from engine.frontends.adapters.pettingzoo import env  # noqa: E402
+from engine.i18n.translations import Catalog  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # ante_portas, the bench packs, and the test packs with sets and orders to answer in steps

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import make_bot
-from engine.errors import EngineFault
-from engine.loader import load_pack
-from engine.simulate import play_out, run_one
+from engine.core.errors import EngineFault
+from engine.core.loader import load_pack
+from engine.frontends.bots import make_bot
+from engine.frontends.simulate import play_out, run_one
 
 REPO = Path(__file__).resolve().parent.parent
 PACKS = [REPO / "bench" / "packs" / "tictactoe", REPO / "bench" / "packs" / "kuhn",
@@ -204,7 +204,7 @@ def test_a_choice_with_no_legal_answer_leaves_the_game_waiting_at_it(inline_pack
 def test_views_after_a_playout_are_those_of_the_same_game_applied(pack):
     """A front-end that shows a game, lets random seats play on and shows it again sees
     what it would have seen had the seats answered one by one (views keep the log they
-    showed: see engine.views)."""
+    showed: see engine.core.views)."""
     a = pack.new_game(6, log=True, undo=False)
     b = pack.new_game(6, log=True, undo=False)
     seats = [*pack.sides, None]  # (None: a spectator)

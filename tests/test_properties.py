@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from packs_under_test import pack_dirs
 
-from engine.errors import IllegalAction
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core.errors import IllegalAction
+from engine.core.game import Game
+from engine.core.loader import load_pack
 
 REPO = Path(__file__).resolve().parent.parent
 PACKS = pack_dirs()
@@ -115,8 +115,8 @@ def test_random_play_keeps_invariants(path: Path, seed: int) -> None:
 
 CONTINUE = r"""
 import json, random, sys
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core.game import Game
+from engine.core.loader import load_pack
 out = []
 for job in json.load(sys.stdin):
     game = Game.load(load_pack(job["pack"]), job["save"])
@@ -191,7 +191,7 @@ def strings(data: Any) -> Iterator[str]:
 
 class Witness:
     """What each side has legitimately seen, worked out from the state and the full log
-    independently of engine.views."""
+    independently of engine.core.views."""
 
     def __init__(self, game: Game):
         p = game.pack

@@ -2,7 +2,7 @@
 (issue 8, holes 3 and 5).
 
 Each rule here would run for ever (or fill memory) without the step budget, the frame and
-nesting caps and the size caps of `engine.limits`. A small budget keeps the tests fast;
+nesting caps and the size caps of `engine.core.limits`. A small budget keeps the tests fast;
 one test runs the default budget to show it is reached in reasonable time.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from engine.errors import EngineFault
-from engine.limits import Limits
+from engine.core.errors import EngineFault
+from engine.core.limits import Limits
 
 SMALL = Limits(steps=20_000, frames=50, depth=30, list_size=5_000)
 
@@ -172,7 +172,7 @@ def test_endless_recursion_is_a_fault(inline_pack):
 
 
 def test_limits_from_pack_yaml(write_pack):
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     root = write_pack("""
         var active: side = red
         var n: int = 0
@@ -192,7 +192,7 @@ def test_limits_from_pack_yaml(write_pack):
 @pytest.mark.parametrize("bad", ["steps: 0", "steps: many", "frames: -1", "speed: 3",
                                  "[1, 2]"])
 def test_bad_limits_are_located_errors(write_pack, bad):
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     root = write_pack("""
         var active: side = red
         on setup:

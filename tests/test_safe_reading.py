@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from dsl.build import build_pack
-from dsl.errors import render_text
-from dsl.pack import read_pack
-from engine.cli import main
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.pack import read_pack
+from engine.frontends.cli import main
 
 RULES = """
 type card:
@@ -115,7 +115,7 @@ def test_validate_prints_bad_names_escaped(tmp_path, capsys):
 
 def test_printable_path():
     """Hole 1: the escaping itself; harmless paths are left alone."""
-    from dsl.pack import printable_path
+    from engine.dsl.pack import printable_path
     assert printable_path("content/hannibal/cards.yaml") == "content/hannibal/cards.yaml"
     assert printable_path("a\\b/é.yaml") == "a\\b/é.yaml"
     assert printable_path("a\\b\n\u202e\U000e0001.yaml") == "a\\\\b\\n\\u202e\\U000e0001.yaml"
@@ -276,7 +276,7 @@ def test_table_key_with_thousands_of_digits(tmp_path):
 
 def test_translation_links_out_are_refused(tmp_path):
     """A translation file that links outside its folder is neither read nor printed."""
-    from engine.translations import read_translation
+    from engine.i18n.translations import read_translation
     secret = tmp_path / "secret.txt"
     secret.write_text("pack: x\nlang: en\nnames: {TOPSECRET: y}\n", encoding="utf-8")
     folder = tmp_path / "translations"
@@ -290,7 +290,7 @@ def test_translation_links_out_are_refused(tmp_path):
 
 def test_fmt_never_writes_through_a_link_out(tmp_path, capsys):
     """`engine fmt DIR` rewrites files: a .rules link leading out of DIR is refused."""
-    from engine.cli import main
+    from engine.frontends.cli import main
     outside = tmp_path / "outside.rules"
     outside.write_text("var  x:int=1\n", encoding="utf-8")
     folder = tmp_path / "pack"
@@ -303,7 +303,7 @@ def test_fmt_never_writes_through_a_link_out(tmp_path, capsys):
 
 def test_unknown_field_type_is_an_error(write_pack):
     """A record field of an undeclared type used to build silently (found by fuzzing)."""
-    from dsl.build import build_pack
+    from engine.dsl.build import build_pack
     root = write_pack("""
         type card:
             where: regoin

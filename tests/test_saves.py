@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from conftest import REPO
 
-from engine.errors import SaveError
-from engine.game import SAVE_FORMAT, Game, replay
-from engine.loader import load_pack
-from engine.saves import digest_of
+from engine.core.errors import SaveError
+from engine.core.game import SAVE_FORMAT, Game, replay
+from engine.core.loader import load_pack
+from engine.core.saves import digest_of
 
 TOP_KEYS = {"format", "pack", "pack_hash", "seed", "log", "actions", "state", "digest"}
 STATE_KEYS = {"v", "z", "loc", "mods", "revealed", "stack", "decision", "log", "result", "rng",
@@ -393,10 +393,10 @@ def test_the_digest_is_over_what_the_save_claims(saves):
 
 
 def test_a_save_writes_the_log_once_and_the_same_text(ante_portas):
-    """Game.save keeps the log's JSON between saves (engine.saves.LogText); through undo
+    """Game.save keeps the log's JSON between saves (engine.core.saves.LogText); through undo
     (the log cut back and grown again) and clones its text stays what writing the whole
     game gives."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     game = ante_portas.new_game(seed=4)
     rnd = random.Random(4)
     games = [game]
@@ -416,7 +416,7 @@ def test_a_save_writes_the_log_once_and_the_same_text(ante_portas):
 
 
 def test_the_step_count_is_no_part_of_the_replayed_game(saves):
-    """The step count is a budget counter (engine.limits), not game state: a save whose
+    """The step count is a budget counter (engine.core.limits), not game state: a save whose
     count differs (one written before the count was defined as it is now) loads by replay
     as the game its actions give; a changed game state is still refused, and the digest
     still covers the count."""
@@ -443,7 +443,7 @@ def test_the_digest_is_checked_on_the_text_or_on_the_json(saves):
     """A save as `Game.save` writes it has its digest checked on the text itself (no second
     writing of the state); laid out otherwise (indented, keys in another order) it is
     checked on its JSON; either way a changed byte of what it claims is refused."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     pack, original = saves["ante_portas"]
     assert saves_module._digest_holds(pack, original)
     game = Game.load(pack, original, verify="digest")
@@ -474,7 +474,7 @@ def test_a_key_given_twice_is_refused_in_a_save_laid_out_as_written(saves):
     """A save read at C speed (json without a hook per object, see saves.parse_json) still
     refuses a key given twice, also when the save looks exactly as `Game.save` writes it
     and its digest is of the text with the key twice."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     pack, original = saves["ante_portas"]
     assert saves_module._written_canonically(json.loads(original), original)
     asked = re.search(r'"asked":[0-9]+', original).group()
@@ -493,7 +493,7 @@ def test_json_read_at_c_speed_is_what_the_careful_reader_reads(value):
     """saves.parse_json reads a text laid out as `canonical` writes it without the
     duplicate-key hook; every other text goes to the careful reader, and both give the
     same value (texts, escapes, lone surrogates, numbers past 64 bits)."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     data = {"b": [value, {"k": value}], "a": {value if isinstance(value, str) else "n": 1}}
     text = saves_module.canonical(data)
     for given in (text, text.encode("utf-8", "surrogatepass"), json.dumps(data, indent=1)):
@@ -507,7 +507,7 @@ def test_json_read_at_c_speed_is_what_the_careful_reader_reads(value):
 def test_fractions_in_a_save_laid_out_as_written_are_still_found(saves):
     """Game data with a fractional number is refused also when the save is laid out as
     `Game.save` writes it (read at C speed): the reader still says it saw one."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     pack, original = saves["testgame"]
     data = json.loads(original)
     name = next(iter(data["state"]["v"]))
@@ -563,6 +563,6 @@ def test_the_replayed_state_is_compared_as_its_canonical_json(live, saved):
     """saves._same_json, which compares the replayed state with the saved one most often
     without json's writer, says what comparing their canonical JSON says (floats, NaN
     written as null by orjson, 1 and true, tuples, numbers of more than 64 bits)."""
-    from engine import saves as saves_module
+    from engine.core import saves as saves_module
     assert saves_module._same_json(live, saved) == (
         saves_module.canonical(live) == saves_module.canonical(saved))

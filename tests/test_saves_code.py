@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import saves
-from engine.errors import SaveError
-from engine.game import Game
-from engine.loader import load_pack
+from engine.core import saves
+from engine.core.errors import SaveError
+from engine.core.game import Game
+from engine.core.loader import load_pack
 
 REPO = Path(__file__).resolve().parent.parent
 OTHER_CODE = "0123456789abcdef"
@@ -55,13 +55,13 @@ def test_a_save_names_the_code_of_its_rules(pack):
 
 
 def test_the_code_is_that_of_the_engine_too(pack, monkeypatch):
-    """Another engine (any dsl/ or engine/ file changed: dsl.cache.toolchain_hash) runs the
+    """Another engine (any dsl/ or engine/ file changed: engine.dsl.cache.toolchain_hash) runs the
     same generated code otherwise, maybe: its saves name other code."""
-    import dsl.cache
-    from dsl.build import build_pack
-    from engine.loader import instantiate
+    import engine.dsl.cache
+    from engine.core.loader import instantiate
+    from engine.dsl.build import build_pack
     monkeypatch.setenv("ENGINE_DSL_CACHE", "off")
-    monkeypatch.setattr(dsl.cache, "toolchain_hash", lambda: "another engine")
+    monkeypatch.setattr(engine.dsl.cache, "toolchain_hash", lambda: "another engine")
     other = instantiate(build_pack((REPO / "bench" / "packs" / "tictactoe").resolve()))
     assert other.code == pack.code and other.code_hash != pack.code_hash
 

@@ -1,5 +1,5 @@
 """Saves written by orjson and read by msgspec are exactly what json's writer and reader give
-(engine.saves: canonical_fast, parse_json), because a game state holds no fractional number:
+(engine.core.saves: canonical_fast, parse_json), because a game state holds no fractional number:
 the rules language has none, and every way one could come in is closed or noticed
 (issue 16, save + load of a mid-game Hannibal <= 2 ms)."""
 from __future__ import annotations
@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from packs_under_test import TESTS, pack_dirs
 
-from engine import saves
-from engine.errors import EngineFault, IllegalAction, PackError, SaveError
-from engine.game import Game
-from engine.loader import find_packs, is_playable, load_pack
+from engine.core import saves
+from engine.core.errors import EngineFault, IllegalAction, PackError, SaveError
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.dsl.places import find_packs, is_playable
 
 # the shipped packs, then every other playable test and bench pack
 PACKS = pack_dirs()

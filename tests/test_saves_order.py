@@ -1,6 +1,6 @@
 """A game loaded from its save (verify="digest": the state read from the JSON, whose
 objects have their keys sorted) has its tables back in the order the saved game had them
-(engine.saves.in_game_order): `Game.position` gives the same bytes, and a view the same
+(engine.core.saves.in_game_order): `Game.position` gives the same bytes, and a view the same
 JSON text but for its log entries' key order, over random games of every playable pack."""
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import saves
-from engine.game import Game
-from engine.loader import find_packs, is_playable, load_pack
+from engine.core import saves
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.dsl.places import find_packs, is_playable
 
 REPO = Path(__file__).resolve().parent.parent
 PLAYABLE = [p for root in ("content", "tests/packs", "bench/packs")

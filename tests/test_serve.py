@@ -21,12 +21,12 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 from serve_client import PACK, bearer, two_people  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-from engine.loader import load_pack  # noqa: E402
-from engine.serve.app import create_app  # noqa: E402
-from engine.serve.signing import load_or_make_key  # noqa: E402
-from engine.serve.store import open_store  # noqa: E402
-from engine.serve.tables import Tables  # noqa: E402
-from engine.translations import catalog  # noqa: E402
+from engine.core.loader import load_pack  # noqa: E402
+from engine.frontends.serve.app import create_app  # noqa: E402
+from engine.frontends.serve.signing import load_or_make_key  # noqa: E402
+from engine.frontends.serve.store import open_store  # noqa: E402
+from engine.frontends.serve.tables import Tables  # noqa: E402
+from engine.i18n.translations import catalog  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -296,7 +296,7 @@ def test_choices_with_too_many_answers_to_list_are_ticked_and_ordered(tmp_path):
 
 
 def test_engine_help_does_not_import_the_server():
-    code = ("import sys; from engine.cli import main; main(['--help']); "
+    code = ("import sys; from engine.frontends.cli import main; main(['--help']); "
             "assert not any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                          text=True, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
@@ -305,7 +305,7 @@ def test_engine_help_does_not_import_the_server():
 
 
 def test_engine_serve_refuses_a_pack_it_cannot_offer(tmp_path, capsys):
-    from engine.cli import main
+    from engine.frontends.cli import main
     db = str(tmp_path / "games.sqlite3")
     assert main(["serve", "--pack", str(tmp_path / "nowhere"), "--db", db]) == 2
     assert main(["serve", "--pack", "sword_of_rome", "--db", db]) == 2
@@ -327,7 +327,7 @@ def test_a_program_may_ask_for_the_view_alone(client):
 
 
 def test_engine_serve_refuses_limits_that_are_no_limits(tmp_path, capsys):
-    from engine.cli import main
+    from engine.frontends.cli import main
     db = str(tmp_path / "games.sqlite3")
     assert main(["serve", "--db", db, "--create-rate", "fast"]) == 2
     assert main(["serve", "--db", db, "--max-loaded", "0"]) == 2
@@ -336,12 +336,12 @@ def test_engine_serve_refuses_limits_that_are_no_limits(tmp_path, capsys):
 
 
 def test_a_screen_said_from_the_kept_sentences_is_the_one_said_afresh():
-    """Table.said keeps each log entry's text (engine.terminal.log_lines): the screens of a
-    whole game, both sides', equal those made with nothing kept."""
+    """Table.said keeps each log entry's text (engine.frontends.terminal.log_lines): the screens
+    of a whole game, both sides', equal those made with nothing kept."""
     import random
 
-    from engine.serve.present import screen
-    from engine.serve.tables import Table
+    from engine.frontends.serve.present import screen
+    from engine.frontends.serve.tables import Table
     pack = load_pack(PACK)
     game = pack.new_game(4, undo=False)
     table = Table("0" * 16, PACK, game, dict.fromkeys(pack.sides, "person"), "hu", 0.0)

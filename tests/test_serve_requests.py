@@ -21,11 +21,11 @@ from serve_client import PACK, bearer, two_people  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from engine.serve.app import create_app  # noqa: E402
-from engine.serve.limits import Rate, RateLimit  # noqa: E402
-from engine.serve.signing import sign  # noqa: E402
-from engine.serve.store import GameRow, StorageError  # noqa: E402
-from engine.serve.tables import ServerLimits, signed_fields  # noqa: E402
+from engine.frontends.serve.app import create_app  # noqa: E402
+from engine.frontends.serve.limits import Rate, RateLimit  # noqa: E402
+from engine.frontends.serve.signing import sign  # noqa: E402
+from engine.frontends.serve.store import GameRow, StorageError  # noqa: E402
+from engine.frontends.serve.tables import ServerLimits, signed_fields  # noqa: E402
 
 
 def make_client(tmp_path: Path, **kw: Any) -> TestClient:

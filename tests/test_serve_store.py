@@ -1,4 +1,4 @@
-"""The server's database (engine.serve.store), on SQLite and on PostgreSQL alike (the
+"""The server's database (engine.frontends.serve.store), on SQLite and on PostgreSQL alike (the
 `database` fixture, tests/conftest.py): its schema and version, one transaction per move,
 the move history that replays every stored game, the import of an older server's folder of
 JSON files, and an acknowledged move kept through a SIGKILL of the server."""
@@ -24,12 +24,12 @@ pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2")
 from serve_client import PACK, bearer  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-import engine.serve.tables  # noqa: E402
-from engine.game import replay  # noqa: E402
-from engine.loader import load_pack  # noqa: E402
-from engine.serve.app import create_app  # noqa: E402
-from engine.serve.migrate import import_dir  # noqa: E402
-from engine.serve.store import SCHEMA_VERSION, Conflict, Move, StorageError, open_store  # noqa: E402,E501
+import engine.frontends.serve.tables  # noqa: E402
+from engine.core.game import replay  # noqa: E402
+from engine.core.loader import load_pack  # noqa: E402
+from engine.frontends.serve.app import create_app  # noqa: E402
+from engine.frontends.serve.migrate import import_dir  # noqa: E402
+from engine.frontends.serve.store import SCHEMA_VERSION, Conflict, Move, StorageError, open_store  # noqa: E402,E501
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -120,7 +120,7 @@ def test_a_move_and_its_game_are_stored_together_or_not_at_all(database, tmp_pat
 def test_a_long_game_is_a_snapshot_and_the_moves_since(database, tmp_path, monkeypatch):
     """Each move writes one row; the snapshot is taken every SNAPSHOT_EVERY moves (8 here)
     and at the end; a game read back between snapshots plays its later moves again."""
-    monkeypatch.setattr(engine.serve.tables, "SNAPSHOT_EVERY", 8)
+    monkeypatch.setattr(engine.frontends.serve.tables, "SNAPSHOT_EVERY", 8)
     every = 8
     with server(database, tmp_path) as client:
         r = client.post("/api/games", json={"pack": PACK, "seed": 6, "join": "carthage"})

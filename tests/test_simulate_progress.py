@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-import engine.simulate as sim
-from engine.cli import main
-from engine.loader import load_pack
-from engine.simulate import Progress, format_share, share, simulate, wilson
+import engine.frontends.simulate as sim
+from engine.core.loader import load_pack
+from engine.frontends.cli import main
+from engine.frontends.simulate import Progress, format_share, share, simulate, wilson
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -144,8 +144,8 @@ def test_forked_workers_do_not_load_the_pack_again(monkeypatch):
     def no_loading(*args, **kwargs):
         raise AssertionError("a worker loaded the pack again")
 
-    import engine.loader
-    monkeypatch.setattr(engine.loader, "load_pack", no_loading)
+    import engine.core.loader
+    monkeypatch.setattr(engine.core.loader, "load_pack", no_loading)
     two = simulate(pack, 30, seed=1, bots="random,random", workers=2)
     assert {k: v for k, v in two.items() if k not in TIMING} == \
         {k: v for k, v in one.items() if k not in TIMING}
@@ -201,8 +201,8 @@ def test_json_stays_clean_with_progress_forced():
 
 
 def test_help_loads_no_progress_library():
-    code = ("import sys, engine.cli; engine.cli.build_parser().format_help(); "
-            "print([m for m in ('tqdm', 'engine.simulate') if m in sys.modules])")
+    code = ("import sys, engine.frontends.cli; engine.frontends.cli.build_parser().format_help(); "
+            "print([m for m in ('tqdm', 'engine.frontends.simulate') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, env=ENV, check=True).stdout
     assert out.strip() == "[]"

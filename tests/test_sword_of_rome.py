@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import load_pack
-from engine.translations import read_translation
+from engine.i18n.translations import read_translation
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = load_pack(ROOT / "content" / "sword_of_rome")

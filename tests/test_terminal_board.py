@@ -1,4 +1,4 @@
-"""The terminal board: pack.yaml `board:` (dsl/boardspec.py) rendered by engine.terminal.
+"""The terminal board: pack.yaml `board:` (dsl/boardspec.py) rendered by engine.frontends.terminal.
 
 The generic tests use a copy of tests/packs/stackgame (armies made in play, units counted per
 side, a private reserve); the Hannibal tests check the board a player of that pack sees:
@@ -16,10 +16,10 @@ from pathlib import Path
 import hannibal_play as hp
 import pytest
 
-from engine.errors import PackError
-from engine.loader import load_pack
-from engine.terminal import WIDTH, render_view
-from engine.translations import Catalog
+from engine.core.errors import PackError
+from engine.core.loader import load_pack
+from engine.frontends.terminal import WIDTH, render_view
+from engine.i18n.translations import Catalog
 
 STACKGAME = Path(__file__).resolve().parent / "packs" / "stackgame"
 
@@ -118,7 +118,7 @@ def test_board_errors_are_located(tmp_path, board, line, col, message):
 def test_hannibal_log_tells_the_game_in_sentences():
     """Hannibal's board says `log: sentences`: above the prompt, and in a bots' game, the log
     is the pack's sentences ('Hannibal marches to ...'), never a var set or an event call."""
-    from engine.terminal import render_log
+    from engine.frontends.terminal import render_log
     g = hp.new_game(3)
     rnd = random.Random(1)
     for _ in range(60):
@@ -243,7 +243,7 @@ def test_show_names_an_option_and_a_card_with_its_fields(write_pack, tmp_path):
     """An option, and a card in a listed zone, that is a record of a type in `show:` is its
     name and those fields, by their translated names; a path `a.b` after the name of the
     record `a` names; a none reference and a false bool are left out."""
-    from engine.terminal import HumanPlayer
+    from engine.frontends.terminal import HumanPlayer
     pack = show_pack(write_pack, tmp_path)
     g = pack.new_game(1)
     shown: list[str] = []
@@ -306,7 +306,7 @@ def test_hannibal_strategy_cards_show_their_ops(lang, cards):
     """seed 002 §7.3, §7.4.1, §7.4.2: a strategy card in a hand or an option shows the ops it
     is played for and whether it is a response or leaves the game after its event (board
     `show:`, the terms `strategy_card.ops` ... named apart from the glossary's)."""
-    from engine.terminal import Namer
+    from engine.frontends.terminal import Namer
     pack = hp.pack()
     name = Namer(Catalog(pack, lang), pack.meta["board"]["show"])
     assert [name(c) for c in ("bad_weather", "philip_v_of_macedon")] == cards

@@ -1,13 +1,13 @@
-"""Playing at a terminal (engine.terminal.HumanPlayer, `engine play`): what a person sees
+"""Playing at a terminal (engine.frontends.terminal.HumanPlayer, `engine play`): what a person sees
 above each prompt (everything logged since their last decision), the commands `l` (the whole
 log, page by page) and `?`, and a finished game's result, said once."""
 from __future__ import annotations
 
 import pytest
 
-from engine.cli import main
-from engine.loader import load_pack
-from engine.terminal import HELP, HumanPlayer
+from engine.core.loader import load_pack
+from engine.frontends.cli import main
+from engine.frontends.terminal import HELP, HumanPlayer
 
 # red decides; then blue's turn logs 20 sentences; then red decides again
 TURNS = """

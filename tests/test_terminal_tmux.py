@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from dsl.boardspec import board_spec
-from engine.game import Game
-from engine.loader import load_pack
-from engine.translations import Catalog
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.dsl.boardspec import board_spec
+from engine.i18n.translations import Catalog
 
 REPO = Path(__file__).resolve().parent.parent
 COLUMNS, ROWS = 120, 50

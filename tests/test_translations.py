@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 RULES = """
 type city:
@@ -113,7 +113,7 @@ def parts(tmp_path):
 
 
 def load(root: Path):
-    from engine.loader import load_pack
+    from engine.core.loader import load_pack
     return load_pack(root)
 
 
@@ -125,7 +125,7 @@ def test_parts_validate_clean(parts, capsys):
 
 
 def test_event_log_in_other_languages_with_parts(parts):
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     pack = load(parts)
     game = pack.new_game(1)
     game.apply("east")
@@ -181,7 +181,7 @@ def test_same_key_in_two_parts_is_an_error(parts, capsys):
 
 
 def test_catalog_reads_parts_first_file_wins(parts):
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     pack = load(parts)
     cat = Catalog(pack, "nl")
     assert cat.name("north") == "Noord" and cat.term("red") == "Rood"
@@ -249,7 +249,7 @@ def test_coverage_without_names_from(tmp_path, capsys):
 
 # ---- derived names -----------------------------------------------------------------------------
 def test_derived_names(parts):
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     pack = load(parts)
     en, nl, ru = (Catalog(pack, lang) for lang in ("en", "nl", "ru"))
     assert en.name("north_south") == "North – South"
@@ -277,7 +277,7 @@ def test_cards_json_marks_named_and_derived(parts, capsys):
 
 
 def test_derived_names_in_a_cycle_end(tmp_path):
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     root = write_pack_files(tmp_path / "loop", """
         type place:
             near: place
@@ -425,7 +425,7 @@ def test_table_rows_with_mixed_keys_may_disagree(tmp_path, capsys):
 
 
 def test_disagree_value_compares_as_data():
-    from dsl.pack import _same
+    from engine.dsl.pack import _same
     assert _same({1: [0, 1], "2-4": [True]}, {"2-4": [True], 1: [0, 1]})
     assert not _same(1, True) and not _same(2, "2") and not _same([1], [1, 1])
     assert not _same({1: 0}, {"1": 0}) and _same(None, None) and not _same(None, 0)
@@ -475,8 +475,8 @@ def test_named_sentences_are_translated_at_play_time(saying, capsys):
     """A `log` text with its own {names}, a win reason and a prompt: validate and the game
     key their translations alike (the numbered text the game logs), so each one validated is
     also the one shown."""
-    from engine.terminal import describe_decision
-    from engine.translations import Catalog
+    from engine.frontends.terminal import describe_decision
+    from engine.i18n.translations import Catalog
     assert main(["validate", str(saying)]) == 0
     assert "error" not in capsys.readouterr().out
     pack = load(saying)
@@ -500,7 +500,7 @@ def test_a_sentence_translated_by_its_numbered_key_is_found_too(saying, capsys):
         "In {steps} stappen trekt {blue} naar {c}", "In {2} stappen trekt {0} naar {1}"),
         encoding="utf-8")
     assert main(["validate", str(saying)]) == 0, capsys.readouterr().out
-    from engine.translations import Catalog
+    from engine.i18n.translations import Catalog
     pack = load(saying)
     game = pack.new_game(1)
     game.apply("east")
@@ -525,8 +525,8 @@ def test_a_translation_may_name_only_its_sentences_placeholders(saying, capsys):
 def test_an_enum_value_is_named_apart_from_a_var_of_its_name(tmp_path, capsys):
     """`mode.march` names the value `march` of the enum `mode` (an option) apart from the var
     `march`; without it, the value takes the term `march` as before; a side keeps its own."""
-    from engine.terminal import action_label
-    from engine.translations import Catalog
+    from engine.frontends.terminal import action_label
+    from engine.i18n.translations import Catalog
     root = write_pack_files(tmp_path / "content" / "modes", """
         enum mode: march, rest, red
         var march: int = 0
@@ -564,8 +564,8 @@ def test_hannibal_sentences_show_in_dutch_and_russian(lang, said, asked):
     the ones a game shows, in its log and its questions."""
     import random
 
-    from engine.terminal import describe_decision
-    from engine.translations import Catalog
+    from engine.frontends.terminal import describe_decision
+    from engine.i18n.translations import Catalog
     pack = load(Path(__file__).resolve().parents[1] / "content" / "hannibal")
     cat = Catalog(pack, lang)
     game = pack.new_game(1)

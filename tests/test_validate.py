@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from engine.frontends.cli import main
 
 TINY = Path(__file__).resolve().parent / "packs" / "tinygame"
 
@@ -127,7 +127,7 @@ def test_no_packs_but_bad_translations(tmp_path, capsys):
 
 
 def test_default_is_shipped_packs(tmp_path, capsys, monkeypatch):
-    import engine.validate as V
+    import engine.core.validate as V
     copy_tiny(tmp_path / "tinygame")
     monkeypatch.setattr(V, "_shipped", lambda: tmp_path)
     assert main(["validate"]) == 0

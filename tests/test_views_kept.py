@@ -1,4 +1,4 @@
-"""A side's log is kept between its views (engine.views.ShownLog: each view reads only the
+"""A side's log is kept between its views (engine.core.views.ShownLog: each view reads only the
 lines new since the last): every view equals one worked out afresh from the whole log,
 whatever happened between two views (play, undo, a reveal without a log line, a load)."""
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import Game
-from engine.loader import load_pack
-from engine.views import player_view
+from engine.core.game import Game
+from engine.core.loader import load_pack
+from engine.core.views import player_view
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -74,7 +74,7 @@ def test_a_card_shown_now_names_it_in_older_lines_until_it_moves(inline_pack) ->
     """A card offered to red from a hidden deck (a reveal without a log line) is named to
     red in the lines since its last move, from the view after the offer on; once it moves
     again, no longer. The lines kept from the earlier views are read again each time
-    (engine.views, module docstring)."""
+    (engine.core.views, module docstring)."""
     p = inline_pack("""
         type card
         zone deck of card hidden

@@ -45,9 +45,9 @@ if _missing():
 import uvicorn  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from engine.loader import load_pack  # noqa: E402
-from engine.serve.app import create_app  # noqa: E402
-from engine.translations import catalog  # noqa: E402
+from engine.core.loader import load_pack  # noqa: E402
+from engine.frontends.serve.app import create_app  # noqa: E402
+from engine.i18n.translations import catalog  # noqa: E402
 
 
 class Server:

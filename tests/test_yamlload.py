@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsl.errors import Diagnostic
-from dsl.yamlload import (
+from engine.dsl.errors import Diagnostic
+from engine.dsl.yamlload import (
     MAX_ALIAS_NODES,
     MAX_DEPTH,
     MAX_NUMBER_LENGTH,

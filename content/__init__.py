@@ -1,1 +1,0 @@
-"""Content packs shipped with the engine (YAML records and .rules files)."""

@@ -1,0 +1,924 @@
+"""`Game`: the object a front-end holds. Decisions, actions, views, save/load, replay, undo."""
+from __future__ import annotations
+
+import ast
+import itertools
+import marshal
+import random
+import sys
+import types
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from engine.core import saves  # the save format, its checks and verification
+from engine.core.errors import EngineFault, IllegalAction, NotPlayable, SaveError
+from engine.core.limits import Limits
+from engine.core.rng import below, seed_state
+from engine.core.runtime import STOP, Runtime, enumerate_many
+from engine.i18n import Message, lazy_ntr, lazy_tr
+
+SAVE_FORMAT = saves.SAVE_FORMAT
+# Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
+# many again, plus the run's own.
+CHECKPOINT_EVERY = 32
+
+
+class Starts:
+    """The states of a pack's new games at their first decision, by the random numbers
+    drawn before it. All randomness comes from the seeded generator, so that state is a
+    function of the numbers drawn (of how many outcomes each): a tic-tac-toe draws none
+    and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
+    lead to a start kept here loads it (one marshal call) instead of running setup, which
+    was most of a small game's time. Kept in a tree: a node is the number of outcomes of
+    the next draw and a child per outcome; a leaf the marshalled state, or, once a start
+    has been loaded BUILD_AFTER times, a function returning a fresh copy of it built from a
+    literal (see `_builder`): a call takes a third of marshal's time (no strings to intern
+    again), but compiling it takes as long as 50 to 100 loads, which a start loaded only a
+    few times never pays back. A pack whose starts do not repeat (a big shuffle) stops
+    adding them after MAX_BYTES."""
+
+    MAX_BYTES = 1 << 20
+    BUILD_AFTER = 64
+
+    def __init__(self) -> None:
+        self.root: Any = None  # (n, {outcome: node}) or a leaf (a start), None: none yet
+        self.size = 0
+        self.open = True  # still adding starts
+        self.loads: dict[int, int] = {}  # id of a marshalled start -> times loaded
+
+    def find(self, seed: int) -> tuple[dict[str, Any], int] | None:
+        """(a fresh copy of the start, the generator's state after its draws) of a new game
+        of `seed`, or None when it is not kept."""
+        node, state = self.root, seed_state(seed)
+        kids: dict[int, Any] | None = None
+        value = 0
+        while type(node) is tuple:
+            state, value = below(state, node[0])
+            kids = node[1]
+            node = kids.get(value)
+        if node is None:
+            return None
+        if type(node) is not bytes:
+            return node(), state
+        start = marshal.loads(node)
+        loads = self.loads[id(node)] = self.loads.get(id(node), 0) + 1
+        if loads == self.BUILD_AFTER:  # once: a start the builder refuses stays marshalled
+            build = _builder(start)
+            if build is not None:
+                del self.loads[id(node)]
+                if kids is None:
+                    self.root = build
+                else:
+                    kids[value] = build
+        return start, state
+
+    def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
+        """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
+        if not drawn:
+            self.root = start
+        else:
+            if self.root is None:
+                self.root = (drawn[0][0], {})
+            node = self.root
+            for i, (_n, value) in enumerate(drawn):
+                kids = node[1]
+                if i + 1 == len(drawn):
+                    kids[value] = start
+                else:
+                    node = kids.get(value)
+                    if node is None:
+                        node = kids[value] = (drawn[i + 1][0], {})
+        self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
+        self.open = self.size < self.MAX_BYTES
+
+
+class _NotLiteral(Exception):
+    """A value `_literal` does not write (see `_builder`)."""
+
+
+_AT = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # (compile asks)
+
+
+def _literal(x: Any, seen: set[int]) -> ast.expr:
+    """An expression building a fresh copy of `x`, made of ast nodes and constants only
+    (nothing of a pack is pasted into source text)."""
+    t = type(x)
+    if t is str or t is int or t is float or t is bool or x is None or t is bytes:
+        return ast.Constant(x, **_AT)
+    if t is tuple:
+        return ast.Tuple([_literal(v, seen) for v in x], ast.Load(), **_AT)
+    if t is not dict and t is not list:
+        raise _NotLiteral(t)
+    if id(x) in seen:  # an alias (marshal would keep it, a literal would not)
+        raise _NotLiteral("alias")
+    seen.add(id(x))
+    if t is list:
+        return ast.List([_literal(v, seen) for v in x], ast.Load(), **_AT)
+    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()],
+                    **_AT)
+
+
+def _builder(start: dict[str, Any]) -> Any:
+    """A function returning a fresh copy of `start` (equal, sharing no list or dict with it
+    or another copy), compiled from a literal; None for a start with a value it does not
+    write (a set, an alias) or too deep to compile: that start stays marshalled."""
+    try:
+        code = compile(ast.Expression(_literal(start, set())), "<start>", "eval")
+    except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
+        return None
+    return types.FunctionType(code, {"__builtins__": {}})
+
+
+# (pack id, log on) -> (pack, its Starts): see Starts
+_STARTS: dict[tuple[int, bool], tuple[Any, Starts]] = {}
+
+
+def _starts(pack: Any, log: bool) -> Starts:
+    got = _STARTS.get((id(pack), log))
+    if got is None or got[0] is not pack:
+        got = _STARTS[(id(pack), log)] = (pack, Starts())
+    return got[1]
+
+
+@attrs.frozen
+class Decision:
+    """What the game waits for. An action answers it:
+    kind 'one' -> one of `options` (or None when `optional`);
+    kind 'many' -> a list of `min`..`max` distinct options;
+    kind 'ask' -> True or False;  kind 'order' -> all options, reordered.
+    `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer.
+    `window` names the response window a 'one' decision opens (None for other decisions):
+    it is asked even with no options, and None (pass) always answers it.
+    `args`: the values of the prompt's placeholders `{0}`, `{1}` ... (records by id; a
+    front-end shows their names), or None. `each`: for a pick of a one-at-a-time choice,
+    {"picked": the items picked so far, "min": .., "max": ..} of the whole choice (the
+    decision is then kind 'one', and None, when optional, means "done"), else None."""
+
+    side: str
+    kind: str
+    options: list[Any]
+    min: int
+    max: int
+    optional: bool = False
+    prompt: str | None = None
+    id: int = 0
+    window: str | None = None
+    args: list[Any] | None = None
+    each: dict[str, Any] | None = None
+
+
+@attrs.frozen
+class Result:
+    winner: str | None
+    reason: str
+
+
+class Game:
+    def __init__(self, pack: Any, state: dict[str, Any], seed: int, actions: list[Any],
+                 log: bool = True, undo: bool = True, limits: Limits | None = None):
+        self.pack = pack
+        self.seed = seed
+        self.actions = actions
+        self.rt = Runtime(pack, state, log=log, limits=limits)
+        self.undo_enabled = undo
+        # One entry per decision `side` may take back: (side, number of actions, log
+        # length). The state before an entry is rebuilt from the checkpoint by answering
+        # the actions since it again, which is exact (all randomness is in the state).
+        # The checkpoint (state without its log, as `_snapshot` keeps it, number of
+        # actions, log length) is taken when a run (the decisions one side takes in a row
+        # with nothing hidden or random between them) starts CHECKPOINT_EVERY actions or
+        # more after the last one: a snapshot at every run's start was most of the cost of
+        # undo in random play, and undo itself is rare. The log only grows, so both keep
+        # its length, not a copy.
+        # A new game's first checkpoint is its start, with no state (None): a new game of
+        # the same seed rebuilds it, so a game that ends before its next checkpoint (most
+        # small games) copies no state at all.
+        self._undo: list[tuple[str, int, int]] = []
+        self._checkpoint: tuple[bytes | dict[str, Any] | None, int, int] | None = None
+        # the log's JSON so far, for the next save (made by the first: most games never save)
+        self._log_text: saves.LogText | None = None
+        # (the state's decision, the Decision made of it): front-ends and bots read
+        # `decision` several times per decision
+        self._decision: tuple[dict[str, Any], Decision] | None = None
+
+    # ---- creation -------------------------------------------------------------------------
+    @classmethod
+    def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
+            limits: Limits | None = None, chance: list[int] | None = None) -> Game:
+        """A new game, run up to its first decision. `chance` (a list, maybe empty) makes
+        the host supply the game's chance: every random number (a die, each step of a
+        shuffle, a random pick) is the next of these outcomes instead of the seed's, each
+        a whole number 0..n-1 of n equally likely ones; when none is left, ChanceNeeded(n)
+        is raised and no game is made. Outcomes not drawn wait for later draws;
+        `apply(..., chance=...)` supplies more. The outcomes drawn are recorded in the
+        state ("chance"), so a save replays them."""
+        if type(seed) is not int:  # a save writes it, a replay reads it: a whole number
+            raise ValueError(f"a game's seed is a whole number, not {seed!r}")
+        require_playable(pack)
+        starts = _starts(pack, log) if chance is None and limits is None else None
+        if starts is not None:
+            got = starts.find(seed)
+            if got is not None:
+                state, state_rng = got
+                state["rng"] = state_rng
+                game = cls(pack, state, seed, [], log=log, undo=undo)
+                game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+                return game
+        state = Runtime.initial_state(pack, seed)
+        if chance is not None:
+            state["chance"] = []
+        game = cls(pack, state, seed, [], log=log, undo=undo, limits=limits)
+        rt = game.rt
+        if chance is not None:
+            rt.chance = _supply(chance)
+        drawn: list[tuple[int, int]] = []
+        if starts is not None and starts.open:
+            seeded = rt._below
+
+            def recorded(n: int) -> int:
+                value = seeded(n)
+                drawn.append((n, value))
+                return value
+            rt._below = recorded  # type: ignore[method-assign]  (this run only)
+        try:
+            rt.setup()
+            rt.run()
+        except EngineFault as err:
+            game._locate(err)
+            raise
+        finally:
+            rt.__dict__.pop("_below", None)
+        if starts is not None and starts.open:
+            try:
+                starts.keep(drawn, marshal.dumps(rt.s))
+            except ValueError:  # a value marshal cannot write: keep none of this pack's
+                starts.open = False
+        game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+        return game
+
+    @property
+    def host_chance(self) -> bool:
+        """Does the host supply this game's chance (`Game.new(..., chance=...)`)?"""
+        return self.rt.chance is not None
+
+    def supply_chance(self) -> None:
+        """From now on the host supplies this game's chance, as if made with
+        `Game.new(..., chance=[])`: for a copy that is no replay of its seed anyway, such as
+        a determinized world a search plays on with its own chance nodes."""
+        if self.rt.chance is None:
+            self.rt.s["chance"] = []
+            self.rt.chance = []
+            if self._checkpoint is not None and self._checkpoint[0] is None:
+                # a new game of the seed no longer rebuilds the start: undo stops here
+                self._undo.clear()
+                self._checkpoint = None
+
+    # ---- reading --------------------------------------------------------------------------
+    @property
+    def state(self) -> dict[str, Any]:
+        """The whole state (hidden parts included): for hosts, tests and saves, not players."""
+        return self.rt.s
+
+    @property
+    def decision(self) -> Decision | None:
+        """What the game waits for (a `Decision`; its JSON in a view is engine.core.api's
+        `Decision`), or None when it is over."""
+        d = self.rt.s["decision"]
+        if d is None:
+            return None
+        made = self._decision
+        if made is not None and made[0] is d:  # asked again for the same decision: kept
+            return made[1]
+        each = d.get("each")
+        got = Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
+                       d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
+                       None if each is None else {**each, "picked": list(each["picked"])})
+        self._decision = (d, got)  # (the state's decision held, so `is` cannot mistake it)
+        return got
+
+    @property
+    def limits(self) -> Limits:
+        """The step budget and size caps rules run under (see engine.core.limits)."""
+        return self.rt.limits
+
+    @limits.setter
+    def limits(self, value: Limits) -> None:
+        self.rt.limits = value
+
+    @property
+    def result(self) -> Result | None:
+        """How the game ended (`Result(winner, reason)`; winner None: a draw), or None while
+        it runs."""
+        r = self.rt.s["result"]
+        return None if r is None else Result(r["winner"], r["reason"])
+
+    @property
+    def over(self) -> bool:
+        """Has the game ended?"""
+        return self.rt.s["result"] is not None
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The full event log (hidden parts included). Players get `view(side)["log"]`."""
+        return self.rt.s["log"]
+
+    def var(self, name: str, *args: Any) -> Any:
+        return self.rt.v[name]["|".join(str(a) for a in args)]
+
+    def zone(self, name: str, *args: Any) -> list[Any]:
+        return list(self.rt.z["|".join([name, *map(str, args)])])
+
+    # ---- actions --------------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """Every legal answer to the decision (engine.core.api `Action`s; for `order` at most
+        5040 orders), [] when the game is over. Listing them never runs an effect."""
+        d = self.rt.s["decision"]
+        if d is None:
+            return []
+        kind, opts = d["kind"], d["options"]
+        if kind == "ask":
+            return [True, False]
+        if kind == "one":
+            return list(opts) + ([None] if d["optional"] else [])
+        if kind == "many":
+            return enumerate_many(d, lambda v: self.rt.check_require(d, v))
+        perms = itertools.islice(itertools.permutations(opts), 5040)
+        return [list(p) for p in perms]
+
+    def random_action(self, rnd: random.Random) -> Any:
+        """A uniformly random legal action, cheaper than listing them all."""
+        d = self.rt.s["decision"]
+        if d is None:
+            raise IllegalAction(lazy_tr("the game is not waiting for a decision"),
+                                "no-decision")
+        kind, opts = d["kind"], d["options"]
+        if kind == "ask":
+            return rnd.random() < 0.5
+        if kind == "one":
+            n = len(opts) + (1 if d["optional"] else 0)
+            i = rnd.randrange(n)
+            return opts[i] if i < len(opts) else None
+        if kind == "order":
+            out = list(opts)
+            rnd.shuffle(out)
+            return out
+        for _ in range(50):
+            k = rnd.randint(d["min"], d["max"])
+            pick = [opts[i] for i in sorted(rnd.sample(range(len(opts)), k))]
+            if self.rt.check_require(d, pick):
+                return pick
+        legal = self.legal_actions()
+        if not legal:
+            raise EngineFault("a multi-choice has no legal answer")
+        return rnd.choice(legal)
+
+    def playout(self, rnd: random.Random | Mapping[str, random.Random],
+                max_decisions: int | None = None) -> bool:
+        """Play on, each decision answered with `random_action(rnd)` (`rnd`: one generator
+        for every side, or side -> its own, as each side's random bot draws), until the
+        game is over (True) or has `max_decisions` actions in all (False). The same game as
+        `while not game.over: game.apply(game.random_action(rnd))`, faster: the answers are
+        options, so nothing checks them, and the rules run on from one decision to the next
+        without returning. A failure is raised as `apply` raises it, the game as it was
+        before the answer that failed."""
+        limit = sys.maxsize if max_decisions is None else max_decisions
+        per_side = not isinstance(rnd, random.Random)
+        if per_side and not (isinstance(rnd, Mapping) and all(
+                isinstance(rnd.get(side), random.Random) for side in self.pack.sides)):
+            raise ValueError("playout draws from a random.Random, or a map of each side ("
+                             f"{', '.join(self.pack.sides)}) to its own, not {_shown(rnd)}")
+        rt = self.rt
+        s = rt.s
+        if self.undo_enabled or rt.chance is not None:
+            # undo watches every answer, and the host's chance may run out: one by one
+            while s["decision"] is not None and len(self.actions) < limit:
+                self.apply(self.random_action(rnd[s["decision"]["side"]] if per_side else rnd))
+            return s["result"] is not None
+        actions = self.actions
+        log = s["log"]
+        random_action = self.random_action
+        log_length = len(log)
+        choosing = False
+
+        def choose() -> Any:
+            nonlocal log_length, choosing
+            if len(actions) >= limit:
+                return STOP
+            choosing = True
+            d = s["decision"]
+            r = rnd[d["side"]] if per_side else rnd
+            if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_action's
+                opts = d["options"]                       # own draw, without the call)
+                value = opts[r.randrange(len(opts))]
+            else:
+                value = random_action(r)
+            choosing = False
+            log_length = len(log)
+            actions.append(value)
+            return value
+
+        if s["decision"] is None:
+            return s["result"] is not None
+        first = choose()
+        if first is STOP:
+            return False
+        try:
+            rt.give(first)
+            rt.run(choose)
+        except BaseException as err:
+            if choosing:  # no answer was given: the game waits at that decision, whole
+                raise
+            if isinstance(err, EngineFault):
+                self._locate(err)  # (with the actions up to the failed one)
+            self._roll_back(log_length, [], self._checkpoint)
+            raise
+        return s["result"] is not None
+
+    def validate(self, action: Any, side: str | None = None,
+                 decision: int | None = None) -> Any:
+        """The action in canonical form, or IllegalAction; never changes the game.
+
+        `side` is who answers and `decision` the id of the decision answered: front-ends give
+        both, so a late click or another side's message is refused instead of applied. A
+        message lists the options only when it goes to the decider (`side` given and
+        deciding); otherwise it gives their count, so a wrong guess shows no hidden hand."""
+        d = self.rt.s["decision"]
+        if d is None:
+            raise IllegalAction(lazy_tr("the game is not waiting for a decision (it is over)")
+                                if self.over else
+                                lazy_tr("the game is not waiting for a decision"),
+                                "no-decision")
+        if side is not None or decision is not None:
+            self._check_addressee(d, side, decision)
+        to_decider = side is not None
+        kind, opts = d["kind"], d["options"]
+        if kind == "ask":
+            if not isinstance(action, bool):
+                # i18n: a front-end's answer to a yes/no question; action: what it sent
+                raise IllegalAction(lazy_tr("answer yes/no with true or false, not {action}",
+                                            action=_shown(action)), "ask")
+            return action
+        if kind == "one":
+            if action is None and d["optional"]:
+                return None
+            i = None if isinstance(action, (list, tuple)) else _find(opts, action)
+            if i is None:
+                # i18n: action: what was sent; options: "the options [...]" (messages below)
+                raise IllegalAction(lazy_tr("{action} is not one of {options}",
+                                            action=_shown(action),
+                                            options=_options(opts, to_decider,
+                                                             "window" not in d)), "choose")
+            return opts[i]
+        if not isinstance(action, (list, tuple)):
+            raise IllegalAction(lazy_tr("this decision takes a list, not {action}",
+                                        action=_shown(action)), kind)
+        remaining = list(opts)
+        chosen = []
+        for a in action:
+            i = _find(remaining, a)
+            if i is None:
+                raise IllegalAction(lazy_tr("{action} is not an option here (or is chosen "
+                                            "twice)", action=_shown(a)), kind)
+            chosen.append(remaining.pop(i))
+        if kind == "order":
+            if remaining:
+                raise IllegalAction(lazy_tr("order all of {options}",
+                                            options=_options(opts, to_decider)), "order")
+            return chosen
+        if not d["min"] <= len(chosen) <= d["max"]:
+            # i18n: min, max: how many to choose; count: how many were chosen
+            raise IllegalAction(lazy_tr("choose between {min} and {max}, not {count}",
+                                        min=d["min"], max=d["max"], count=len(chosen)),
+                                "count")
+        if not self.rt.check_require(d, chosen):
+            raise IllegalAction(lazy_tr("{action} does not meet the choice's condition",
+                                        action=_shown(chosen)), "require")
+        return chosen
+
+    def _check_addressee(self, d: dict[str, Any], side: Any, decision: Any) -> None:
+        """IllegalAction unless `side` (when given) decides now and `decision` (when given)
+        is the id of the decision waiting."""
+        if side is not None:
+            if not isinstance(side, str) or side not in self.pack.side_set:
+                raise IllegalAction(lazy_tr("{side} is not a side of this game (sides: "
+                                            "{sides})", side=_shown(side),
+                                            sides=", ".join(self.pack.sides)), "side")
+            if side != d["side"]:
+                # i18n: side: who decides now; other: who answered
+                raise IllegalAction(lazy_tr("it is {side}'s decision, not {other}'s",
+                                            side=d["side"], other=side), "side")
+        if decision is not None:
+            if isinstance(decision, bool) or not isinstance(decision, int):
+                raise IllegalAction(lazy_tr("decision is the id of a decision (a whole "
+                                            "number), not {decision}",
+                                            decision=_shown(decision)), "stale")
+            if decision < d["id"]:
+                raise IllegalAction(lazy_tr("decision {decision} was answered already; the "
+                                            "game waits for decision {current}",
+                                            decision=decision, current=d["id"]), "stale")
+            if decision != d["id"]:
+                raise IllegalAction(lazy_tr("decision {decision} has not been asked; the game "
+                                            "waits for decision {current}",
+                                            decision=decision, current=d["id"]), "stale")
+
+    def apply(self, action: Any, side: str | None = None, decision: int | None = None, *,
+              chance: list[int] | None = None) -> None:
+        """Answer the current decision (see `validate` for `side` and `decision`). An
+        illegal action raises IllegalAction and changes nothing; so does a rule that fails
+        while the answer runs (EngineFault): the game is exactly as before the call.
+        `chance`: in a game whose chance the host supplies (`Game.new`), more outcomes for
+        the random numbers drawn from now on, in order (those not drawn wait for later
+        draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
+        outcome waiting."""
+        rt = self.rt
+        s = rt.s
+        d = s["decision"]
+        # An option itself, as `random_action` and `legal_actions` give them (the very
+        # object), is valid as it is: bots and simulations skip the checks of `validate`.
+        if side is not None or decision is not None or d is None or d["kind"] != "one" \
+                or not _is_option(d["options"], action):
+            action = self.validate(action, side, decision)
+        if chance is not None:
+            if rt.chance is None:
+                raise ValueError("chance outcomes were given to a game that draws its own "
+                                 "(only a game made with Game.new(..., chance=...) takes them)")
+            rt.chance[:0] = _supply(chance)  # the queue is kept last-first
+        decider = d["side"]
+        undo = self._undo
+        undo_before = undo[:] if undo else []
+        checkpoint_before = self._checkpoint
+        log_length = len(s["log"])
+        watched = self.undo_enabled
+        if watched:
+            if undo and undo[-1][0] != decider:
+                undo.clear()  # another player decided since: no undo across them
+            n = len(self.actions)
+            if not undo and (checkpoint_before is None
+                             or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
+                self._checkpoint = (_snapshot(s, self.pack), n, log_length)
+            undo.append((decider, n, log_length))
+            rt.watch(decider)
+        self.actions.append(action)
+        try:
+            rt.answer(action)
+        except BaseException as err:
+            if isinstance(err, EngineFault):
+                self._locate(err)  # (with the actions up to this one, before rolling back)
+            rt.unwatch()
+            self._roll_back(log_length, undo_before, checkpoint_before)
+            raise
+        if watched:
+            hit = rt.barrier_hit
+            rt.unwatch()
+            nxt = s["decision"]
+            # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
+            # soon as another side is asked anything (it has seen the move).
+            if hit or nxt is None or nxt["side"] != decider:
+                undo.clear()
+
+    def _roll_back(self, log_length: int, undo_before: list,
+                   checkpoint_before: tuple[Any, int, int] | None) -> None:
+        """Put the game back as it was before a failed `apply`: rebuilt from the undo run
+        when there is one, else replayed from the seed and the earlier actions (exact, and
+        free until a fault happens). The log only grows, so it is cut back to its length;
+        replay runs without it, since logging changes nothing else in the state."""
+        if self.undo_enabled:
+            self._rewind(len(self._undo) - 1)
+            self.actions.pop()
+        else:
+            self.actions.pop()
+            before = replay(self.pack, self.seed, self.actions, log=False,
+                            limits=self.limits, chance=self.rt.s.get("chance")).rt.s
+            self._restore(before, log_length)
+        self._undo[:] = undo_before
+        self._checkpoint = checkpoint_before
+        self.rt.barrier_hit = False
+
+    def _rewind(self, k: int) -> None:
+        """Back to the state before the undo run's entry k: the checkpoint (taken at or
+        before the run's start), then the answers given since, again (all randomness is in
+        the state, so they come out the same, log included)."""
+        assert self._checkpoint is not None
+        state, n0, log0 = self._checkpoint
+        n_k = self._undo[k][1]
+        rt = self.rt
+        if state is None:  # the game's start: a new game of its seed (and supplied chance)
+            limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
+            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
+                             chance=rt.s.get("chance")).rt.s
+        else:
+            state = _thaw(state, self.pack)
+        waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
+        if waiting is not None:
+            drawn = rt.s["chance"][len(state.get("chance", ())):]
+        self._restore(state, log0)
+        if waiting is not None:
+            rt.chance = drawn[::-1]
+        for a in self.actions[n0:n_k]:
+            rt.answer(a)
+        if waiting is not None:
+            rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
+
+    def _locate(self, err: EngineFault) -> None:
+        """Tell a fault what replays it: the pack, the seed and the actions so far."""
+        err.pack, err.pack_hash, err.seed = self.pack.id, self.pack.hash, self.seed
+        err.actions = list(self.actions)
+
+    # ---- undo -----------------------------------------------------------------------------
+    def can_undo(self, side: str) -> bool:
+        return bool(self._undo) and self._undo[-1][0] == side
+
+    def undo(self, side: str) -> None:
+        """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
+        hidden cards, and another player's decision."""
+        if not self.can_undo(side):
+            raise IllegalAction(lazy_tr("{side} has nothing to undo (undo stops at dice, "
+                                        "draws, reveals and the other side's decisions)",
+                                        side=side), "undo")
+        self._rewind(len(self._undo) - 1)
+        del self.actions[self._undo.pop()[1]:]
+
+    def _restore(self, state: dict[str, Any], log_length: int) -> None:
+        """Go back to `state` (a snapshot without the log), cutting the log back to the
+        length it had then."""
+        log = self.rt.s["log"]
+        del log[log_length:]
+        state["log"] = log
+        self.rt.attach(state)
+
+    # ---- views ----------------------------------------------------------------------------
+    # per side, its log as its views show it (engine.core.views.ShownLog): made by its first view
+    _shown_logs: dict[str | None, Any] | None = None
+
+    def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
+        """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
+        engine.core.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
+        name in that language (`pack.name_of`)."""
+        from engine.core.views import player_view
+        if self._shown_logs is None:
+            self._shown_logs = {}
+        return player_view(self, side, lang, self._shown_logs)
+
+    def position(self, side: str) -> bytes:
+        """What `side` sees now, without the log, the counters and the decision's id, as
+        bytes: equal for two positions that look the same to `side` (bots remember
+        positions with it; much cheaper than `view`)."""
+        from engine.core.views import position_key
+        return position_key(self, side)
+
+    @property
+    def decider(self) -> str | None:
+        """The side the game waits for, None when it is over (`decision.side`, cheaper)."""
+        d = self.rt.s["decision"]
+        return None if d is None else d["side"]
+
+    def heuristic(self, side: str) -> float | None:
+        """How well `side` stands now by the value the pack names in pack.yaml `heuristic:`
+        (its designer's idea of a good position), or None when it names none. It reads
+        the whole state: bots call it on determinized copies (`determinized`) only."""
+        name = self.pack.heuristic
+        return None if name is None else self.rt.call_rule(self.pack.ns["VALUES"][name], side)
+
+    # ---- save / load / replay / clone -------------------------------------------------------
+    def load_dice(self, values: list[int]) -> None:
+        """The next dice rolled show these values, in order (then the seeded dice go on): to
+        play a rulebook's worked example, whose rolls are given. A game whose dice were
+        loaded is no replay of its seed and actions, so it cannot be saved."""
+        if not all(type(v) is int and v >= 1 for v in values):
+            raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
+        self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
+        self._undo.clear()  # undo stops at dice; the undo run could not answer again past them
+        self._checkpoint = None  # nor could answers from a checkpoint taken before them
+
+    def _refuse_loaded_dice(self) -> None:
+        if "dice" in self.rt.s:
+            raise SaveError("this game's dice were loaded (Game.load_dice): it is no replay "
+                            "of its seed and actions, and cannot be saved")
+
+    def to_data(self) -> dict[str, Any]:
+        """The save as plain data (see engine.core.saves): the seed and actions, which replay the
+        game, the state, which loads it at once, whether the log was on, and a digest."""
+        self._refuse_loaded_dice()
+        return saves.save_data(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s)
+
+    def save(self) -> str:
+        """The save as JSON text: `to_data()` written canonically (sorted keys, no spaces)."""
+        self._refuse_loaded_dice()
+        if self._log_text is None:
+            self._log_text = saves.LogText()
+        return saves.save_text(self.pack, self.seed, self.rt.logging, self.actions, self.rt.s,
+                               self._log_text)
+
+    @classmethod
+    def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
+             verify: str = "replay", limits: Limits | None = None) -> Game:
+        """The game saved in `text`, exactly as it was saved, or SaveError saying what is
+        wrong and where. verify="replay" replays the save's actions from its seed and
+        requires the very state saved; verify="digest" (storage you trust: no replay) checks
+        the schema and the save's digest only. A `log` other than the save's replays the
+        game once more, to have (or drop) the whole log. A save whose rules were compiled
+        otherwise (another engine version: its `code` is not the pack's `code_hash`) is
+        replayed in either mode, its waiting rules taken from the replay: they are places
+        in the code that wrote them."""
+        saves.check_verify_mode(verify)
+        require_playable(pack)
+        save = saves.read_save(pack, text) if verify == "replay" else \
+            saves.read_digested(pack, text)
+        seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
+        if verify == "replay" or not saves.frames_hold(pack, save.file):
+            game = saves.replayed(pack, save, limits)
+        else:
+            game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
+        if log != saved_log:
+            game = saves.replay_actions(pack, seed, actions, log=log, limits=limits,
+                                        chance=save.file.state.chance)
+        game.undo_enabled = undo
+        return game
+
+    def clone(self) -> Game:
+        """An independent copy: the same state, actions, log setting and undo run; changing
+        either game leaves the other as it was. The log's entries are shared, not copied
+        (an entry never changes once written; each game's log is its own list)."""
+        state = copy_state(self.rt.s, self.pack, log=False)
+        state["log"] = list(self.rt.s["log"])
+        g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
+                 undo=self.undo_enabled, limits=self.limits)
+        g._undo = list(self._undo)
+        g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
+        return g
+
+    def determinized(self, side: str, rng: random.Random) -> Game:
+        """A copy as `side` might imagine it: what `side` cannot see (other sides' hidden
+        hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
+        revealed to it unchanged. For bots that play fair; see engine.core.determinize."""
+        from engine.core.determinize import determinized
+        return determinized(self, side, rng)
+
+    def check_invariants(self) -> list[str]:
+        """Messages of the pack's `invariant` declarations that do not hold now."""
+        from engine.core.views import failed_invariants
+        return failed_invariants(self)
+
+
+def _supply(outcomes: Any) -> list[int]:
+    """Supplied chance outcomes as the runtime takes them: last one first (it pops)."""
+    if not isinstance(outcomes, (list, tuple)):
+        raise ValueError(f"chance outcomes are a list of whole numbers, not {outcomes!r}")
+    return list(reversed(outcomes))
+
+
+def _is_option(options: list[Any], action: Any) -> bool:
+    """Is `action` one of `options`, the very object (no copy, no equal value of another
+    type: `validate` looks at those)?"""
+    try:
+        return options[options.index(action)] is action
+    except ValueError:
+        return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal and of the same type: `True` is not the option 1, nor 1.0 the option 1."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _find(options: list[Any], value: Any) -> int | None:
+    """The index of the option that is `value` (see `_same`), or None."""
+    try:
+        i = options.index(value)  # C speed; Python's equality (True == 1) is checked below
+    except ValueError:
+        return None
+    if _same(options[i], value):
+        return i
+    return next((j for j in range(i + 1, len(options)) if _same(options[j], value)), None)
+
+
+def _shown(value: Any, width: int = 60) -> str:
+    """A front-end's own input in a message, cut short."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _options(options: list[Any], to_decider: bool, counted: bool = True) -> Message:
+    """The options for a message: listed for the decider, counted for anyone else, since
+    they may be cards in the decider's hidden hand; not even counted when the count is
+    itself the secret (how many cards answer a response window)."""
+    if to_decider:
+        # i18n: options: the list of options, as Python writes it
+        return lazy_tr("the options {options}", options=repr(options))
+    if not counted:  # i18n: side= is the name of an argument: keep it
+        return lazy_tr("the options (give side= to see them listed)")
+    return lazy_ntr("the {n} option (give side= to see it listed)",
+                    "the {n} options (give side= to see them listed)", len(options))
+
+
+# ---- copies of the state ----------------------------------------------------------------------
+# The state is plain data (engine.core.runtime), copied for every clone, undo run and determinized
+# world: a bot's look-ahead copies it thousands of times a game, and pickling the whole
+# state was most of the greedy bot's time. Most of it has a known shape: zones hold record
+# ids, locations name zones, vars and var fields hold plain values (a list only when
+# declared so), so most of the copy is a dict or list copy at C speed; the frames (and the
+# log, when it is copied) go through marshal. Aliases inside the state are not kept:
+# the state never relies on them (a save written as JSON and loaded has none either).
+_ATOMS = frozenset((str, int, float, bool, type(None)))
+
+
+def _deep(x: Any) -> Any:
+    t = type(x)
+    if t is dict:
+        return {k: v if type(v) in _ATOMS else _deep(v) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in _ATOMS else _deep(v) for v in x]
+    if t is tuple:
+        return tuple(v if type(v) in _ATOMS else _deep(v) for v in x)
+    return x
+
+
+_SHAPES: dict[int, tuple[Any, frozenset[str], frozenset[str]]] = {}
+
+
+def _shape(pack: Any) -> tuple[frozenset[str], frozenset[str]]:
+    """The vars and the fields in play of `pack` whose values may be lists (declared a list
+    or `any`): only those need more than a copy of their table. Kept per pack."""
+    got = _SHAPES.get(id(pack))
+    if got is None or got[0] is not pack:
+        from engine.dsl import ast as A
+        model = pack.model
+        listy = frozenset(name for name, decl in model.vars.items()
+                          if isinstance(decl.type, A.TList) or decl.type.name == "any")
+        # in the state: var fields, and every field of a record made in play
+        fields = frozenset(f.name for t in model.types.values() for f in t.fields.values()
+                           if (f.var or t.created)
+                           and (isinstance(f.type, tuple) or f.type == "any"))
+        got = _SHAPES[id(pack)] = (pack, listy, fields)
+    return got[1], got[2]
+
+
+def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[str, Any]:
+    """A deep copy of a state of a game of `pack` (without its "log" when `log` is
+    False)."""
+    listy, list_fields = _shape(pack)
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if key == "z" or key == "revealed" or key == "made":  # key -> list of ids or sides
+            out[key] = {k: v[:] for k, v in value.items()}
+        elif key == "loc" or key == "serial":  # id -> zone key, type -> count
+            out[key] = value.copy()
+        elif key == "v":
+            v = out[key] = {k: table.copy() for k, table in value.items()}
+            for name in listy:
+                if name in v:
+                    v[name] = _deep(v[name])
+        elif key == "f":
+            f = out[key] = {k: rec.copy() for k, rec in value.items()}
+            if list_fields:
+                for rec in f.values():
+                    for name in list_fields.intersection(rec):
+                        rec[name] = _deep(rec[name])
+        elif type(value) in _ATOMS:
+            out[key] = value
+        elif key == "stack" or key == "log":  # deep and long: at C speed
+            if log or key != "log":
+                out[key] = marshal.loads(marshal.dumps(value))
+        else:
+            out[key] = _deep(value)
+    return out
+
+
+def _snapshot(state: dict[str, Any], pack: Any) -> bytes | dict[str, Any]:
+    """A state without its log, kept for an undo checkpoint: marshalled, which is one
+    object made at C speed and leaves the cyclic garbage collector nothing to walk (the
+    deep copy's containers made it walk the log: a checkpoint cost more than the copy),
+    or, for a state marshal cannot write, a copy (`_thaw` reads either)."""
+    try:
+        return marshal.dumps({k: v for k, v in state.items() if k != "log"})
+    except ValueError:
+        return copy_state(state, pack, log=False)
+
+
+def _thaw(kept: bytes | dict[str, Any], pack: Any) -> dict[str, Any]:
+    """A new state from a `_snapshot` (which stays as it is, for another undo)."""
+    return marshal.loads(kept) if type(kept) is bytes else copy_state(kept, pack)
+
+
+def require_playable(pack: Any) -> None:
+    """A data pack (`playable: false`) has no rules to play: no game is made from it
+    (`NotPlayable`)."""
+    if not pack.model.playable:
+        raise NotPlayable(pack.id)
+
+
+def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
+           limits: Limits | None = None, chance: list[int] | None = None) -> Game:
+    """Play `actions` from a new game with `seed`; exact, since all randomness is seeded,
+    or, for a game whose chance the host supplied, taken from `chance`: the outcomes it
+    used, in order (its state's "chance" record)."""
+    game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
+    for a in actions:
+        game.apply(a)
+    return game

@@ -1,0 +1,397 @@
+"""Per-player views: the state and log with everything that player may not see removed.
+
+A card is shown to a side when it lies in a zone that side may see, or has been revealed
+to it. Choices are shown to the side that made them only; a move out of and into zones a
+side cannot see shows that side no card. Rule traces (which trigger ran) are not shown to
+players at all.
+
+A log line shows a card as the side saw it when the line was written, as a player at the
+table remembers it: a card revealed to the side then (face up on the table) stays named in
+that line after it moves back into a hidden zone; a card revealed only later, after it
+moved, is not named in the older lines. A card revealed to the side now names it in the
+lines written since its last move (a reveal that left no log entry, such as a card shown
+to a decider with its options, counts from then on only).
+
+Records made in play (`type T created`) and var fields follow the same rule: a side sees a
+record's fields, and the zone and var keys that name it, when it sees the record (in a zone
+it may see, revealed to it, or in no zone).
+"""
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from engine.core.saves import key_order, made_in_turn
+
+
+def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
+    """Does `side` see `ent` lying in `zone` now?"""
+    if zone is None or not isinstance(ent, str):
+        return True
+    if game.pack.can_see_zone(side, zone):
+        return True
+    return side is not None and side in game.rt.revealed.get(ent, ())
+
+
+class _Then:
+    """What a side saw of the cards when each log line was written (see the module's
+    docstring): the log's reveals, each in force until its card next moves, replayed line by
+    line (`step`), and the reveals in force now for the lines since a card's last move.
+
+    While a line is read, `now` collects the records whose answers read the game as it is
+    now (the reveals in force now, where records made in play lie), and `hits` those the
+    replayed reveals showed: ShownLog reads such a line again when the game changes."""
+
+    STEPS = frozenset(("reveal", "move", "destroy"))  # the lines `step` reads
+
+    def __init__(self, game: Any, side: str | None):
+        self.game, self.side = game, side
+        self.at = -1  # the index of the line being read
+        self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
+        # each card's last move (or destroy) line in the whole log, read ahead of `at`
+        self.last_move: dict[str, int] = {}
+        self.now: list[Any] = []
+        self.hits: list[Any] = []
+
+    def step(self, e: dict[str, Any]) -> None:
+        """Read the current line (after its own visibility was worked out)."""
+        if e["t"] == "reveal":
+            if e["to"] in (None, self.side) and self.side is not None:
+                self.revealed.add(e["e"])
+        else:  # moved (or gone): hidden again unless its zone shows it
+            self.revealed.discard(e["e"])
+
+    def saw(self, ent: Any) -> bool:
+        """Had the side `ent` revealed to it when the current line was written?"""
+        if ent in self.revealed:
+            self.hits.append(ent)
+            return True
+        if self.side is None:  # (shown nothing to a spectator: no answer to note)
+            return False
+        self.now.append(ent)
+        if self.side not in self.game.rt.revealed.get(ent, ()):
+            return False
+        return self.last_move.get(ent, -1) < self.at
+
+    def sees(self, ent: Any, zone: str | None) -> bool:
+        if zone is None or not isinstance(ent, str):
+            return True
+        return self.game.pack.can_see_zone(self.side, zone) or self.saw(ent)
+
+    def key_visible(self, key: str) -> bool:
+        """`_key_visible` now, noting the records it read."""
+        if "#" not in key:
+            return True
+        parts = [part for part in key.split("|") if "#" in part]
+        self.now.extend(parts)
+        game, loc = self.game, self.game.rt.loc
+        return all(_sees(game, self.side, part, loc.get(part)) for part in parts)
+
+
+class ShownLog:
+    """One side's log as its views show it, kept between views: a view reads only the lines
+    written since the last one (PettingZoo asks for a view at every step, and reading the
+    whole log each time was most of a long game's time).
+
+    A line shows what the side saw when it was written, which the lines before it decide
+    (`_Then`), except where it reads the game as it is now (a card revealed to the side now,
+    where a record made in play lies): such a line is noted under each record it read, and
+    read again when one of them changes. A record changes only by a line of the log (a move,
+    a creation, a destruction: the records they name) or by a reveal to the side (the
+    records revealed to it now, compared with those at the last view). The lines read stay
+    valid while the log is the one they were read from, not cut back (undo cuts it, and
+    grows it again with other entries: its last line read is then another object), and the
+    state is the same object (undo and a failed action restore another)."""
+
+    def __init__(self, game: Any, side: str | None):
+        self.side = side
+        self._start(game)
+
+    def _start(self, game: Any) -> None:
+        """Nothing read yet, of the game's log now."""
+        side = self.side
+        self.state = game.rt.s  # the state whose log was read
+        self.log = self.state["log"]
+        self.n = 0  # lines read
+        self.last: Any = None  # the last line read (the very entry)
+        self.then = _Then(game, side)
+        self.shown: list[Any] = []  # per line read, what the side is shown (None: nothing)
+        self.out: list[Any] = []  # the lines shown, in order
+        self.watch: dict[Any, list[int]] = {}  # record -> lines that read the game about it
+        self.hits: dict[int, tuple[Any, ...]] = {}  # such a line -> `_Then.hits` when read
+        self.place: dict[int, int] = {}  # such a line, when shown -> its index in `out`
+        self.known: set[Any] = set()  # the records revealed to the side at the last view
+
+    def lines(self, game: Any) -> list[dict[str, Any]]:
+        """The side's log now (a new list; the entries are shared, never changed)."""
+        rt = game.rt
+        log = rt.s["log"]
+        if rt.s is not self.state or log is not self.log or self.n > len(log) \
+                or (self.n and log[self.n - 1] is not self.last):
+            self._start(game)  # read again from the start
+        n, side, then = self.n, self.side, self.then
+        known = {e for e, seen in rt.revealed.items() if side in seen} \
+            if side is not None and rt.revealed else set()
+        changed = known ^ self.known
+        self.known = known
+        new = log[n:]
+        last_move = then.last_move
+        for i, e in enumerate(new, n):
+            t = e["t"]
+            if t == "move" or t == "destroy":
+                last_move[e["e"]] = i
+                changed.add(e["e"])
+            elif t == "create":
+                changed.add(e["e"])
+        if changed and self.watch:
+            self._read_again(game, changed)
+        steps, shown, out = _Then.STEPS, self.shown, self.out
+        now, hits = then.now, then.hits
+        for i, e in enumerate(new, n):
+            then.at = i
+            line = _log_entry(game, side, e, then)
+            if now:  # it read the game now: noted, to read again when that changes
+                for ent in now:
+                    self.watch.setdefault(ent, []).append(i)
+                self.hits[i] = tuple(hits)
+                if line is not None:
+                    self.place[i] = len(out)
+                now.clear()
+            hits.clear()
+            if e["t"] in steps:
+                then.step(e)
+            shown.append(line)
+            if line is not None:
+                out.append(line)
+        if new:
+            self.n, self.last = len(log), log[-1]
+        return out[:]
+
+    def _read_again(self, game: Any, changed: set[Any]) -> None:
+        """Read again the lines read before that read the game about a `changed` record."""
+        lines = sorted({i for ent in changed for i in self.watch.get(ent, ())})
+        again = _Then(game, self.side)
+        again.last_move = self.then.last_move
+        moved = False  # a line now shown that was not, or the other way round
+        for i in lines:
+            again.at, again.revealed = i, set(self.hits[i])
+            line = _log_entry(game, self.side, self.log[i], again)
+            again.now.clear()
+            again.hits.clear()
+            if (line is None) != (self.shown[i] is None):
+                moved = True
+            elif line is not None:
+                self.out[self.place[i]] = line
+            self.shown[i] = line
+        if moved:
+            self.out = [line for line in self.shown if line is not None]
+            self.place = {}
+            at = 0
+            for i, line in enumerate(self.shown):
+                if line is not None:
+                    if i in self.hits:
+                        self.place[i] = at
+                    at += 1
+
+
+def _shown(then: _Then, value: Any, where: Any) -> Any:
+    """A logged value as the side saw it: hidden cards become None, also inside lists."""
+    if isinstance(value, list) and isinstance(where, list):
+        return [_shown(then, v, w) for v, w in zip(value, where)]
+    return value if then.sees(value, where) else None
+
+
+def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
+               ) -> dict[str, Any] | None:
+    shown = _entry(game, side, e, then)
+    if shown is not None and game.pack.created:  # zone keys naming records made in play
+        for k in ("from", "to", "z"):
+            key = shown.get(k)
+            if isinstance(key, str) and not then.key_visible(key.partition("|")[2]):
+                shown = {**shown, k: None}
+    return shown
+
+
+def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
+           ) -> dict[str, Any] | None:
+    t = e["t"]
+    pack = game.pack
+    if t == "move":  # a card face up before it moved was seen going
+        visible = (pack.can_see_zone(side, e["to"]) or
+                   (e["from"] is not None and pack.can_see_zone(side, e["from"])) or
+                   then.saw(e["e"]))
+        return e if visible else {**e, "e": None}
+    if t == "choice":
+        return e if e["side"] == side else {"t": "choice", "side": e["side"]}
+    if t == "set":
+        if not pack.var_visible(side, e["n"], e["k"]):
+            return None
+        if "at" in e:  # a key naming records made in play: shown if the side saw them
+            parts = e["k"].split("|")
+            # every part read (no short cut): ShownLog reads the line again with the same
+            if not all(then.sees(p, z) for p, z in zip(parts, e["at"]) if "#" in p):
+                return None
+            return {k: v for k, v in e.items() if k != "at"}
+        return e
+    if t == "create":
+        return e if e["to"] is None or pack.can_see_zone(side, e["to"]) else {**e, "e": None}
+    if t == "destroy":
+        return e if then.sees(e["e"], e["from"]) else {**e, "e": None}
+    if t == "setf":  # a field of a record the side cannot see: nothing shown
+        return {k: v for k, v in e.items() if k != "at"} if then.sees(e["e"], e["at"]) \
+            else None
+    if t in ("event", "say"):
+        args = [_shown(then, a, z) for a, z in zip(e["a"], e["at"])]
+        out = {k: v for k, v in e.items() if k != "at"}
+        out["a"] = args
+        return out
+    if t == "reveal":
+        return e if e["to"] in (None, side) else {**e, "e": None}
+    if t == "trigger":
+        # Rule traces are for hosts and designers (`game.log`), never for players: a trace
+        # shows that a trigger's condition held, and a condition may read a hidden hand
+        # (`after turn(s) if self in hand[s]` on a card names the card outright).
+        return None
+    return e
+
+
+def player_view(game: Any, side: str | None, lang: str | None = None,
+                logs: dict[str | None, ShownLog] | None = None) -> dict[str, Any]:
+    """`Game.view(side, lang)`: the format is engine.core.api.View (docs/api.md). `logs`: the
+    sides' logs as shown so far (ShownLog), kept by the game between views, else read
+    whole."""
+    from engine.core.api import FORMAT_VERSION, decision_data, result_data
+    rt, pack = game.rt, game.pack
+    if side is not None and side not in pack.side_set:
+        raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
+    zone_items, var_items, field_items = _tables(game)
+    zones: dict[str, Any] = {}
+    for key, items in zone_items:
+        if pack.created and not _key_visible(game, side, key.partition("|")[2]):
+            continue  # the zone of a record made in play that the side cannot see
+        if pack.can_see_zone(side, key):
+            zones[key] = list(items)
+        else:
+            known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
+            zones[key] = {"count": len(items), "revealed": known}
+    variables: dict[str, Any] = {}
+    for name, table in var_items:
+        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
+                 and (not pack.created or _key_visible(game, side, k))}
+        if shown:
+            variables[name] = shown[""] if list(shown) == [""] else shown
+    d = game.decision
+    decision = None
+    legal: list[Any] = []
+    if d is not None:
+        if d.side == side:
+            decision = decision_data(d)
+            legal = game.legal_actions()
+        elif d.window is not None:  # the same whatever the decider holds: no options
+            decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
+        else:
+            decision = {"side": d.side, "kind": d.kind}
+    fields = None
+    if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
+        fields = {rid: dict(rec) for rid, rec in field_items
+                  if _sees(game, side, rid, rt.loc.get(rid))}
+    if logs is None:
+        log = ShownLog(game, side).lines(game)
+    else:
+        kept = logs.get(side)
+        if kept is None:
+            kept = logs[side] = ShownLog(game, side)
+        log = kept.lines(game)
+    result = game.result
+    view = {
+        "format_version": FORMAT_VERSION, "pack": pack.id, "side": side, "vars": variables,
+        "zones": zones,
+        "decision": decision, "legal_actions": legal, "log": log,
+        "result": result_data(result),
+        "decisions": rt.s["decisions"],
+    }
+    if fields is not None:
+        view["fields"] = fields
+    if lang is not None:
+        view["lang"] = lang
+        view["names"] = pack.names_in(view, lang)
+    return view
+
+
+def _tables(game: Any) -> tuple[Any, Any, Any]:
+    """The state's zones, vars and fields in play, each as (key, value) pairs, in the order
+    the game made them: the state's own, but for a pack that may make records of two
+    created types in turn, whose state loaded from a save cannot have it
+    (engine.core.saves.key_order): those are read in `key_order`, whatever the state's order."""
+    s = game.rt.s
+    if not made_in_turn(game.pack):
+        return s["z"].items(), s["v"].items(), (s.get("f") or {}).items()
+    order = key_order(game.pack, s["made"])
+    z, v, f = s["z"], s["v"], s["f"]
+    return ([(key, z[key]) for key in order.zones],
+            [(name, {key: v[name][key] for key in keys}) for name, keys in order.vars.items()],
+            [(rid, f[rid]) for rid in order.fields])
+
+
+def _key_visible(game: Any, side: str | None, key: str) -> bool:
+    """Does `side` see every record made in play that a zone or var key names? (Such a
+    key names a record by its id; one in a zone hidden from the side stays unnamed.)"""
+    if "#" not in key:
+        return True
+    loc = game.rt.loc
+    return all(_sees(game, side, part, loc.get(part)) for part in key.split("|")
+               if "#" in part)
+
+
+def failed_invariants(game: Any) -> list[str]:
+    rt = game.rt
+    out = []
+    for (decl, _path), fn in zip(game.pack.model.checks, game.pack.ns["CHECKS"]):
+        if decl.invariant and not rt.call_rule(fn):
+            out.append(decl.message)
+    return out
+
+
+def position_key(game: Any, side: str) -> bytes:
+    """What `side` sees of the game now, without the log, the counters and the decision's
+    id, as bytes: two positions with the same key look the same to `side`. Much cheaper
+    than `player_view` (no log, no legal actions), for bots that remember positions."""
+    rt, pack = game.rt, game.pack
+    s = rt.s
+    revealed, created = s["revealed"], pack.created
+    visible = pack.visible_zones[side]
+    known = {e for e, seen in revealed.items() if side in seen}
+    parts: list[Any] = []
+    zone_items, var_items, field_items = _tables(game)
+    for key, items in zone_items:
+        if created and not _key_visible(game, side, key.partition("|")[2]):
+            continue
+        if key in visible:
+            parts.append(items)
+        else:  # how many, and which of them were shown to the side
+            parts.append((len(items), [e for e in items if e in known] if known else ()))
+    model_vars = pack.model.vars
+    for name, table in var_items:
+        vis = model_vars[name].visibility
+        if vis == "hidden":
+            continue
+        if created:
+            table = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
+                     and _key_visible(game, side, k)}
+        elif vis == "private":  # the keys of its own side (Pack.var_visible)
+            table = {k: v for k, v in table.items() if k.partition("|")[0] == side}
+        parts.append(table)
+    if s.get("f") is not None:
+        loc = s["loc"]
+        parts.append({rid: rec for rid, rec in field_items
+                      if _sees(game, side, rid, loc.get(rid))})
+    d = s["decision"]
+    if d is not None:
+        if d["side"] == side:
+            parts.append((side, d["kind"], d["prompt"], d.get("args"), d["options"],
+                          d["optional"], d["min"], d["max"], d.get("each")))
+        else:
+            parts.append((d["side"], d["kind"], d.get("window") and d["prompt"]))
+    # marshal's version 0 writes equal data as equal bytes (no shared references, no
+    # interned strings), several times faster than repr
+    return marshal.dumps(parts, 0)

@@ -1,0 +1,295 @@
+"""pack.yaml `board:`: what a terminal shows of a game, and its check at pack load (E340).
+
+Two forms. The short one lists the vars shown, in order: `board: [round, active]`. The long
+one is a mapping of sections, each optional:
+
+    board:
+      vars: [active]                 # vars shown, in order
+      turn: {var: round, of: season, by: number}
+                                     # the turn track: the var's value "of" the number of
+                                     # records of type `of`, and the name of the one whose
+                                     # field `by` equals it ("Spring 2 - 2 of 6")
+      map:
+        places: town                 # the record type of the map's places
+        group: region                # a field of a place naming the group it is listed in
+        zones: [field, walls]        # zones keyed by a place: the pieces in it, counted
+        count_by: side               # ... per value of this field of the pieces
+        flags: [veteran]             # ... and, of those, how many have these bool fields
+        pieces:                      # records standing in a place by a field of their own
+          general: {at: at, under: superior, zones: [escort], show: [rank, hidden]}
+        fields: [kind, owner, damage]  # fields of a place shown with it when set
+        summary: owner               # a field of a place counted per group
+      cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
+      show:                          # a record of these types, as an option or a card, is
+        unit: [strength, veteran]    # its name and these fields ("Spearmen (strength 3)");
+        card: [number, front.cost]   # `a.b`: field b of the record field a names
+      log: sentences                 # the log shows the pack's `log` sentences and the result,
+                                     # not every change of state (default: all)
+
+Nothing here knows any game: names are checked against the pack's declarations.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.dsl.errors import did_you_mean
+
+BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
+LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
+TURN_KEYS = ("var", "of", "by")
+MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary")
+PIECE_KEYS = ("at", "under", "zones", "show")
+
+
+def board_spec(raw: Any) -> dict[str, Any]:
+    """pack.yaml `board:` as a mapping of sections (the short list form is `vars`)."""
+    if raw is None:
+        return {}
+    if isinstance(raw, list):
+        return {"vars": list(raw)}
+    return dict(raw) if isinstance(raw, dict) else {}
+
+
+def _names(v: Any) -> list[Any]:
+    return list(v) if isinstance(v, list) else [v]
+
+
+class BoardCheck:
+    """Checks `board:` (a YMap or YList from pack.yaml) against a pack model; `error(message,
+    node, key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node`
+    (or, for a list, at its item number `key`); with `at_key` true, at the key itself rather
+    than its value; `suggestion` is a did-you-mean or None."""
+
+    def __init__(self, model: Any,
+                 error: Callable[[str, Any, Any, bool, str | None], None]):
+        self.m = model
+        self._error = error
+
+    def error(self, message: str, node: Any, key: Any, at_key: bool = False,
+              suggestion: str | None = None) -> None:
+        self._error(message, node, key, at_key, suggestion)
+
+    def check(self, node: Any, key: Any, board: Any) -> None:
+        if isinstance(board, list):
+            self._vars(board)
+            return
+        if not isinstance(board, dict):
+            self.error("'board' is a list of vars, or a mapping of sections ("
+                       + ", ".join(BOARD_KEYS) + ")", node, key)
+            return
+        if not self._keys(board, BOARD_KEYS, "board"):
+            return
+        if "vars" in board:
+            self._list(board, "vars", self._vars)
+        if "cards" in board:
+            self._list(board, "cards",
+                       lambda v: self._each(v, self._zone_name, "a zone", self.m.zones))
+        if "turn" in board:
+            self._turn(board, board["turn"])
+        if "map" in board:
+            self._map(board, board["map"])
+        if "show" in board:
+            self._show(board, board["show"])
+        if "log" in board and board["log"] not in LOG_STYLES:
+            self.error("board: 'log' is one of " + ", ".join(LOG_STYLES), board, "log")
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _keys(self, m: Any, allowed: tuple[str, ...], what: str) -> bool:
+        ok = True
+        for k in m:
+            if k not in allowed:
+                self.error(f"{what}: unknown key '{k}' (keys: {', '.join(allowed)})", m, k,
+                           True, did_you_mean(str(k), allowed))
+                ok = False
+        return ok
+
+    def _list(self, m: Any, key: str, fn: Callable[[Any], None]) -> None:
+        if not isinstance(m[key], list):
+            self.error(f"board: '{key}' is a list of names", m, key)
+        else:
+            fn(m[key])
+
+    def _each(self, items: Any, ok: Callable[[Any], bool], what: str,
+              names: Any = ()) -> None:
+        """Each of `items` must be `ok`; else E340, with the closest of `names` suggested."""
+        for i, name in enumerate(items):
+            if not ok(name):
+                self.error(f"board: {name!r} is not {what} of the pack", items, i, False,
+                           did_you_mean(name, names) if isinstance(name, str) else None)
+
+    def _vars(self, items: list[Any]) -> None:
+        self._each(items, lambda n: isinstance(n, str) and n in self.m.vars, "a var",
+                   self.m.vars)
+
+    def _zone_name(self, n: Any) -> bool:
+        return isinstance(n, str) and n in self.m.zones
+
+    def _type(self, n: Any) -> Any:
+        return self.m.types.get(n) if isinstance(n, str) and n != "table" else None
+
+    def _field(self, m: Any, key: str, tinfo: Any, refers: str | None = None) -> Any:
+        """The field m[key] of the type `tinfo` (E340 if it has none, or it does not refer
+        to a record of type `refers` when given)."""
+        name = m[key]
+        f = tinfo.fields.get(name) if isinstance(name, str) else None
+        if f is None:
+            self.error(f"board: {tinfo.name} has no field {name!r}", m, key)
+        elif refers is not None and f.type != refers:
+            self.error(f"board: field '{name}' of {tinfo.name} does not name a {refers}", m, key)
+            return None
+        return f
+
+    def _fields(self, m: Any, key: str, tinfo: Any) -> None:
+        items = m[key]
+        if not isinstance(items, list):
+            self.error(f"board: '{key}' is a list of fields of {tinfo.name}", m, key)
+            return
+        self._each(items, lambda n: isinstance(n, str) and n in tinfo.fields,
+                   f"a field of {tinfo.name}", tinfo.fields)
+
+    def _zones_of(self, m: Any, key: str, tname: str) -> list[str]:
+        """m[key]: zones keyed by a record of type `tname` (their first index)."""
+        items = m[key]
+        if not isinstance(items, list):
+            self.error(f"board: '{key}' is a list of zones", m, key)
+            return []
+        out = []
+        for i, z in enumerate(items):
+            decl = self.m.zones.get(z) if isinstance(z, str) else None
+            if decl is None:
+                self.error(f"board: {z!r} is not a zone of the pack", items, i)
+            elif not decl.params or getattr(decl.params[0].type, "name", None) != tname:
+                self.error(f"board: zone '{z}' is not kept per {tname} (zone {z}[x: {tname}])",
+                           items, i)
+            else:
+                out.append(z)
+        return out
+
+    # ---- sections -------------------------------------------------------------------------
+    def _turn(self, board: Any, turn: Any) -> None:
+        if not isinstance(turn, dict) or "var" not in turn:
+            self.error("board: 'turn' is {var: VAR} or {var: VAR, of: TYPE, by: FIELD}",
+                       board, "turn")
+            return
+        if not self._keys(turn, TURN_KEYS, "board: turn"):
+            return
+        if turn["var"] not in self.m.vars:
+            self.error(f"board: {turn['var']!r} is not a var of the pack", turn, "var")
+        if ("of" in turn) != ("by" in turn):
+            self.error("board: 'turn' gives 'of' (a record type) and 'by' (its number field) "
+                       "together", turn, "of" if "of" in turn else "by")
+        elif "of" in turn:
+            tinfo = self._type(turn["of"])
+            if tinfo is None:
+                self.error(f"board: unknown record type {turn['of']!r}", turn, "of")
+            else:
+                self._field(turn, "by", tinfo)
+
+    def _map(self, board: Any, m: Any) -> None:
+        if not isinstance(m, dict) or "places" not in m:
+            self.error("board: 'map' is a mapping with at least 'places: TYPE'", board, "map")
+            return
+        if not self._keys(m, MAP_KEYS, "board: map"):
+            return
+        places = self._type(m["places"])
+        if places is None:
+            self.error(f"board: unknown record type {m['places']!r}", m, "places")
+            return
+        if "group" in m:
+            f = self._field(m, "group", places)
+            if f is not None and self._type(f.type) is None:
+                self.error(f"board: field '{m['group']}' of {places.name} does not name a "
+                           "record", m, "group")
+        zones = self._zones_of(m, "zones", places.name) if "zones" in m else []
+        for key in ("fields", "summary"):
+            if key == "fields" and key in m:
+                self._fields(m, key, places)
+            elif key in m:
+                self._field(m, key, places)
+        items = {self.m.zones[z].of for z in zones}
+        for key in ("count_by", "flags"):
+            if key not in m:
+                continue
+            for tname in items:
+                tinfo = self._type(tname)
+                if tinfo is None:
+                    continue
+                if key == "flags":
+                    self._fields(m, key, tinfo)
+                else:
+                    self._field(m, key, tinfo)
+        if "pieces" in m:
+            self._pieces(m, m["pieces"], places.name)
+
+    def _show(self, board: Any, show: Any) -> None:
+        if not isinstance(show, dict):
+            self.error("board: 'show' maps a record type to a list of its fields "
+                       "({TYPE: [FIELD, ...]})", board, "show")
+            return
+        types = [t for t in self.m.types if t != "table"]
+        for tname, paths in show.items():
+            tinfo = self._type(tname)
+            if tinfo is None:
+                self.error(f"board: unknown record type {tname!r}", show, tname, True,
+                           did_you_mean(str(tname), types))
+            elif not isinstance(paths, list):
+                self.error(f"board: 'show' of {tname} is a list of its fields", show, tname)
+            else:
+                for i in range(len(paths)):
+                    self._path(paths, i, tinfo)
+
+    def _path(self, items: Any, i: int, tinfo: Any) -> None:
+        """items[i]: a field of the type `tinfo`, or `a.b`: the field b of the record that
+        the field a names (and so on)."""
+        path = items[i]
+        if not isinstance(path, str):
+            self.error(f"board: {path!r} is not a field of {tinfo.name}", items, i)
+            return
+        steps = path.split(".")
+        for n, step in enumerate(steps):
+            f = tinfo.fields.get(step)
+            if f is None:
+                self.error(f"board: {tinfo.name} has no field {step!r}", items, i, False,
+                           did_you_mean(step, tinfo.fields))
+                return
+            if n < len(steps) - 1:
+                tinfo = self._type(f.type) if isinstance(f.type, str) else None
+                if tinfo is None:
+                    self.error(f"board: field '{step}' names no record: nothing after it in "
+                               f"'{path}'", items, i)
+                    return
+
+    def _pieces(self, m: Any, pieces: Any, places: str) -> None:
+        if not isinstance(pieces, dict):
+            self.error("board: 'pieces' maps a record type to {at: FIELD, ...}", m, "pieces")
+            return
+        for tname, spec in pieces.items():
+            tinfo = self._type(tname)
+            if tinfo is None:
+                self.error(f"board: unknown record type {tname!r}", pieces, tname)
+                continue
+            if isinstance(spec, str):
+                spec_map: Any = {"at": spec}
+                self._field(pieces, tname, tinfo, refers=places)
+                continue
+            if not isinstance(spec, dict) or "at" not in spec:
+                self.error(f"board: piece '{tname}' is a field naming its {places}, or "
+                           "{at: FIELD, under: FIELD, zones: [ZONE], show: [FIELD]}", pieces,
+                           tname)
+                continue
+            spec_map = spec
+            if not self._keys(spec_map, PIECE_KEYS, f"board: piece '{tname}'"):
+                continue
+            self._field(spec_map, "at", tinfo, refers=places)
+            if "under" in spec_map:
+                self._field(spec_map, "under", tinfo, refers=tname)
+            if "zones" in spec_map:
+                self._zones_of(spec_map, "zones", tname)
+            if "show" in spec_map:
+                self._fields(spec_map, "show", tinfo)
+
+
+def log_sentences(raw: Any) -> bool:
+    """Whether pack.yaml `board:` asks the log to show only the pack's sentences."""
+    return board_spec(raw).get("log") == "sentences"

@@ -1,0 +1,136 @@
+"""Pack directory -> checked model + generated Python source, cached (see `engine.dsl.cache`).
+
+The parser, checker and compiler are imported only when a pack is really built: a build
+found in the cache needs none of them.
+"""
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from engine.dsl.errors import Diagnostic, sort_key
+
+if TYPE_CHECKING:
+    from engine.dsl.cache import Cache
+    from engine.dsl.checker import CheckResult
+    from engine.dsl.pack import PackSource
+
+
+@attrs.define
+class Build:
+    source: PackSource
+    # the checker's annotations (keyed by syntax-tree node identity, so a build read from
+    # the cache has none: None then)
+    check: CheckResult | None
+    code: str | None
+    diagnostics: list[Diagnostic]
+    code_object: Any = None  # `code` compiled by Python, done once here
+
+    @property
+    def ok(self) -> bool:
+        return self.code is not None and not any(d.severity == "error" for d in self.diagnostics)
+
+
+def build_pack(root: Path) -> Build:
+    """The checked and compiled pack at `root`, from the cache when its files, the files
+    of the packs it imports and the language itself are unchanged. Only builds without
+    errors are kept, so the diagnostics of a warm build are those of a cold one."""
+    from engine.dsl.cache import Cache
+    cache = Cache.open()
+    key = pack_key(root) if cache is not None else None
+    if cache is not None and key is not None:
+        got = cache.get("build", key[0], imports_unchanged)
+        if isinstance(got, dict):
+            return _thaw(got)
+    build = _build(root)
+    if cache is not None and key is not None and build.ok:
+        store_build(cache, key, root, build)
+    return build
+
+
+def pack_key(root: Path) -> tuple[str, str] | None:
+    """(the cache key, the digest of its files) of the pack at `root`; None when a file
+    of it is refused or unreadable. The packs it imports are checked from an entry's
+    header (`imports_unchanged`)."""
+    from engine.dsl.cache import key_of
+    from engine.dsl.files import tree_digest
+    digest = tree_digest(Path(root))
+    return None if digest is None else (key_of("pack", str(root), digest), digest)
+
+
+def imports_header(root: Path, build: Build, digest: str) -> dict | None:
+    """What an entry records about the imports of `build`: the digest of each imported
+    pack as it was read, and where each import was looked for. None when the pack's own
+    files changed between hashing them (`digest`) and reading them: nothing is stored."""
+    src = build.source
+    if src.digests.get(str(root)) != digest:
+        return None
+    return {"imports": [[str(r), src.digests.get(str(r))] for r in src.import_roots],
+            "probes": [[p, found] for p, found in src.probes]}
+
+
+def imports_unchanged(header: dict) -> bool:
+    """Are the imports recorded in an entry's header as they were? (see imports_header)"""
+    from engine.dsl.files import tree_digest
+    for path, found in header.get("probes", []):
+        if Path(path).is_file() != found:
+            return False
+    return all(tree_digest(Path(folder)) == digest for folder, digest in header.get("imports", []))
+
+
+def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build) -> dict | None:
+    """Keep `build` under `key` (from `pack_key`); the header it was stored with, or None
+    when it was not stored."""
+    header = imports_header(root, build, key[1])
+    if header is None:
+        return None
+    frozen = {"source": build.source, "code": build.code, "diagnostics": build.diagnostics,
+              "code_object": marshal.dumps(build.code_object)}
+    return header if cache.put("build", key[0], frozen, header) else None
+
+
+def _thaw(entry: dict) -> Build:
+    return Build(entry["source"], None, entry["code"], entry["diagnostics"],
+                 marshal.loads(entry["code_object"]))
+
+
+def _build(root: Path) -> Build:
+    from engine.dsl.checker import check
+    from engine.dsl.pack import read_pack
+    src = read_pack(root)
+    diags = list(src.diagnostics)
+    # The rules are checked even when some files are broken, so that one run reports every
+    # problem; names defined in the broken parts are "poisoned" and their uses not reported.
+    try:
+        result = check(src.model, src.sources)
+    except RecursionError:
+        diags.append(_too_big(src, "checked"))
+        return Build(src, None, None, sorted(diags, key=sort_key))
+    diags.extend(result.diagnostics)
+    if any(d.severity == "error" for d in diags):
+        return Build(src, result, None, sorted(diags, key=sort_key))
+    try:
+        from engine.dsl.compiler import compile_pack
+        code = compile_pack(src.model, result)
+        code_object = compile(code, module_filename(src), "exec")
+    except (RecursionError, SyntaxError, MemoryError, ValueError) as err:
+        # the parser's nesting limits should make this unreachable: a last line of defence,
+        # so that a pack Python cannot compile is a located error, never a traceback
+        diags.append(_too_big(src, "compiled", err))
+        return Build(src, result, None, sorted(diags, key=sort_key))
+    return Build(src, result, code, sorted(diags, key=sort_key), code_object)
+
+
+def module_filename(src: PackSource) -> str:
+    """The file name generated code runs under (run-time faults look for it)."""
+    return f"<pack {src.model.id} {src.hash}>"
+
+
+def _too_big(src: PackSource, stage: str, err: BaseException | None = None) -> Diagnostic:
+    detail = f" ({type(err).__name__}: {err})" if err is not None else ""
+    return Diagnostic("E390", f"the rules could not be {stage}: they are nested too deeply or "
+                      f"are too large{detail}; split long rules into procedures",
+                      str(src.root / "pack.yaml"), 0, 0)

@@ -1,0 +1,540 @@
+"""Safe, located YAML loading for pack record files.
+
+Why not `yaml.safe_load`: it follows YAML 1.1 (`no` is False, `0777` is 511),
+keeps no positions, and lets a duplicate key silently win. Pack authors need
+`file:line:col` for every value, and game files are full of values that
+YAML 1.1 quietly misreads, so we resolve scalars with YAML 1.2 core rules and
+turn the ambiguous spellings into errors.
+
+We build values from the parser's event stream rather than from
+`yaml.compose()`: events carry the same marks, say directly whether a tag was
+written, and walking them needs no recursion (composing with the C loader
+crashes the interpreter on very deep nesting).
+
+Codes reported here:
+  E001  not readable YAML: syntax, bad character, several documents, unknown alias
+  E002  duplicate key in a mapping
+  E003  ambiguous unquoted value yes/no/on/off/y/n
+  E004  number in a refused form: leading zero, underscore, 0x/0o/0b, 1e3
+  E005  unsupported tag, or a value that does not fit its standard tag
+  E006  unsupported structure: recursive alias, non-scalar key, bad merge, too deep
+  E007  aliases expand the document past MAX_ALIAS_NODES values (a "billion laughs")
+  E008  number too long (over MAX_NUMBER_LENGTH characters) or too large for a float
+
+Values are returned alongside non-fatal errors (E002-E006, E008) so callers can
+report more than one problem per run; E001, E007 and "too deep" (E006) lose the
+data. Callers must treat the data as unusable whenever an error-severity
+diagnostic came back.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import attrs
+
+from engine.dsl.errors import Diagnostic, position_of, sort_key, split_lines
+
+# PyYAML and its fastest safe loader, imported by `load_yaml` when first needed: reading
+# values back from the build cache (locations included) parses no YAML.
+yaml: Any = None
+_LOADER: Any = None
+
+
+def _pyyaml() -> None:
+    global yaml, _LOADER
+    if yaml is None:
+        import yaml as module
+        _LOADER = getattr(module, "CSafeLoader", module.SafeLoader)
+        yaml = module
+
+# Deeper records are surely a mistake, and later recursive passes would choke.
+MAX_DEPTH = 100
+
+# An alias shares its value, but every later pass (checks, copies, generated code)
+# walks it once per use: nested aliases multiply, and a 1 kB file can stand for
+# billions of values. Values added by aliases count against this budget per file;
+# a long text counts one value per TEXT_PER_NODE characters, since passes copy
+# and parse texts too.
+MAX_ALIAS_NODES = 100_000
+TEXT_PER_NODE = 100
+
+# No game needs longer numbers; Python refuses to read ints past 4,300 digits.
+MAX_NUMBER_LENGTH = 100
+
+_STD = "tag:yaml.org,2002:"
+_MAP_TAGS = (None, "!", _STD + "map")
+_SEQ_TAGS = (None, "!", _STD + "seq")
+
+# YAML 1.2 core schema, minus the forms we refuse (see resolve_plain).
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_AMBIGUOUS = frozenset({"yes", "no", "on", "off", "y", "n"})
+_INT = re.compile(r"[-+]?[0-9]+\Z")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+\Z")
+_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
+_UNDERSCORED = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?\Z")
+_RADIX = re.compile(r"([-+]?)0([xXoObB])([0-9a-fA-F]+)\Z")
+_EXP_NO_DOT = re.compile(r"([-+]?[0-9]+)[eE]([-+]?[0-9]+)\Z")
+_RADIX_NAMES = {"x": ("hex", 16), "o": ("octal", 8), "b": ("binary", 2)}
+_NUMBER_FORMS = (_INT, _FLOAT, _RADIX, _UNDERSCORED, _EXP_NO_DOT)
+
+# Characters the YAML reader refuses (same set as PyYAML's reader).
+_NON_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+Problem = tuple[str, str]  # (code, message)
+
+
+@attrs.frozen
+class Loc:
+    path: str
+    line: int  # 1-based
+    col: int  # 1-based
+    style: str | None = None  # scalar style: None (plain), "'", '"', "|", ">"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+    def __reduce__(self) -> tuple:
+        # by the constructor: a cached translation file holds thousands, and this unpickles
+        # them twice as fast as attrs' own state protocol
+        return (Loc, (self.path, self.line, self.col, self.style))
+
+
+class YMap(dict):
+    """A mapping that remembers where it, each key and each value came from."""
+
+    def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
+        super().__init__(data)
+        self.path = path
+        self.line = line
+        self.col = col
+        self.key_loc: dict[Any, Loc] = {}
+        self.val_loc: dict[Any, Loc] = {}
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.path, self.line, self.col)
+
+
+class YList(list):
+    """A sequence that remembers where it and each item came from."""
+
+    def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
+        super().__init__(data)
+        self.path = path
+        self.line = line
+        self.col = col
+        self.item_loc: list[Loc] = []  # parallel to the items
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.path, self.line, self.col)
+
+
+_WHOLE = object()
+
+
+def loc_of(container: Any, key_or_index: Any = _WHOLE) -> Loc:
+    """Where `container[key_or_index]` was written.
+
+    Falls back to the container's own position when the key is absent (handy
+    for "missing field" errors) and to an unknown Loc for plain Python values.
+    """
+    if isinstance(container, YMap):
+        if key_or_index is not _WHOLE and key_or_index in container.val_loc:
+            return container.val_loc[key_or_index]
+        return container.loc
+    if isinstance(container, YList):
+        locs = container.item_loc
+        if isinstance(key_or_index, int) and -len(locs) <= key_or_index < len(locs):
+            return locs[key_or_index]
+        return container.loc
+    return Loc("", 0, 0)
+
+
+def _too_long_number(text: str) -> bool:
+    return len(text) > MAX_NUMBER_LENGTH and any(form.match(text) for form in _NUMBER_FORMS)
+
+
+def resolve_plain(text: str, *, is_key: bool = False) -> tuple[Any, Problem | None]:
+    """Resolve an unquoted, untagged scalar; refused forms stay strings."""
+    if _too_long_number(text):
+        # Checked first: the messages below would print it, and int() refuses it.
+        return text, ("E008", f"number of {len(text)} characters is too long (at most "
+                              f"{MAX_NUMBER_LENGTH}): quote it if it is text")
+    if text in _NULLS:
+        return None, None
+    if text in _BOOLS:
+        return _BOOLS[text], None
+    if not is_key and text.lower() in _AMBIGUOUS:
+        # Keys are exempt: `on:` and `y:` are fine field names.
+        return text, ("E003", f"ambiguous YAML value '{text}': quote it ('{text}') or write "
+                              "true/false")
+    if _INT.match(text):
+        if _LEADING_ZERO.match(text):
+            # YAML 1.1 reads 0777 as octal 511; nobody means that in a card file.
+            return text, ("E004", f"leading zero in number '{text}': write {int(text)} or "
+                                  "quote it")
+        return int(text), None
+    if _FLOAT.match(text):
+        value = float(text)
+        if value in (float("inf"), float("-inf")):
+            return text, ("E008", f"'{text}' is too large for a number (floats end near "
+                                  "1.8e308): quote it if it is text")
+        return value, None
+    m = _RADIX.match(text)
+    if m:
+        kind, base = _RADIX_NAMES[m[2].lower()]
+        try:
+            n = int(m[1] + m[3], base)
+        except ValueError:
+            return text, None  # e.g. 0o99 is not a number in any YAML
+        return text, ("E004", f"{kind} number '{text}' is not supported: write {n} or quote it")
+    if "_" in text and _UNDERSCORED.match(text):
+        plain = text.replace("_", "")
+        if _INT.match(plain):
+            plain = str(int(plain))
+        return text, ("E004", f"underscore in number '{text}': write {plain} or quote it")
+    m = _EXP_NO_DOT.match(text)
+    if m:
+        # A float in YAML 1.2 but a string in 1.1: make the author say which.
+        return text, (
+            "E004",
+            f"exponent without a decimal point in '{text}': write {m[1]}.0e{m[2]} or quote it",
+        )
+    return text, None
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
+
+
+def resolve_tagged(text: str, tag: str) -> tuple[Any, Problem | None]:
+    """Resolve a scalar with an explicit tag; only the core-schema tags exist."""
+    name = tag[len(_STD):] if tag.startswith(_STD) else None
+    if tag == "!" or name == "str":
+        return text, None
+    if name in ("int", "float"):
+        value, problem = resolve_plain(text)
+        if problem is not None and problem[0] in ("E004", "E008"):
+            return value, problem
+        if type(value) is int or (name == "float" and type(value) is float):
+            return (float(value) if name == "float" else value), None
+        return text, ("E005", f"'{text}' is not a valid !!{name}")
+    if name == "bool":
+        if text in _BOOLS:
+            return _BOOLS[text], None
+        return text, ("E005", f"'{text}' is not a valid !!bool: write true or false")
+    if name == "null":
+        if text in _NULLS:
+            return None, None
+        return text, ("E005", f"'{text}' is not a valid !!null")
+    return text, ("E005", f"unsupported tag '{_tag_name(tag)}'")
+
+
+@attrs.define
+class _Anchor:
+    value: Any
+    style: str | None
+    open: bool  # still being built: an alias to it would be recursive
+    size: int = 1  # values it stands for, aliases expanded (see MAX_ALIAS_NODES)
+    height: int = 0  # nesting levels inside it: 0 for a scalar, 1 for a flat list
+
+
+@attrs.define
+class _Frame:
+    value: YMap | YList
+    anchor: str | None = None
+    start: int = 0  # the builder's value count when this collection opened
+    height: int = 0  # the deepest nesting among its items so far
+    # Mapping state: the key waiting for its value.
+    has_key: bool = False
+    key: Any = None
+    key_text: str = ""
+    key_loc: Loc | None = None
+    key_end: int | None = None
+    key_bad: bool = False
+    key_merge: bool = False
+    seen: dict[Any, int] = attrs.Factory(dict)  # key -> line first written
+    merges: list[YMap] = attrs.Factory(list)
+
+
+class _Fatal(Exception):
+    """Stop building: the document cannot be read any further."""
+
+
+class _Builder:
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.text = text
+        self.diags: list[Diagnostic] = []
+        self.stack: list[_Frame] = []
+        self.anchors: dict[str, _Anchor] = {}
+        self.root: Any = None
+        self._lines: list[str] | None = None
+        self.nodes = 0  # values so far, counting what aliases stand for
+        self.alias_nodes = 0  # the part of `nodes` that aliases added
+
+    # -- diagnostics -------------------------------------------------------
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = split_lines(self.text)
+        return self._lines
+
+    def diag(self, code: str, message: str, line: int, col: int,
+             end_col: int | None = None, suggestion: str | None = None) -> None:
+        text = self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
+        # Show refused characters as U+FFFD: still one column, always printable.
+        text = _NON_PRINTABLE.sub("\ufffd", text)
+        self.diags.append(Diagnostic(code, message, self.path, line, col, text, end_col,
+                                     suggestion))
+
+    def diag_at(self, code: str, message: str, start: Any, end: Any = None) -> None:
+        end_col = None
+        if end is not None and end.line == start.line and end.column > start.column:
+            end_col = end.column + 1
+        self.diag(code, message, start.line + 1, start.column + 1, end_col)
+
+    def clamp(self, line: int, col: int) -> tuple[int, int]:
+        """Move a mark past the end of the text onto the last written line."""
+        if line <= len(self.lines):
+            return max(line, 1), max(col, 1)
+        filled = [i for i, s in enumerate(self.lines) if s.strip()]
+        if not filled:
+            return 1, 1
+        return filled[-1] + 1, len(self.lines[filled[-1]]) + 1
+
+    def fatal(self, message: str, line: int, col: int, suggestion: str | None = None) -> None:
+        line, col = self.clamp(line, col)
+        self.diag("E001", message, line, col, None, suggestion)
+
+    def syntax_error(self, exc: yaml.MarkedYAMLError) -> None:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = self.clamp(mark.line + 1, mark.column + 1) if mark else (1, 1)
+        message = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context:
+            ctx = exc.context_mark
+            if ctx is not None and ctx.line + 1 != line:
+                message += f" ({exc.context} at line {ctx.line + 1})"
+            else:
+                message += f" ({exc.context})"
+        src = self.lines[line - 1] if line <= len(self.lines) else ""
+        suggestion = None
+        if "\t" in src[: len(src) - len(src.lstrip())]:
+            suggestion = "indent with spaces: YAML does not allow tabs for indentation"
+        self.fatal(message, line, col, suggestion)
+
+    def bad_character(self, reason: str, index: int | None = None) -> None:
+        m = _NON_PRINTABLE.search(self.text)
+        if m is not None:
+            index = m.start()
+        if index is None or index >= len(self.text):
+            self.fatal(f"unreadable YAML text: {reason}", 1, 1)
+            return
+        line, col = position_of(self.text, index)
+        self.fatal(f"unacceptable character U+{ord(self.text[index]):04X}: {reason}", line, col,
+                   "remove it, or write it as an escape inside a double-quoted string")
+
+    def loc(self, mark: Any, style: str | None = None) -> Loc:
+        return Loc(self.path, mark.line + 1, mark.column + 1, style or None)
+
+    # -- events ------------------------------------------------------------
+
+    def build(self, events: Any) -> Any:
+        documents = 0
+        for ev in events:
+            kind = type(ev)
+            if kind is yaml.ScalarEvent:
+                self.scalar(ev)
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                self.open(ev)
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                self.close()
+            elif kind is yaml.AliasEvent:
+                self.alias(ev)
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    m = ev.start_mark
+                    self.fatal("expected a single document in the stream, but found another "
+                               "document", m.line + 1, m.column + 1)
+                    raise _Fatal
+        return self.root
+
+    def expecting_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1].value, YMap) \
+            and not self.stack[-1].has_key
+
+    def scalar(self, ev: Any) -> None:
+        style = ev.style or None
+        is_key = self.expecting_key()
+        if ev.tag is None:
+            value, problem = resolve_plain(ev.value, is_key=is_key) if style is None \
+                else (ev.value, None)
+        else:
+            value, problem = resolve_tagged(ev.value, ev.tag)
+        if problem is not None:
+            self.diag_at(problem[0], problem[1], ev.start_mark, ev.end_mark)
+        size = 1 + len(ev.value) // TEXT_PER_NODE
+        self.nodes += size
+        if ev.anchor:
+            self.anchors[ev.anchor] = _Anchor(value, style, open=False, size=size)
+        merge = is_key and style is None and ev.tag is None and ev.value == "<<"
+        self.deliver(value, self.loc(ev.start_mark, style), ev.value, ev.end_mark, merge)
+
+    def alias(self, ev: Any) -> None:
+        anchor = self.anchors.get(ev.anchor)
+        m = ev.start_mark
+        if anchor is None:
+            self.fatal(f"found undefined alias '*{ev.anchor}'", m.line + 1, m.column + 1)
+            raise _Fatal
+        value = anchor.value
+        if anchor.open:
+            self.diag_at("E006", f"recursive alias '*{ev.anchor}': a collection cannot "
+                         "contain itself", m, ev.end_mark)
+            value = None
+        else:
+            self.check_expansion(ev, anchor)
+        text = value if isinstance(value, str) else f"*{ev.anchor}"
+        self.deliver(value, self.loc(m, anchor.style), text, ev.end_mark, False,
+                     0 if anchor.open else anchor.height)
+
+    def check_expansion(self, ev: Any, anchor: _Anchor) -> None:
+        """Count what the alias stands for; stop when the document grows too big or deep."""
+        if len(self.stack) + anchor.height > MAX_DEPTH:
+            self.diag_at("E006", f"alias '*{ev.anchor}' nests the document deeper than "
+                         f"{MAX_DEPTH} levels", ev.start_mark, ev.end_mark)
+            raise _Fatal
+        self.nodes += anchor.size
+        self.alias_nodes += anchor.size
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            m = ev.start_mark
+            line, col = m.line + 1, m.column + 1
+            end = ev.end_mark.column + 1 if ev.end_mark.line == m.line else None
+            self.diag("E007", f"aliases expand this file past {MAX_ALIAS_NODES:,} values "
+                      f"(each use of '*{ev.anchor}' repeats {anchor.size:,})", line, col, end,
+                      "write the values out, or use fewer (and less nested) aliases")
+            raise _Fatal
+
+    def open(self, ev: Any) -> None:
+        m = ev.start_mark
+        if len(self.stack) >= MAX_DEPTH:
+            self.diag("E006", f"nesting deeper than {MAX_DEPTH} levels", m.line + 1, m.column + 1)
+            raise _Fatal
+        is_map = type(ev) is yaml.MappingStartEvent
+        if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+            what = "mapping" if is_map else "sequence"
+            self.diag("E005", f"unsupported tag '{_tag_name(ev.tag)}' on a {what}",
+                      m.line + 1, m.column + 1)
+        cls = YMap if is_map else YList
+        value = cls(path=self.path, line=m.line + 1, col=m.column + 1)
+        if ev.anchor:
+            self.anchors[ev.anchor] = _Anchor(value, None, open=True)
+        self.stack.append(_Frame(value, ev.anchor, start=self.nodes))
+        self.nodes += 1
+
+    def close(self) -> None:
+        frame = self.stack.pop()
+        value = frame.value
+        if isinstance(value, YMap):
+            # Merge keys (`<<: *base`): written keys win, earlier sources win.
+            for src in frame.merges:
+                for k, v in src.items():
+                    if k not in value:
+                        value[k] = v
+                        value.key_loc[k] = src.key_loc.get(k, src.loc)
+                        value.val_loc[k] = src.val_loc.get(k, src.loc)
+        height = frame.height + 1
+        anchor = self.anchors.get(frame.anchor) if frame.anchor is not None else None
+        if anchor is not None and anchor.value is value:
+            anchor.open = False
+            anchor.size = self.nodes - frame.start
+            anchor.height = height
+        self.deliver(value, value.loc, "", None, False, height)
+
+    def deliver(self, value: Any, loc: Loc, text: str, end: Any, merge: bool,
+                height: int = 0) -> None:
+        if not self.stack:
+            self.root = value
+            return
+        frame = self.stack[-1]
+        frame.height = max(frame.height, height)
+        target = frame.value
+        if isinstance(target, YList):
+            target.append(value)
+            target.item_loc.append(loc)
+            return
+        if not frame.has_key:
+            frame.has_key = True
+            frame.key, frame.key_text, frame.key_loc, frame.key_merge = value, text, loc, merge
+            same_line = end is not None and end.line + 1 == loc.line
+            frame.key_end = end.column + 1 if same_line else None
+            frame.key_bad = isinstance(value, (YMap, YList))
+            if frame.key_bad:
+                self.diag("E006", "mapping keys must be plain values, not mappings or lists",
+                          loc.line, loc.col)
+            return
+        frame.has_key = False
+        if frame.key_bad:
+            return
+        key, kloc = frame.key, frame.key_loc
+        assert kloc is not None
+        if key in frame.seen:
+            self.diag("E002", f"duplicate key '{frame.key_text}' (first at line "
+                      f"{frame.seen[key]})", kloc.line, kloc.col, frame.key_end)
+            return  # the first one stays, as the message says
+        frame.seen[key] = kloc.line
+        if frame.key_merge:
+            self.merge(frame, value, loc)
+            return
+        target[key] = value
+        target.key_loc[key] = kloc
+        target.val_loc[key] = loc
+
+    def merge(self, frame: _Frame, value: Any, loc: Loc) -> None:
+        if isinstance(value, YMap):
+            frame.merges.append(value)
+        elif isinstance(value, YList) and all(isinstance(v, YMap) for v in value):
+            frame.merges.extend(value)
+        else:
+            self.diag("E006", "merge key '<<' needs a mapping or a list of mappings", loc.line,
+                      loc.col)
+
+
+def load_yaml(path: str, text: str) -> tuple[object, list[Diagnostic]]:
+    """Parse one YAML document into located values; never raises on bad input.
+
+    Returns (data, diagnostics) sorted by position. On E001 the data is None.
+    An empty document gives (None, []).
+    """
+    # The reader skips a leading byte-order mark; dropping it keeps our
+    # source lines in step with the parser's columns.
+    text = text.removeprefix("\ufeff")
+    _pyyaml()
+    builder = _Builder(path, text)
+    data: Any = None
+    try:
+        data = builder.build(yaml.parse(text, Loader=_LOADER))
+    except _Fatal:
+        data = None
+    except yaml.MarkedYAMLError as exc:
+        builder.syntax_error(exc)
+        data = None
+    except yaml.reader.ReaderError as exc:
+        builder.bad_character(exc.reason or "not allowed in YAML")
+        data = None
+    except UnicodeError as exc:
+        # The C reader encodes to UTF-8 first; lone surrogates fail there.
+        start = getattr(exc, "start", None)
+        builder.bad_character("not valid Unicode", start if isinstance(start, int) else None)
+        data = None
+    except yaml.YAMLError as exc:
+        builder.fatal(f"invalid YAML: {exc}", 1, 1)
+        data = None
+    return data, sorted(builder.diags, key=sort_key)

@@ -1,0 +1,266 @@
+"""Computer players for any pack.
+
+A seat is an object with `choose(game, side) -> action`. Bots read only what the public
+`Game` API offers a player: `game.view(side)`, `game.position(side)`, `game.decision`,
+`game.decider`, `game.legal_actions()` and `game.random_action(rnd)`, and
+`game.determinized(side, rnd)` (a copy with what the side cannot see drawn anew: the only
+copy a bot may look into, with `clone()` and `heuristic(side)`; never `game.state`, or
+`game.clone()` and `game.heuristic(side)` of the real game), and every bot draws its
+randomness from its own `random.Random`, never from the game's dice, so bots do not change
+the game's random sequence.
+
+`sees_hidden` tells a front-end whether a bot looks at more than its side may know.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core.errors import EngineError
+
+BOT_KINDS = ("random", "greedy")
+SEAT_KINDS = (*BOT_KINDS, "human")
+
+
+class UndoneType:
+    """Returned by a seat instead of an action when it took a decision back."""
+
+    def __repr__(self) -> str:
+        return "UNDONE"
+
+
+UNDONE = UndoneType()
+
+
+class Bot:
+    name = "bot"
+    sees_hidden = False  # True: decides with information its side does not have
+    interactive = False
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self.rnd = random.Random(seed)
+
+    def choose(self, game: Any, side: str) -> Any:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed})"
+
+
+class RandomBot(Bot):
+    """A uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, game: Any, side: str) -> Any:
+        d = game.decision
+        if d is None or d.side != side:
+            raise ValueError(f"{side} has no decision to make")
+        # Cheaper than listing every legal answer of a multi-choice; same distribution.
+        return game.random_action(self.rnd)
+
+
+class GreedyBot(Bot):
+    """Look-ahead on the pack's heuristic: tries each legal action (at most `max_actions`,
+    sampled) on a copy of the game and keeps the one that leaves its side best.
+
+    "Best" comes from the pack when it declares `value heuristic(s: side): int` (how well
+    side s stands; a win or loss outweighs any heuristic): the pack's designer knows what a
+    good position is. A turn is often several decisions in a row (a card, then how to use
+    it), where the first steps change nothing yet; so while the game keeps asking the same
+    side, the bot looks `depth` more of its own decisions ahead (`branch` samples each) and
+    scores an action by the best position it can reach before the other side is asked,
+    looking at no more than `budget` positions a decision (shared equally by the
+    candidates). The defaults (2 decisions ahead, 2 samples each) are measured, not
+    guessed: `python bench/greedy.py` plays them against the bot of commit a51783c (3
+    ahead, 6 samples each), which they beat while trying about a fifth of the positions;
+    looking 3 ahead did worse than 2 there, and 1 much worse.
+    Rules may let a side go round in circles (pick up, drop, pick up...), and a bot that
+    sees a loss at the end of every way out would go round for ever: once it is back in a
+    position it has decided in (as its side sees it), it avoids the actions that lead back
+    to one again.
+    Without a heuristic, the bot plays the rest of the game out `rollouts` times
+    with random moves (each capped at `max_decisions`) and scores win 1, draw or
+    unfinished 1/2, loss or fault 0.
+
+    Plays fair: it never looks at what its side cannot see. Each decision it imagines the
+    hidden part of the game once per world (`worlds`, default 1): `game.determinized(side,
+    rnd)` deals the other sides' hidden hands and the hidden decks anew from the cards its
+    side has not seen, and reseeds the dice (engine.core.determinize). Every candidate action is
+    tried in the same worlds, so they are compared on the same imagined cards and dice, and
+    scored by the mean over the worlds.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, *, rollouts: int = 4, max_actions: int = 30,
+                 max_decisions: int = 2000, depth: int = 2, branch: int = 2,
+                 worlds: int = 1, budget: int = 600):
+        super().__init__(seed)
+        # (game, the positions it decided in, whether it came back to one of them)
+        self._seen: tuple[Any, set[bytes], bool] = (None, set(), False)
+        self.budget = budget
+        self._left = budget
+        self._heuristic: bool | None = None  # does the pack declare one?
+        self.worlds = max(1, worlds)
+        self.depth = depth
+        self.branch = branch
+        self.rollouts = rollouts
+        self.max_actions = max_actions
+        self.max_decisions = max_decisions
+
+    def candidates(self, game: Any, limit: int | None = None) -> list[Any]:
+        d = game.decision
+        cap = limit or self.max_actions
+        if d.kind in ("one", "ask"):
+            legal = game.legal_actions()
+            if len(legal) > cap:
+                legal = self.rnd.sample(legal, cap)
+            return legal
+        # multi-choices and orders can have thousands of answers: sample distinct ones
+        out: list[Any] = []
+        seen: set[str] = set()
+        for _ in range(cap * 3):
+            a = game.random_action(self.rnd)
+            key = repr(a)
+            if key not in seen:
+                seen.add(key)
+                out.append(a)
+                if len(out) >= cap:
+                    break
+        return out
+
+    def choose(self, game: Any, side: str) -> Any:
+        d = game.decision
+        if d is None or d.side != side:
+            raise ValueError(f"{side} has no decision to make")
+        cands = self.candidates(game)
+        if len(cands) == 1:
+            return cands[0]
+        if self._seen[0] is not game:  # a new game (an id may be reused: keep the game)
+            self._seen = (game, set(), False)
+            self._heuristic = None
+        _game, seen, circling = self._seen
+        here = game.position(side)
+        if here in seen and not circling:  # back where it decided before: going round
+            self._seen = (game, seen, True)
+            circling = True
+        seen.add(here)
+        worlds = [game.determinized(side, self.rnd) for _ in range(self.worlds)]
+        if self._heuristic is None:  # once a game: does the pack declare one?
+            self._heuristic = worlds[0].heuristic(side) is not None
+        share = max(1, self.budget // (len(cands) * len(worlds)))
+        best: list[Any] = []
+        best_score: Any = (False, float("-inf"))
+        for i, action in enumerate(cands):
+            last = i == len(cands) - 1  # the worlds are not needed after it: no copy
+            score = 0.0
+            returns = False
+            for j, w in enumerate(worlds):
+                self._left = share  # the same look-ahead for every candidate
+                after = self._after(w, action, last)
+                if after is None:
+                    score += float("-inf") if self._heuristic else 0.0
+                    continue
+                if circling and j == 0 and after.decider == side:
+                    returns = after.position(side) in seen
+                score += self._value(after, side, self.depth)
+            score = (not returns, score / len(worlds))
+            if score > best_score:
+                best, best_score = [action], score
+            elif score == best_score:
+                best.append(action)
+        return self.rnd.choice(best)
+
+    def _after(self, game: Any, action: Any, consume: bool) -> Any:
+        """`game` after `action` (a copy, unless `consume`: `game` is not needed again), or
+        None when the action fails (it is scored as a loss)."""
+        self._left -= 1
+        after = game if consume else game.clone()
+        try:
+            after.apply(action)
+        except EngineError:
+            return None
+        return after
+
+    def _value(self, game: Any, side: str, depth: int) -> float:
+        """How good `game` (an imagined copy: this may read all of it) is for `side`,
+        looking `depth` more of its own decisions ahead; `game` may be used up."""
+        if self._heuristic:
+            if game.over:
+                w = game.result.winner
+                return 0.0 if w is None else float("inf") if w == side else float("-inf")
+            if depth > 0 and self._left > 0 and game.decider == side:  # look further
+                cands = self.candidates(game, self.branch)
+                best = float("-inf")
+                for i, a in enumerate(cands):
+                    after = self._after(game, a, i == len(cands) - 1)
+                    value = float("-inf") if after is None else \
+                        self._value(after, side, depth - 1)
+                    if value > best:
+                        best = value
+                return best
+            return float(game.heuristic(side))
+        if game.over:
+            return self._score(game, side)
+        total = 0.0
+        for i in range(self.rollouts):
+            g = game if i == self.rollouts - 1 else game.clone()
+            total += self._rollout(g, side)
+        return total / self.rollouts
+
+    def _rollout(self, g: Any, side: str) -> float:
+        try:
+            over = g.playout(self.rnd, len(g.actions) + self.max_decisions)
+        except EngineError:
+            return 0.0
+        return self._score(g, side) if over else 0.5
+
+    @staticmethod
+    def _score(g: Any, side: str) -> float:
+        w = g.result.winner
+        return 0.5 if w is None else 1.0 if w == side else 0.0
+
+
+def make_bot(spec: str, seed: int = 0, **options: Any) -> Any:
+    """A seat from its name: 'random', 'greedy' or 'human' (a terminal player)."""
+    kind = spec.strip().lower()
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        return GreedyBot(seed, **options)
+    if kind == "human":
+        from engine.frontends.terminal import HumanPlayer
+        return HumanPlayer(**options)
+    from engine.dsl.errors import did_you_mean
+    hint = did_you_mean(kind, SEAT_KINDS)
+    raise ValueError(f"unknown player '{spec}' (use {', '.join(SEAT_KINDS)})"
+                     + (f"; {hint}" if hint else ""))
+
+
+def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
+    """The seat kinds for each side, in `sides` order, from 'random,greedy' (one entry per
+    side; a single entry stands for every side). Raises ValueError on a bad spec."""
+    parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
+    if len(parts) == 1 and len(sides) > 1:
+        if parts[0] == "human":  # seating people on every side is never a shorthand
+            raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), e.g. "
+                             f"{','.join(['human'] + ['greedy'] * (len(sides) - 1))}; "
+                             f"people on every side: {','.join(['human'] * len(sides))}")
+        parts = parts * len(sides)
+    if len(parts) != len(sides):
+        raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), "
+                         f"got {len(parts)}: {','.join(parts)}")
+    for p in parts:
+        if p not in SEAT_KINDS:
+            from engine.dsl.errors import did_you_mean
+            hint = did_you_mean(p, SEAT_KINDS)
+            raise ValueError(f"unknown player '{p}' (use {', '.join(SEAT_KINDS)})"
+                             + (f"; {hint}" if hint else ""))
+    return parts
+
+
+def bot_seed(game_seed: int, index: int) -> int:
+    """The seed of the bot in seat `index` of the game with `game_seed`."""
+    return (game_seed * 1_000_003 + 7_919 * (index + 1)) & ((1 << 63) - 1)

@@ -1,0 +1,109 @@
+"""A side's screen as display-ready text: what the web page shows, made on the server.
+
+The page knows no game: the board, the cards with their values, the log in the pack's
+sentences, the question and its options come from the same code that draws the terminal
+(engine.frontends.terminal), in the pack's language and the engine's own words (engine.i18n). The
+page only lays the text out and sends back the action of the option clicked.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dsl.boardspec import board_spec
+from engine.frontends.terminal import (
+    MAX_LISTED,
+    Namer,
+    action_label,
+    board_sections,
+    describe_decision,
+    log_lines,
+)
+from engine.i18n import tr
+from engine.i18n.translations import catalog
+
+NO_WRAP = 10_000  # the browser wraps lines to the window, not the server
+
+
+def words(lang: str) -> dict[str, str]:
+    """The page's own words in `lang`."""
+    return {
+        # i18n: the web page (engine serve): its headings and buttons
+        "new_game": tr(lang, "New game"),
+        "pack": tr(lang, "Game"),
+        "play_as": tr(lang, "Play as"),
+        "opponent": tr(lang, "Other sides"),
+        "seed": tr(lang, "Seed (empty: any)"),
+        "start": tr(lang, "Start"),
+        "join": tr(lang, "Join as"),
+        "log": tr(lang, "Log"),
+        "send": tr(lang, "Send"),
+        # i18n: a seat of the web page's game, played by a person
+        "person": tr(lang, "a person"),
+        "greedy": tr(lang, "the greedy bot"),
+        "random": tr(lang, "the random bot"),
+        # i18n: the web page lost its connection to the server and tries again
+        "offline": tr(lang, "connection lost; trying again..."),
+    }
+
+
+def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
+    """What `side` (None: a spectator) sees of `table`'s game, as text in `lang`, with the
+    actions of the options it may pick (JSON values to send back as they are)."""
+    game = table.game
+    pack = game.pack
+    cat = catalog(pack, lang)
+    view = game.view(side)
+    spec = board_spec(pack.meta.get("board"))
+    name = Namer(cat, spec.get("show"), view.get("fields"))
+    sentences = spec.get("log") == "sentences"
+    said = table.said.setdefault(lang, {})
+    log = [text for _, text in log_lines(view["log"], cat, sentences=sentences, said=said)]
+    result = view["result"]
+    said = words(lang)
+    return {
+        "game": table.id,
+        "title": pack.name,
+        "side": side,
+        # i18n: who watches a game without playing a side
+        "who": cat.value(side) if side else tr(lang, "spectator"),
+        "seats": [{"side": s, "name": cat.value(s), "seat": kind,
+                   "seat_name": said.get(kind, kind), "joined": s in table.tokens}
+                  for s, kind in table.seats.items()],
+        "decisions": view["decisions"],
+        "board": [{"head": head, "lines": [line.strip() for line in lines],
+                   "depth": [(len(line) - len(line.lstrip())) // 2 for line in lines]}
+                  for head, lines in board_sections(view, cat, spec, NO_WRAP)],
+        "log": log,
+        "decision": _decision(view, cat, name, lang),
+        "result": None if result is None else tr(lang, "result: {outcome}", outcome=cat.outcome(
+            result.get("winner"), cat.reason(result.get("reason"), view["log"]))),
+        "words": said,
+        "lang": lang,
+    }
+
+
+def _decision(view: dict[str, Any], cat: Any, name: Namer, lang: str
+              ) -> dict[str, Any] | None:
+    """The question: for the side that decides, its text and options; for the others,
+    who the game waits for."""
+    d = view["decision"]
+    if d is None:
+        return None
+    if d["side"] != view["side"]:
+        # i18n: the web page, while another side decides
+        return {"id": None, "mine": False,
+                "prompt": tr(lang, "waiting for {side}", side=cat.value(d["side"]))}
+    kind = d["kind"]
+    legal = view["legal_actions"]
+    each = d.get("each") is not None
+    out: dict[str, Any] = {"id": d["id"], "mine": True, "kind": kind,
+                           "prompt": describe_decision(d, cat)}
+    if kind in ("one", "ask") or len(legal) <= MAX_LISTED:
+        out["mode"] = "pick"  # one click answers: each legal action is an option
+        out["options"] = [{"label": action_label(a, cat, kind, each, name), "action": a}
+                          for a in legal]
+    else:  # too many answers to list: the options are ticked (many) or put in order
+        out["mode"] = kind
+        out["options"] = [{"label": name(o), "action": o} for o in d["options"]]
+        out["min"], out["max"] = d["min"], d["max"]
+    return out

@@ -1,0 +1,465 @@
+"""The server's database: its hosted games, each game's move history, and the schema version.
+
+Two backends run the same schema and the same statements: **SQLite** (the standard
+library's `sqlite3`), the embedded default, and **PostgreSQL** (psycopg, the `postgres`
+extra) for a deployment that outgrows one machine. `open_store(url)` picks one by the URL:
+`postgresql://…` (or `postgres://…`) is PostgreSQL, anything else a SQLite file's path.
+
+A game is stored as a **snapshot and the moves since**: its row holds a save (`Game.save`)
+taken after `snapshot` moves, and `moves` holds one row per action (who, which decision,
+what, when), so a game loads as its snapshot with the later moves played again, and every
+game can be replayed whole from its seed and audited. A move writes one small row whatever
+the game's size; the snapshot is taken anew every few moves and at the game's end
+(engine.frontends.serve.tables).
+
+Every change is one transaction, which either stores whole or not at all:
+- a move inserts its row in `moves` and updates its game's row (move count, whether it is
+  over, and at times a new snapshot) where the game's row still has the move count the move
+  was made on. Two servers (or a table read twice) that both make move n therefore cannot
+  both store it: the second gets `Conflict`, and the game in its memory is stale;
+- a game's creation inserts its row; a seat taken updates the row's tokens.
+
+SQLite runs in WAL mode with `synchronous=FULL`: a server acknowledges a move only once it
+is stored, and WAL with NORMAL can lose the last commits when the machine (not the process)
+goes down; FULL syncs the log at every commit, which costs one fsync per move
+(`bench/serve_soak.py` reports the figures).
+
+The rows carry a signature made with the server's key (engine.frontends.serve.signing); this module
+only keeps the text. A failure of the database itself is `StorageError`, with the driver's
+message: the change did not happen.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+SCHEMA_VERSION = 1
+
+# Each entry takes the schema from the version before it to its own (1: from nothing).
+# Types are those both backends read alike: SQLite's INTEGER is 64-bit, PostgreSQL's is not.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            pack TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            lang TEXT NOT NULL,
+            seats TEXT NOT NULL,
+            tokens TEXT NOT NULL,
+            moves BIGINT NOT NULL,
+            finished BIGINT NOT NULL,
+            snapshot BIGINT NOT NULL,
+            save TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            created DOUBLE PRECISION NOT NULL,
+            updated DOUBLE PRECISION NOT NULL)""",
+        """CREATE TABLE moves (
+            game TEXT NOT NULL REFERENCES games (id),
+            n BIGINT NOT NULL,
+            side TEXT NOT NULL,
+            decision BIGINT NOT NULL,
+            action TEXT NOT NULL,
+            played_by TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            signature TEXT NOT NULL,
+            PRIMARY KEY (game, n))""",
+        "CREATE INDEX games_open ON games (finished)",
+    ],
+}
+
+GAME_COLUMNS = ("id", "pack", "seed", "lang", "seats", "tokens", "moves", "finished",
+                "snapshot", "save", "signature", "created", "updated")
+MOVE_COLUMNS = ("n", "side", "decision", "action", "played_by", "at", "signature")
+
+
+class StorageError(Exception):
+    """The database failed (full disk, lost connection, locked too long…): what was asked
+    was not stored."""
+
+
+class Conflict(Exception):
+    """The game's row moved on since it was read (another server, or an older copy of the
+    table, stored a change first): nothing was stored."""
+
+
+@attrs.define
+class GameRow:
+    """One hosted game as stored. `seats` and `tokens` are JSON text as stored (the table
+    checks them when it reads the row); `moves`: how many rows of `moves` it has;
+    `save`: the game after its first `snapshot` moves."""
+
+    id: str
+    pack: str
+    seed: int
+    lang: str
+    seats: str
+    tokens: str
+    moves: int
+    finished: int
+    snapshot: int
+    save: str
+    signature: str
+    created: float
+    updated: float
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, c) for c in GAME_COLUMNS)
+
+
+@attrs.frozen
+class Move:
+    """One action of a game: the `n`-th (from 0), by `side`, answering decision `decision`;
+    `action` as JSON text; `played_by`: "person", the bot's kind, or "imported";
+    `signature`: the server's (engine.frontends.serve.signing)."""
+
+    n: int
+    side: str
+    decision: int
+    action: str
+    played_by: str
+    at: float
+    signature: str = ""
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(url: str | Path) -> Store:
+    """The store at `url`: a PostgreSQL URL, or the path of a SQLite file (made, with its
+    folder, when missing). StorageError when it cannot be opened."""
+    text = str(url)
+    if is_postgres(text):
+        return Store(_PostgresConnection(text), text)
+    return Store(_SqliteConnection(Path(text)), text)
+
+
+class Store:
+    """The games of one server in one database. Safe to call from several threads: each
+    transaction holds the connection alone."""
+
+    def __init__(self, conn: _Connection, url: str):
+        self.url = url
+        self._conn = conn
+        self._migrate()
+
+    @property
+    def backend(self) -> str:
+        return self._conn.name
+
+    # ---- schema ------------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        with self._conn.transaction() as tx:
+            version = self._version(tx)
+            if version > SCHEMA_VERSION:
+                raise StorageError(f"the database {self.url} has schema version {version}, "
+                                   f"newer than this engine's {SCHEMA_VERSION}: upgrade the "
+                                   "engine to serve it")
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[step]:
+                    tx.run(statement)
+            if version == 0:
+                tx.run("INSERT INTO meta (key, value) VALUES (?, ?)",
+                       ("schema_version", str(SCHEMA_VERSION)))
+            elif version < SCHEMA_VERSION:
+                tx.run("UPDATE meta SET value = ? WHERE key = ?",
+                       (str(SCHEMA_VERSION), "schema_version"))
+
+    def _version(self, tx: _Transaction) -> int:
+        if not tx.has_table("meta"):
+            return 0
+        row = tx.one("SELECT value FROM meta WHERE key = ?", ("schema_version",))
+        return int(row[0]) if row else 0
+
+    def schema_version(self) -> int:
+        with self._conn.transaction() as tx:
+            return self._version(tx)
+
+    # ---- writes -------------------------------------------------------------------------------
+    def create(self, row: GameRow, moves: list[Move] = ()) -> None:
+        """A new game (with the moves it already has: an imported one). Conflict when a
+        game of that id exists."""
+        with self._conn.transaction() as tx:
+            if tx.one("SELECT 1 FROM games WHERE id = ?", (row.id,)):
+                raise Conflict(f"a game {row.id} is stored already")
+            tx.run(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES "
+                   f"({', '.join('?' * len(GAME_COLUMNS))})", row.values())
+            for move in moves:
+                self._insert_move(tx, row.id, move)
+
+    def record_move(self, game_id: str, move: Move, finished: bool,
+                    snapshot: GameRow | None = None) -> None:
+        """Move `move` (the game's `move.n`-th) and the game's row after it, together: its
+        move count and whether it is over, or the whole row `snapshot` (a new snapshot).
+        The row stored must still be at move `move.n`, else Conflict and nothing changes."""
+        with self._conn.transaction() as tx:
+            if snapshot is not None:
+                assert snapshot.moves == move.n + 1 and snapshot.id == game_id
+                self._update(tx, snapshot, expect_moves=move.n)
+            else:
+                changed = tx.run("UPDATE games SET moves = ?, finished = ?, updated = ? "
+                                 "WHERE id = ? AND moves = ?",
+                                 (move.n + 1, int(finished), move.at, game_id, move.n))
+                if changed != 1:
+                    raise Conflict(f"game {game_id} was changed by another server since it "
+                                   "was read")
+            self._insert_move(tx, game_id, move)
+
+    def set_tokens(self, game_id: str, tokens: str, signature: str, moves: int) -> None:
+        """A seat taken: the row's tokens and signature, where the stored row is still at
+        `moves` moves (else Conflict)."""
+        with self._conn.transaction() as tx:
+            changed = tx.run("UPDATE games SET tokens = ?, signature = ?, updated = ? "
+                             "WHERE id = ? AND moves = ?",
+                             (tokens, signature, now(), game_id, moves))
+            if changed != 1:
+                raise Conflict(f"game {game_id} was changed by another server since it was "
+                               "read")
+
+    def update(self, row: GameRow) -> None:
+        """The whole game row, written as it is (where the stored row has its move count)."""
+        with self._conn.transaction() as tx:
+            self._update(tx, row, expect_moves=row.moves)
+
+    def _update(self, tx: _Transaction, row: GameRow, expect_moves: int) -> None:
+        sets = ", ".join(f"{c} = ?" for c in GAME_COLUMNS[1:])
+        changed = tx.run(f"UPDATE games SET {sets} WHERE id = ? AND moves = ?",
+                         (*row.values()[1:], row.id, expect_moves))
+        if changed != 1:
+            raise Conflict(f"game {row.id} was changed by another server since it was read")
+
+    @staticmethod
+    def _insert_move(tx: _Transaction, game: str, move: Move) -> None:
+        tx.run(f"INSERT INTO moves (game, {', '.join(MOVE_COLUMNS)}) "
+               f"VALUES (?, {', '.join('?' * len(MOVE_COLUMNS))})",
+               (game, move.n, move.side, move.decision, move.action, move.played_by, move.at,
+                move.signature))
+
+    # ---- reads --------------------------------------------------------------------------------
+    def read(self, game_id: str) -> GameRow | None:
+        with self._conn.transaction() as tx:
+            row = tx.one(f"SELECT {', '.join(GAME_COLUMNS)} FROM games WHERE id = ?",
+                         (game_id,))
+        return None if row is None else GameRow(*row)
+
+    def moves(self, game_id: str) -> list[Move]:
+        """The game's moves in order."""
+        with self._conn.transaction() as tx:
+            rows = tx.all(f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves "
+                          "WHERE game = ? ORDER BY n", (game_id,))
+        return [Move(*r) for r in rows]
+
+    def move_answering(self, game_id: str, decision: int) -> Move | None:
+        """The move that answered decision `decision` of the game, if one did."""
+        with self._conn.transaction() as tx:
+            row = tx.one(f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves "
+                         "WHERE game = ? AND decision = ?", (game_id, decision))
+        return None if row is None else Move(*row)
+
+    def game_ids(self) -> list[str]:
+        with self._conn.transaction() as tx:
+            return [r[0] for r in tx.all("SELECT id FROM games ORDER BY created, id", ())]
+
+    def count_open(self) -> int:
+        """How many stored games are not over."""
+        with self._conn.transaction() as tx:
+            return int(tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())[0])
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def encode(value: Any) -> str:
+    """JSON text of a stored value (canonical: the same value, the same text)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def now() -> float:
+    return time.time()
+
+
+# ---- the two backends ---------------------------------------------------------------------------
+class _Transaction:
+    """Statements inside one transaction, written with `?` placeholders for both backends."""
+
+    def __init__(self, cursor: Any, placeholder: str, has_table: Callable[[str], bool]):
+        self._cur = cursor
+        self._ph = placeholder
+        self.has_table = has_table
+
+    def _sql(self, sql: str) -> str:
+        return sql if self._ph == "?" else sql.replace("?", self._ph)
+
+    def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.rowcount
+
+    def one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.fetchone()
+
+    def all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        self._cur.execute(self._sql(sql), params)
+        return self._cur.fetchall()
+
+
+class _Connection:
+    """One connection of a backend, used by one transaction at a time. A backend says how
+    a transaction begins, commits and rolls back, and which of its errors mean a row that
+    exists already (`integrity`) or any failure (`failure`)."""
+
+    name = ""
+    placeholder = "?"
+    integrity: Any = ()  # the backend's exception classes (none here)
+    failure: Any = ()
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[_Transaction]:
+        """Statements that are stored together or not at all: Conflict when a row exists
+        already, StorageError when the database fails."""
+        with self._lock:
+            try:
+                cur = self._begin()
+            except self.failure as err:
+                raise StorageError(f"the database is not available: {err}") from None
+            try:
+                yield _Transaction(cur, self.placeholder, self._has_table)
+            except BaseException as err:
+                self._rollback(cur)
+                if isinstance(err, self.integrity):
+                    raise Conflict(f"the database refused it: {err}") from None
+                if isinstance(err, self.failure):
+                    raise StorageError(f"the database failed: {err}") from None
+                raise
+            else:
+                try:
+                    self._commit(cur)
+                except self.failure as err:
+                    self._rollback(cur)
+                    raise StorageError(f"the database did not store it: {err}") from None
+            finally:
+                cur.close()
+
+    def _begin(self) -> Any:
+        raise NotImplementedError
+
+    def _commit(self, cur: Any) -> None:
+        raise NotImplementedError
+
+    def _rollback(self, cur: Any) -> None:
+        raise NotImplementedError
+
+    def _has_table(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class _SqliteConnection(_Connection):
+    name = "sqlite"
+    integrity = sqlite3.IntegrityError
+    failure = sqlite3.Error
+
+    def __init__(self, path: Path):
+        super().__init__()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit (isolation_level None): each transaction is opened by hand below
+            self._db = sqlite3.connect(path, timeout=10, isolation_level=None,
+                                       check_same_thread=False)
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise StorageError(f"{path}: SQLite would not use WAL mode (it said {mode})")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+        except (sqlite3.Error, OSError) as err:
+            raise StorageError(f"cannot open the database {path}: {err}") from None
+
+    def _begin(self) -> Any:
+        cur = self._db.cursor()
+        cur.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
+        return cur
+
+    def _commit(self, cur: Any) -> None:
+        cur.execute("COMMIT")
+
+    def _rollback(self, cur: Any) -> None:
+        try:
+            cur.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # no transaction is open any more: nothing to undo
+
+    def _has_table(self, name: str) -> bool:
+        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = ?", (name,)).fetchone() is not None
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class _PostgresConnection(_Connection):
+    """One connection to PostgreSQL, made again when it was lost (a restarted database)."""
+
+    name = "postgresql"
+    placeholder = "%s"
+
+    def __init__(self, url: str):
+        super().__init__()
+        try:
+            import psycopg
+        except ImportError as err:
+            raise StorageError("a PostgreSQL database needs psycopg: pip install "
+                               f"'engine-dsl[postgres]' ({err})") from None
+        self._psycopg = psycopg
+        self.integrity = psycopg.errors.IntegrityError
+        self.failure = psycopg.Error
+        self._url = url
+        self._db: Any = None
+        with self._lock:
+            self._connected()
+
+    def _connected(self) -> Any:
+        if self._db is None or self._db.closed or self._db.broken:
+            try:
+                self._db = self._psycopg.connect(self._url, autocommit=False,
+                                                 connect_timeout=10)
+            except self._psycopg.Error as err:
+                self._db = None
+                raise StorageError(f"cannot reach the database: {err}") from None
+        return self._db
+
+    def _begin(self) -> Any:
+        return self._connected().cursor()
+
+    def _commit(self, cur: Any) -> None:
+        self._db.commit()
+
+    def _rollback(self, cur: Any) -> None:
+        try:
+            self._db.rollback()
+        except self._psycopg.Error:
+            pass  # a lost connection: it is made again at the next transaction
+
+    def _has_table(self, name: str) -> bool:
+        with self._db.cursor() as cur:
+            cur.execute("SELECT to_regclass(%s)", (name,))
+            return cur.fetchone()[0] is not None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
