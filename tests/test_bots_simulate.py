@@ -10,8 +10,9 @@ from conftest import write_pack_files
 
 from engine.core.game import replay
 from engine.core.loader import load_pack
-from engine.frontends.bots import GreedyBot, RandomBot, bot_seed, make_bot, parse_seats
+from engine.frontends.bots import GreedyBot, RandomBot, bot_seed, make_bot
 from engine.frontends.cli import main
+from engine.frontends.seats import make_seat, parse_seats
 from engine.frontends.simulate import run_one, simulate
 
 PACKS = Path(__file__).resolve().parent / "packs"
@@ -62,9 +63,12 @@ def test_make_bot_and_seats():
     g = make_bot("Greedy", 1)
     assert isinstance(g, GreedyBot) and not g.sees_hidden and not RandomBot.sees_hidden
     assert "determinized" in GreedyBot.__doc__
-    assert make_bot("human").interactive
+    assert make_seat("human").interactive
     with pytest.raises(ValueError, match="did you mean 'greedy'"):
         make_bot("gredy")
+    with pytest.raises(ValueError, match="did you mean 'human'"):
+        make_seat("humna")
+    assert isinstance(make_seat("random", 1), RandomBot)
     assert parse_seats("random", ["a", "b"]) == ["random", "random"]
     assert parse_seats("random, greedy", ["a", "b"]) == ["random", "greedy"]
     with pytest.raises(ValueError, match="one entry per side"):

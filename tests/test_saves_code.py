@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import game as game_module
 from engine.core import saves
 from engine.core.errors import SaveError
 from engine.core.game import Game
@@ -70,7 +71,7 @@ def test_a_save_of_this_code_is_trusted_by_digest(pack, monkeypatch):
     """(As before: verify='digest' loads the state without replaying.)"""
     game = mid_game(pack)
     text = game.save()
-    monkeypatch.setattr(saves, "replay_actions", lambda *a, **k: pytest.fail("replayed"))
+    monkeypatch.setattr(game_module, "replay_actions", lambda *a, **k: pytest.fail("replayed"))
     loaded = Game.load(pack, text, verify="digest")
     assert loaded.state == game.state
 
@@ -108,8 +109,8 @@ def test_a_save_without_a_code_is_replayed(pack, monkeypatch):
     del data["code"]
     text = saves.canonical(data)
     replays = []
-    real = saves.replay_actions
-    monkeypatch.setattr(saves, "replay_actions",
+    real = game_module.replay_actions
+    monkeypatch.setattr(game_module, "replay_actions",
                         lambda *a, **k: replays.append(1) or real(*a, **k))
     assert Game.load(pack, text, verify="digest").state == game.state
     assert replays == [1]

@@ -23,9 +23,9 @@ import typing
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union
 
 import attrs
-import cattrs
 
 from engine.core.saves import FORMAT_VERSION, SAVE_FORMAT
+from engine.core.views import decision_data, json_converter, result_data
 
 __all__ = ["FORMAT_VERSION", "SAVE_FORMAT", "Doc", "FormatError", "structure", "View",
            "Decision", "DecisionSeen", "Pick", "HiddenZone", "Result", "Action", "Option",
@@ -529,23 +529,8 @@ def _json(value: Any, path: str, depth: int = 0) -> None:
     raise _Misfit(path, f"expected JSON data, got {type(value).__name__} {_shown(value)}")
 
 
-# cattrs converts between the engine's attrs classes (`Game.decision`, `Game.result`) and
-# these JSON shapes, both ways.
-_conv = cattrs.Converter()
-
-
-def decision_data(decision: Any) -> dict[str, Any]:
-    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
-    return _conv.unstructure(decision)
-
-
 def decision_of(data: Any) -> Any:
     """The `engine.core.game.Decision` of a view's `Decision` (JSON, checked first: a
     `FormatError` says where it does not fit), e.g. for a front-end across a network."""
     from engine.core.game import Decision as DecisionClass
-    return _conv.structure(structure(data, Decision), DecisionClass)
-
-
-def result_data(result: Any) -> dict[str, Any] | None:
-    """`Game.result` (an attrs class, or None) as the JSON `Result` a view carries."""
-    return None if result is None else _conv.unstructure(result)
+    return json_converter.structure(structure(data, Decision), DecisionClass)

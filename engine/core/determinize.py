@@ -2,7 +2,7 @@
 
 A side sees what `Game.view(side)` shows: the zones it may see, the cards revealed to it,
 the vars visible to it. Everything else could be otherwise, and a bot that plays against a
-person must not decide with it. `determinized(game, side, rng)` is a copy of the game in
+person must not decide with it. `Game.determinized(side, rng)` is a copy of the game in
 which everything hidden from `side` is drawn again, consistently with what `side` knows:
 
 - every record in a zone `side` cannot see (another side's private hand, a hidden deck)
@@ -42,23 +42,12 @@ import random
 from typing import Any
 
 
-def determinized(game: Any, side: str, rng: random.Random) -> Any:
-    """A copy of `game` with what `side` cannot see drawn again from `rng` (module doc)."""
-    from engine.core.game import Game, copy_state
-    pack = game.pack
-    if side not in pack.side_set:
-        raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
-    src = game.rt.s
-    state = copy_state(src, pack, log=False)
-    state["log"] = []
-    state.pop("dice", None)
-    state.pop("chance", None)  # a host's outcomes would tell the hidden cards: seeded from rng
-    state["rng"] = rng.getrandbits(64)
-    world = Game(pack, state, game.seed, list(game.actions), log=False, undo=False,
-                 limits=game.limits)
+def redraw(world: Any, side: str, rng: random.Random) -> None:
+    """Draw again, from `rng`, what `side` cannot see in `world`, a copy of the game without
+    its log, undo, dice or chance (Game.determinized makes it), and let the pack's
+    `determinize:` procedure finish the picture (module doc)."""
     _redeal(world, side, rng)
     _imagine(world, side)
-    return world
 
 
 def _imagine(world: Any, side: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from engine.core import saves  # the save format, its checks and verification
-from engine.core.errors import EngineFault, IllegalAction, NotPlayable, SaveError
+from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.core.limits import Limits
 from engine.core.rng import below, seed_state
 from engine.core.runtime import STOP, Runtime, enumerate_many
@@ -728,12 +728,12 @@ class Game:
             saves.read_digested(pack, text)
         seed, actions, saved_log = save.file.seed, save.data["actions"], save.file.log
         if verify == "replay" or not saves.frames_hold(pack, save.file):
-            game = saves.replayed(pack, save, limits)
+            game = replayed(pack, save, limits)
         else:
             game = cls(pack, save.state, seed, list(actions), log=saved_log, limits=limits)
         if log != saved_log:
-            game = saves.replay_actions(pack, seed, actions, log=log, limits=limits,
-                                        chance=save.file.state.chance)
+            game = replay_actions(pack, seed, actions, log=log, limits=limits,
+                                  chance=save.file.state.chance)
         game.undo_enabled = undo
         return game
 
@@ -753,8 +753,18 @@ class Game:
         """A copy as `side` might imagine it: what `side` cannot see (other sides' hidden
         hands, hidden decks, future dice) drawn again from `rng`, what it sees and the cards
         revealed to it unchanged. For bots that play fair; see engine.core.determinize."""
-        from engine.core.determinize import determinized
-        return determinized(self, side, rng)
+        from engine.core.determinize import redraw
+        if side not in self.pack.side_set:
+            raise ValueError(f"unknown side {side!r}; sides are {', '.join(self.pack.sides)}")
+        state = copy_state(self.rt.s, self.pack, log=False)
+        state["log"] = []
+        state.pop("dice", None)
+        state.pop("chance", None)  # a host's outcomes would tell the hidden cards: seeded from rng
+        state["rng"] = rng.getrandbits(64)
+        world = Game(self.pack, state, self.seed, list(self.actions), log=False, undo=False,
+                     limits=self.limits)
+        redraw(world, side, rng)
+        return world
 
     def check_invariants(self) -> list[str]:
         """Messages of the pack's `invariant` declarations that do not hold now."""
@@ -921,4 +931,32 @@ def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
     game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
     for a in actions:
         game.apply(a)
+    return game
+
+
+def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
+                   limits: Limits | None = None, chance: list[int] | None = None) -> Game:
+    """A new game with `seed` (and the host's chance outcomes, if it supplied them) played
+    through `actions` (`replay`, with a located SaveError when an action is refused or a
+    rule fails)."""
+    try:
+        game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
+    except (EngineFault, ChanceNeeded) as err:
+        raise SaveError(f"seed: replaying this save fails at the start: {err}") from None
+    for i, action in enumerate(actions):
+        try:
+            game.apply(action)
+        except (IllegalAction, EngineFault, ChanceNeeded) as err:
+            raise SaveError(f"actions[{i}]: the saved actions do not replay from the seed: "
+                            f"action {i + 1} of {len(actions)} fails ({err})") from None
+    return game
+
+
+def replayed(pack: Any, save: saves.Save, limits: Limits | None = None) -> Game:
+    """The game the save's actions lead to, which must be exactly the saved state
+    (saves.check_replayed)."""
+    f = save.file
+    game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
+                          chance=f.state.chance)
+    saves.check_replayed(pack, save, game)
     return game

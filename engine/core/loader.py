@@ -307,21 +307,6 @@ def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> lis
     return list(itertools.product(*domains))
 
 
-def keys_naming(types: tuple[str, ...], tname: str, rid: str,
-                domain: Any) -> list[tuple[str, ...]]:
-    """The index combinations of a zone or var with parameter types `types` that hold
-    record `rid` of created type `tname`, each once (rid at its first place in it, other
-    records of the type before it); `domain(t)` lists the sides or live records of type t."""
-    out: list[tuple[str, ...]] = []
-    for i, t in enumerate(types):
-        if t != tname:
-            continue
-        doms = [[x for x in domain(tj) if x != rid] if j < i and tj == tname else
-                [rid] if j == i else domain(tj) for j, tj in enumerate(types)]
-        out.extend(itertools.product(*doms))
-    return out
-
-
 def instantiate(build: Build) -> CompiledPack:
     import hashlib  # (8 ms to import: not for `engine --help`)
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from engine.core import rng as _rng
 from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction
+from engine.core.keys import keys_naming
 from engine.core.limits import Limits
-from engine.core.loader import keys_naming
 from engine.core.rt import RuleError, Runaway
 
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up

@@ -37,8 +37,8 @@ import orjson
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError
 from cattrs.gen import make_dict_structure_fn, override
 
-from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, SaveError
-from engine.core.loader import keys_naming
+from engine.core.errors import SaveError
+from engine.core.keys import keys_naming
 from engine.dsl.model import BUILTIN_EVENTS
 
 SAVE_FORMAT = "engine-save/2"
@@ -1404,31 +1404,11 @@ def check_digest(save: Save) -> None:
                         "its actions)")
 
 
-def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
-                   limits: Any = None, chance: list[int] | None = None) -> Any:
-    """A new game with `seed` (and the host's chance outcomes, if it supplied them) played
-    through `actions` (engine.core.game.replay, with a located SaveError when an action is
-    refused or a rule fails)."""
-    from engine.core.game import Game
-    try:
-        game = Game.new(pack, seed, log=log, undo=False, limits=limits, chance=chance)
-    except (EngineFault, ChanceNeeded) as err:
-        raise SaveError(f"seed: replaying this save fails at the start: {err}") from None
-    for i, action in enumerate(actions):
-        try:
-            game.apply(action)
-        except (IllegalAction, EngineFault, ChanceNeeded) as err:
-            raise SaveError(f"actions[{i}]: the saved actions do not replay from the seed: "
-                            f"action {i + 1} of {len(actions)} fails ({err})") from None
-    return game
-
-
-def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
-    """The game the save's actions lead to, which must be exactly the saved state (but
-    for the waiting rules, when they are not places in the pack's code: `frames_hold`)."""
+def check_replayed(pack: Any, save: Save, game: Any) -> None:
+    """SaveError unless `game`, the save's actions replayed from its seed (engine.core.game:
+    replayed), is exactly the saved state (but for the waiting rules, when they are not
+    places in the pack's code: `frames_hold`)."""
     f = save.file
-    game = replay_actions(pack, f.seed, save.data["actions"], log=f.log, limits=limits,
-                          chance=f.state.chance)
     replayed_state, saved_state = _game_state(game.rt.s), _game_state(save.state)
     if not frames_hold(pack, f):
         replayed_state, saved_state = _played(replayed_state), _played(saved_state)
@@ -1440,7 +1420,6 @@ def replayed(pack: Any, save: Save, limits: Any = None) -> Any:
         raise SaveError(f"the saved state does not match its own actions: replaying them "
                         f"gives a different {what} (first difference: {path}: saved {saved}, "
                         f"replayed {got})")
-    return game
 
 
 def _same_json(live: Any, saved: Any) -> bool:

@@ -21,7 +21,23 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
-from engine.core.saves import key_order, made_in_turn
+import cattrs
+
+from engine.core.saves import FORMAT_VERSION, key_order, made_in_turn
+
+# cattrs converts between the engine's attrs classes (`Game.decision`, `Game.result`) and
+# the JSON shapes of engine.core.api, both ways (api.decision_of reads one back).
+json_converter = cattrs.Converter()
+
+
+def decision_data(decision: Any) -> dict[str, Any]:
+    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
+    return json_converter.unstructure(decision)
+
+
+def result_data(result: Any) -> dict[str, Any] | None:
+    """`Game.result` (an attrs class, or None) as the JSON `Result` a view carries."""
+    return None if result is None else json_converter.unstructure(result)
 
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
@@ -260,7 +276,6 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
     """`Game.view(side, lang)`: the format is engine.core.api.View (docs/api.md). `logs`: the
     sides' logs as shown so far (ShownLog), kept by the game between views, else read
     whole."""
-    from engine.core.api import FORMAT_VERSION, decision_data, result_data
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")

@@ -19,7 +19,6 @@ from typing import Any
 from engine.core.errors import EngineError
 
 BOT_KINDS = ("random", "greedy")
-SEAT_KINDS = (*BOT_KINDS, "human")
 
 
 class UndoneType:
@@ -223,42 +222,18 @@ class GreedyBot(Bot):
         return 0.5 if w is None else 1.0 if w == side else 0.0
 
 
-def make_bot(spec: str, seed: int = 0, **options: Any) -> Any:
-    """A seat from its name: 'random', 'greedy' or 'human' (a terminal player)."""
+def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
+    """A bot from its name: 'random' or 'greedy' (engine.frontends.seats.make_seat seats a
+    person too)."""
     kind = spec.strip().lower()
     if kind == "random":
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed, **options)
-    if kind == "human":
-        from engine.frontends.terminal import HumanPlayer
-        return HumanPlayer(**options)
     from engine.dsl.errors import did_you_mean
-    hint = did_you_mean(kind, SEAT_KINDS)
-    raise ValueError(f"unknown player '{spec}' (use {', '.join(SEAT_KINDS)})"
+    hint = did_you_mean(kind, BOT_KINDS)
+    raise ValueError(f"unknown bot '{spec}' (use {', '.join(BOT_KINDS)})"
                      + (f"; {hint}" if hint else ""))
-
-
-def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
-    """The seat kinds for each side, in `sides` order, from 'random,greedy' (one entry per
-    side; a single entry stands for every side). Raises ValueError on a bad spec."""
-    parts = [p.strip().lower() for p in (spec.split(",") if isinstance(spec, str) else spec)]
-    if len(parts) == 1 and len(sides) > 1:
-        if parts[0] == "human":  # seating people on every side is never a shorthand
-            raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), e.g. "
-                             f"{','.join(['human'] + ['greedy'] * (len(sides) - 1))}; "
-                             f"people on every side: {','.join(['human'] * len(sides))}")
-        parts = parts * len(sides)
-    if len(parts) != len(sides):
-        raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), "
-                         f"got {len(parts)}: {','.join(parts)}")
-    for p in parts:
-        if p not in SEAT_KINDS:
-            from engine.dsl.errors import did_you_mean
-            hint = did_you_mean(p, SEAT_KINDS)
-            raise ValueError(f"unknown player '{p}' (use {', '.join(SEAT_KINDS)})"
-                             + (f"; {hint}" if hint else ""))
-    return parts
 
 
 def bot_seed(game_seed: int, index: int) -> int:

@@ -202,7 +202,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 # ---- play ---------------------------------------------------------------------------------------
 def _seats_spec(pack, spec: str) -> list[str]:
-    from engine.frontends.bots import parse_seats
+    from engine.frontends.seats import parse_seats
     try:
         return parse_seats(spec, pack.sides)
     except ValueError as err:

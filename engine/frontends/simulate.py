@@ -25,11 +25,12 @@ MAX_CHUNK = 50
 
 def make_seats(pack: Any, specs: list[str], seed: int, **human_options: Any) -> dict[str, Any]:
     """side -> seat for a game with `seed`."""
-    from engine.frontends.bots import bot_seed, make_bot
+    from engine.frontends.bots import bot_seed
+    from engine.frontends.seats import make_seat
     seats = {}
     for i, (side, spec) in enumerate(zip(pack.sides, specs)):
         opts = human_options if spec == "human" else {}
-        seats[side] = make_bot(spec, bot_seed(seed, i), **opts)
+        seats[side] = make_seat(spec, bot_seed(seed, i), **opts)
     return seats
 
 
@@ -378,7 +379,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     bad spec, PackError for a broken pack, NotPlayable for a data pack."""
     from engine.core.loader import load_pack
     from engine.dsl.places import resolve_pack
-    from engine.frontends.bots import BOT_KINDS, parse_seats
+    from engine.frontends.bots import BOT_KINDS
+    from engine.frontends.seats import parse_seats
 
     if isinstance(pack_ref, (str, Path)):
         pack_path = str(resolve_pack(pack_ref).resolve())
