@@ -68,7 +68,7 @@ def bare_processes(pack: Any, games: int, bots: str, n: int) -> float | None:
     os.fork."""
     import time
 
-    from engine.frontends.bots import parse_seats
+    from engine.frontends.seats import parse_seats
     from engine.frontends.simulate import DEFAULT_MAX_DECISIONS, run_one
     if not hasattr(os, "fork"):
         return None

@@ -27,7 +27,7 @@ DEFAULT_BOTS = ("greedy,random", "random,greedy", "greedy,greedy", "random,rando
 
 def play(pack, spec: str, games: int, seed: int, max_decisions: int,
          turn_event: str | None = None) -> dict:
-    from engine.frontends.bots import parse_seats
+    from engine.frontends.seats import parse_seats
     from engine.frontends.simulate import count_turns, make_seats, play_out
     specs = parse_seats(spec, pack.sides)
     wins = dict.fromkeys(pack.sides, 0)
