@@ -29,6 +29,8 @@ TEMPLATES = {
 
 
 class ExpressionCompiler(CompileUnit):
+    """Expressions as Python expressions."""
+
     def value(self, e: A.Expr, ctx: Context) -> str:
         """An expression whose value is kept (in a local, var, argument, return or the log):
         a zone is copied, so the value does not change when cards move later, and a saved

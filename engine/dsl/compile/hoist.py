@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.compile.syntax import bound_names, mentions, nodes, shape
+from engine.dsl.compile.syntax import bound_names, mentions, nodes, resolved_kind, shape
 from engine.dsl.compile.unit import CompileUnit
 
 
@@ -28,7 +28,7 @@ def hoist_value_calls(unit: CompileUnit, comp: A.Comprehension, lines: list[str]
         if isinstance(node, A.Lambda):
             return
         if isinstance(node, A.Call) and node.func in unit.pure_values \
-                and unit.checked.res.get(id(node), ("",))[0] == "value" \
+                and resolved_kind(unit.checked, node) == "value" \
                 and id(node) not in unit.hoisted \
                 and not any(mentions(arg, name) for arg in unit.args_of(node) for name in bound):
             found.append(node)

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.dsl import ast as A
 from engine.dsl.checker import CheckResult
-from engine.dsl.compile.syntax import call_arguments
+from engine.dsl.compile.syntax import call_arguments, resolved_kind
 from engine.dsl.model import PackModel
 
 # Built-ins an inlined value may not call (they roll, run rules, search or build lists), and
@@ -24,7 +24,7 @@ def plain_argument(checked: CheckResult, expr: A.Expr) -> bool:
     """A literal, local or const: read as often as the inlined formula reads it."""
     if isinstance(expr, (A.Int, A.Str, A.Bool, A.NoneLit)):
         return True
-    return isinstance(expr, A.Name) and checked.res.get(id(expr), ("",))[0] in (
+    return isinstance(expr, A.Name) and resolved_kind(checked, expr) in (
         "local", "const", "kconst")
 
 

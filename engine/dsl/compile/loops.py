@@ -15,7 +15,7 @@ from engine.dsl.compile.context import Context
 from engine.dsl.compile.expressions import ExpressionCompiler
 from engine.dsl.compile.hoist import forget, hoist_value_calls, hoist_var_tables
 from engine.dsl.compile.python_text import is_plain
-from engine.dsl.compile.syntax import bound_names, is_filter
+from engine.dsl.compile.syntax import bound_names, is_filter, resolved_kind
 from engine.dsl.compile.uncharged import MAX_UNCHARGED, static_length
 
 # Aggregates of a comprehension written as loops, and how deep the loops and `if`s may
@@ -25,6 +25,8 @@ MAX_LOWERED_DEPTH = 12
 
 
 class LoopCompiler(ExpressionCompiler):
+    """Expressions whose walks are written as loops, into lines that run before them."""
+
     def lowered(self, e: A.Expr, ctx: Context, lines: list[str], pad: str) -> str:
         """Code for `e` that may need `lines` (at indent `pad`) to run first."""
         if not self.optimize or pad.count("    ") > MAX_LOWERED_DEPTH or not self.walks(e):
@@ -34,7 +36,7 @@ class LoopCompiler(ExpressionCompiler):
                 return self.expr(e, ctx)
             return self._lowered_walk(e, "list", ctx, lines, pad)
         if isinstance(e, A.Call) and e.func in LOWERED_AGGREGATES \
-                and self.checked.res.get(id(e), ("",))[0] == "builtin":
+                and resolved_kind(self.checked, e) == "builtin":
             args = self.args_of(e)
             if len(args) == 1 and isinstance(args[0], A.Comprehension) \
                     and args[0].var not in ctx.python_locals:
@@ -46,7 +48,7 @@ class LoopCompiler(ExpressionCompiler):
                 return self._lowered_walk(args[0], mode, ctx, lines, pad)
             return self.expr(e, ctx)
         if isinstance(e, A.Call) and e.func in self.unfolded_values \
-                and self.checked.res.get(id(e), ("",))[0] == "value" \
+                and resolved_kind(self.checked, e) == "value" \
                 and id(e) not in self.hoisted:
             return self._unfolded(e, ctx, lines, pad)
         if isinstance(e, A.BoolOp):
@@ -81,7 +83,7 @@ class LoopCompiler(ExpressionCompiler):
         if isinstance(e, A.Lambda):
             return False  # a graph search's test: read once per space, stays an expression
         if isinstance(e, A.Call) and e.func in self.unfolded_values \
-                and self.checked.res.get(id(e), ("",))[0] == "value":
+                and resolved_kind(self.checked, e) == "value":
             return True
         if isinstance(e, tuple):
             return any(self.walks(item) for item in e)
@@ -200,7 +202,7 @@ class LoopCompiler(ExpressionCompiler):
     def _gives_list(self, source: A.Expr) -> bool:
         """Is `source` a graph search that gives a new list (engine.core.graph.Graph)?"""
         return isinstance(source, A.Call) and source.func in ("neighbors", "reachable") \
-            and self.checked.res.get(id(source), ("",))[0] == "builtin"
+            and resolved_kind(self.checked, source) == "builtin"
 
     def options_loop(self, var: str, where: A.Expr, src: str, ctx: Context) -> tuple[list[str],
                                                                                      str]:

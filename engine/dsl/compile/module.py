@@ -40,6 +40,8 @@ from engine.dsl.model import PackModel, Trigger
 
 
 class Compiler(StatementCompiler):
+    """A checked pack into the source of its Python module."""
+
     def compile(self) -> str:
         model, out = self.model, self.out
         out.append(f"# generated from pack {model.id!r}; do not edit")

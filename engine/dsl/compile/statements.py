@@ -11,7 +11,7 @@ from engine.dsl import ast as A
 from engine.dsl.compile.context import Context
 from engine.dsl.compile.loops import LoopCompiler
 from engine.dsl.compile.python_text import PRELUDE, tuple_code
-from engine.dsl.compile.syntax import free_locals
+from engine.dsl.compile.syntax import free_locals, resolved_kind
 from engine.dsl.types import elem
 
 # a loop of the resumable function around a statement: (continue pc, break pc)
@@ -19,6 +19,8 @@ Goto = tuple[int, int] | None
 
 
 class StatementCompiler(LoopCompiler):
+    """Statements that never wait, as Python statements."""
+
     def stmts(self, body: Iterable[A.Stmt], ctx: Context, lines: list[str], ind: int,
               loops: int, goto: Goto = None) -> None:
         """Compile statements that never suspend. `loops` counts enclosing Python loops;
@@ -180,7 +182,7 @@ class StatementCompiler(LoopCompiler):
             item = cast(A.Index, target)
             obj = self.expr(item.obj, ctx)
             new = f"replaced({obj}, {self.expr(item.args[0], ctx)}, {value})"
-            if self.checked.res.get(id(item.obj), ("",))[0] in ("local", "var", "list_index",
+            if resolved_kind(self.checked, item.obj) in ("local", "var", "list_index",
                                                                 "evstate", "field"):
                 self.assign(item.obj, new, ctx, lines, pad)
             else:

@@ -13,6 +13,8 @@ from engine.dsl.model import PackModel
 
 
 class CompileUnit:
+    """The state of one pack's compile, which the compilers below build on."""
+
     def __init__(self, model: PackModel, checked: CheckResult, optimize: bool = True):
         self.model = model
         self.checked = checked
