@@ -30,28 +30,38 @@ sys.path.insert(0, str(ROOT))
 from engine.core.loader import instantiate  # noqa: E402
 from engine.dsl.build import Build, module_filename  # noqa: E402
 from engine.dsl.checker import check  # noqa: E402
-from engine.dsl.compiler import compile_pack  # noqa: E402
+from engine.dsl.compile import compile_pack  # noqa: E402
 from engine.dsl.pack import read_pack  # noqa: E402
 from engine.dsl.places import resolve_pack  # noqa: E402
 
 DEFAULT = {"bench/packs/tictactoe": 1000, "bench/packs/kuhn": 2000, "ante_portas": 100,
            "hannibal": 10}
-# run in the other commit's tree, whose language is `engine.dsl` or, before 2026-12, `dsl`
-_DUMP = ("import importlib, sys\n"
-         "try: importlib.import_module('engine.dsl.pack'); lang = 'engine.dsl'\n"
-         "except ImportError: lang = 'dsl'\n"
+# run in the other commit's tree (its engine/ and dsl/), whose compiler is
+# `engine.dsl.compile`, or before 2026-12 `engine.dsl.compiler` or `dsl.compiler`: the first
+# of them found in that tree (not in this checkout, which is on the path too)
+_DUMP = ("import importlib, os, sys\n"
+         "here = os.path.realpath(os.getcwd()) + os.sep\n"
+         "def own(name):\n"
+         "    try: module = importlib.import_module(name)\n"
+         "    except ImportError: return False\n"
+         "    return os.path.realpath(module.__file__).startswith(here)\n"
+         "name = next(n for n in ('engine.dsl.compile', 'engine.dsl.compiler', 'dsl.compiler')\n"
+         "            if own(n))\n"
+         "lang = name.rsplit('.', 1)[0]\n"
          "read_pack = importlib.import_module(lang + '.pack').read_pack\n"
          "check = importlib.import_module(lang + '.checker').check\n"
-         "compile_pack = importlib.import_module(lang + '.compiler').compile_pack\n"
+         "compile_pack = importlib.import_module(name).compile_pack\n"
          "s = read_pack(__import__('pathlib').Path(sys.argv[1]))\n"
          "sys.stdout.write(compile_pack(s.model, check(s.model, s.sources)))\n")
 
 
 def code_at(rev: str, packs: list[Path]) -> dict[Path, str]:
-    """Each pack compiled by the compiler of git revision `rev` (its dsl/, in a copy, ahead
-    of this checkout on the path)."""
-    tar = subprocess.run(["git", "archive", rev, "dsl"], cwd=ROOT, capture_output=True,
-                         check=True).stdout
+    """Each pack compiled by the compiler of git revision `rev` (its engine/ and dsl/, in a
+    copy, ahead of this checkout on the path)."""
+    tree = subprocess.run(["git", "ls-tree", "--name-only", rev], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout.split()
+    tar = subprocess.run(["git", "archive", rev, *(p for p in ("dsl", "engine") if p in tree)],
+                         cwd=ROOT, capture_output=True, check=True).stdout
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(fileobj=BytesIO(tar)) as archive:
             archive.extractall(tmp, filter="data")

@@ -1,6 +1,6 @@
 """Saves written before a change to the compiler still load: tests/golden/saves/ holds whole
 games of the test and bench packs, saved with the log on by the compiler as it was before
-the speed work of issue 16 (engine.dsl.compiler: var tables read once per walk, walks of the
+the speed work of issue 16 (engine.dsl.compile: var tables read once per walk, walks of the
 pack's own data, options of `choose ... where` as loops). Loading one replays its actions
 with today's generated code and requires the very state saved (Game.load, verify="replay"):
 the same log, decisions and result; only the step count may differ (engine.core.saves keeps it

@@ -14,7 +14,7 @@ import pytest
 
 from engine.dsl.build import build_pack
 from engine.dsl.checker import check
-from engine.dsl.compiler import compile_pack
+from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 
 MARK = "__import__('builtins').__setattr__('INJECTED', 1)"

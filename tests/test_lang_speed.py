@@ -1,4 +1,4 @@
-"""What the compiler does for speed changes no game (engine.dsl.compiler: `lowered` walks, values
+"""What the compiler does for speed changes no game (engine.dsl.compile: `lowered` walks, values
 kept while the state is unchanged (Runtime.memo), the index of records by a var field
 (Runtime.having), value calls read once per walk, inlined values, steps charged only where a
 value may recurse, choices from a zone the decider sees not looked up). Each pack here is
@@ -18,7 +18,7 @@ from engine.core.limits import Limits
 from engine.core.loader import instantiate, load_pack
 from engine.dsl.build import Build, module_filename
 from engine.dsl.checker import check
-from engine.dsl.compiler import compile_pack
+from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 
 REPO = Path(__file__).resolve().parent.parent

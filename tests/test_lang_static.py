@@ -1,4 +1,4 @@
-"""Static values (engine.dsl.compiler.static_values): a value whose formula reads only its
+"""Static values (engine.dsl.compile.static): a value whose formula reads only its
 arguments and the pack's static data (fields that are not `var`, consts, tables, graphs, sides) is
 worked out once per distinct arguments and kept with the loaded pack, never in the game
 state; a value that reads the game (a var, a zone, a var field, a modifier, dice) or calls
@@ -81,7 +81,7 @@ def test_a_static_value_is_worked_out_once_per_arguments(pack):
     assert {k: v[0] for k, v in pack.ns["MEMOS"]["doubled"].items()} == {"north": 4, "south": 8}
     assert values["total"](rt) == 12 and values["total"](rt) == 12
     # total worked out once, then cached; doubled, a formula of fields, is written into it
-    # in place of its call (engine.dsl.compiler: inlined values), so no cache is read for it there
+    # in place of its call (engine.dsl.compile.inline), so no cache is read for it there
     assert len(hits) == 8 + 1
     assert values["bigger"](rt, "north", 0) is True and values["bigger"](rt, "north", -2) is False
     assert set(pack.ns["MEMOS"]["bigger"]) == {("north", 0), ("north", -2)}

@@ -324,7 +324,7 @@ def instantiate(build: Build) -> CompiledPack:
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:
         by_type.setdefault(t, [])
-    # the static tables generated code reads (engine.dsl.compiler: field_tables): a record's field
+    # the static tables generated code reads (engine.dsl.compile.tables): a record's field
     # by record, a zone's key by its one index (none in code of an older compiler, which
     # bench/codegen_ab.py runs on this engine)
     for field in ns.get("RECORD_FIELDS", ()):

@@ -31,7 +31,7 @@ from engine.core.limits import Limits
 from engine.core.rt import RuleError, Runaway
 
 MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before giving up
-# What a waiting rule's function returns to the run loop (see engine.dsl.compiler).
+# What a waiting rule's function returns to the run loop (see engine.dsl.compile.machine).
 DONE, SUSPEND, PUSHED = 0, 1, 2
 STOP = object()  # what a run's `choose` returns to leave the decision waiting
 
@@ -81,7 +81,7 @@ class Runtime:
         self.left = self.limits.steps  # rule steps left before the next decision
         self.undo_side: str | None = None  # whose decisions may be undone
         self.barrier_hit = False
-        # Results of values that only read the state (engine.dsl.compiler.run_memo_values), by
+        # Results of values that only read the state (engine.dsl.compile.memo), by
         # (value, arguments...) -> (result, steps it took): kept only while rules run (None
         # otherwise, so that a host or test that changes the state between runs never reads
         # an old result) and emptied by every method that changes the state (`changed`).
@@ -693,7 +693,7 @@ class Runtime:
             self._expiring |= _ending_events([entry])
 
     def duration(self, spec: Any) -> list | None:
-        """The state's form of a compiled duration (engine.dsl.compiler.Compiler._duration)."""
+        """The state's form of a compiled duration (engine.dsl.compile.statements)."""
         if spec is None:
             return None
         kind = spec[0]
@@ -1066,7 +1066,7 @@ class Runtime:
     def having(self, tname: str, field: str, value: Any) -> Any:
         """The records of type `tname` whose var field `field` is `value`, in the type's
         order: what a comprehension over all of them that keeps only `x.field == value`
-        needs to walk (engine.dsl.compiler.Compiler._walk_code; its condition still reads every
+        needs to walk (engine.dsl.compile.index; its condition still reads every
         record it gets). Charged as the walk of all of them. While a decision may be undone,
         all of them: the comprehension reads each through the watchers, as it always did."""
         items = self.by_type[tname]
@@ -1093,7 +1093,7 @@ class Runtime:
     def _seen_type(self, tname: str, items: list[str]) -> bool:
         """Does the side whose decision may be undone see every record of type `tname`?
         Then `having` may skip those whose field has another value: the walk of all of
-        them would read only their fields (engine.dsl.compiler.Compiler._indexed), and reading a
+        them would read only their fields (engine.dsl.compile.index), and reading a
         seen record's fields ends no undo. Worked out once per decision (`watch`): while
         it may be undone, no record becomes hidden from the side, as moving one into a
         zone it cannot see reads that zone, which ends the watch (`move`, `create`)."""
@@ -1111,7 +1111,7 @@ class Runtime:
 
     def kept(self, got: tuple[Any, int]) -> Any:
         """A kept value's result (result, steps it took): charges those steps again and
-        returns the result (engine.dsl.compiler: static and run-kept values)."""
+        returns the result (engine.dsl.compile.static and .memo)."""
         self.left -= got[1]
         if self.left < 0:
             self.over_budget()

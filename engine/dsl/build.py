@@ -113,7 +113,7 @@ def _build(root: Path) -> Build:
     if any(d.severity == "error" for d in diags):
         return Build(src, result, None, sorted(diags, key=sort_key))
     try:
-        from engine.dsl.compiler import compile_pack
+        from engine.dsl.compile import compile_pack
         code = compile_pack(src.model, result)
         code_object = compile(code, module_filename(src), "exec")
     except (RecursionError, SyntaxError, MemoryError, ValueError) as err:

@@ -20,7 +20,7 @@ from engine.dsl import ast as A
 from engine.dsl.errors import Diagnostic, DslError, source_line
 
 # ---- limits -----------------------------------------------------------------------------
-# Rules compile to Python source (engine.dsl.compiler), and Python refuses source nested too
+# Rules compile to Python source (engine.dsl.compile), and Python refuses source nested too
 # deeply: 100 levels of indentation, 20 loops inside each other, 200 open brackets; the checker,
 # compiler and formatter walk the tree recursively on Python's stack too. The limits are far
 # beyond any real rule and leave room for the compiler's own wrapping: code that may ask a

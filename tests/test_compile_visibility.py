@@ -1,0 +1,62 @@
+"""engine.dsl.compile.visibility: G.decide is told `zoned=False` when no option can lie in
+a zone hidden from the decider (a type no zone holds; with the optimisations, a public zone
+or the decider's own private one), and `args_zoned=False` when no value the prompt names
+can lie in a zone: the runtime then looks nothing up to show the decider."""
+from __future__ import annotations
+
+from compile_passes import assert_same_games, both_ways
+
+RULES = """
+type card
+zone hand[s: side] of card private
+zone table of card
+zone pile of card hidden
+var turn: side = red
+on setup:
+    move north to hand[red]
+    move south to hand[blue]
+    move east to table
+    move west to pile
+    let n = choose n from [1, 2] by red
+    let a = choose a from hand[turn] by turn
+    let c = choose c from table by blue
+    let d = choose d from hand[red] by blue
+    let e = choose e from pile by red
+    let f = ask blue "{turn} has {a}?"
+    let g = ask blue "{turn}: {n}?"
+    end game
+"""
+RECORDS = """
+card:
+  - {id: north}
+  - {id: south}
+  - {id: east}
+  - {id: west}
+"""
+
+
+def decides(code: str) -> list[str]:
+    return [line for line in code.splitlines() if "G.decide(" in line]
+
+
+def test_which_decisions_look_nothing_up(write_pack):
+    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    zoned = [line.endswith("zoned=False)") for line in decides(fast.code)]
+    assert zoned == [True, True, True, False, False, False, True]
+    args_zoned = [line.endswith("args_zoned=False)") for line in decides(fast.code)]
+    assert args_zoned == [False, False, False, False, False, False, True]
+    # plainly: only the options of a type no zone holds (numbers) are never looked up
+    plain_zoned = [line.endswith("zoned=False)") for line in decides(plain.code)]
+    assert plain_zoned == [True, False, False, False, False, False, False]
+
+
+def test_what_the_decider_is_shown_is_the_same(write_pack):
+    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    game = fast.new_game(0)
+    assert game.state["revealed"] == {}
+    while not game.over:
+        game.apply(game.legal_actions()[0])
+    # north, in red's hand, to blue (a choice from it, a prompt naming it); west, hidden, to
+    # red (a choice from the pile)
+    assert game.state["revealed"] == {"north": ["blue"], "west": ["red"]}
+    assert_same_games(fast, plain)
