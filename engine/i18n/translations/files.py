@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import attrs
+
 from engine.dsl.errors import Diagnostic, did_you_mean, source_line
 
 if TYPE_CHECKING:
@@ -20,29 +22,34 @@ TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
 DEFAULT_LANG = "en"
 
 
+@attrs.define(eq=False)
 class Entry:
     """One translated string, with where it was written."""
 
-    __slots__ = ("key", "text", "source", "key_loc", "text_loc")
+    key: str
+    text: str
+    source: str | None  # where the translation comes from (None: not said, W502)
+    key_loc: Loc
+    text_loc: Loc
 
-    def __init__(self, key: str, text: str, source: str | None, key_loc: Loc, text_loc: Loc):
-        self.key, self.text, self.source = key, text, source
-        self.key_loc, self.text_loc = key_loc, text_loc
+
+def _empty_sections() -> dict[str, dict[str, Entry]]:
+    return {section: {} for section in SECTIONS}
 
 
+@attrs.define(eq=False)
 class TranslationFile:
     """A parsed translation file. `ok` is False when it could not be read at all."""
 
-    def __init__(self, path: Path, text: str):
-        self.path = path
-        self.text = text
-        self.pack: str | None = None
-        self.lang: str | None = None
-        self.pack_loc: Loc | None = None
-        self.lang_loc: Loc | None = None
-        self.sections: dict[str, dict[str, Entry]] = {s: {} for s in SECTIONS}
-        self.diagnostics: list[Diagnostic] = []
-        self.ok = False
+    path: Path
+    text: str
+    pack: str | None = None
+    lang: str | None = None
+    pack_loc: Loc | None = None
+    lang_loc: Loc | None = None
+    sections: dict[str, dict[str, Entry]] = attrs.Factory(_empty_sections)  # key -> entry
+    diagnostics: list[Diagnostic] = attrs.Factory(list)
+    ok: bool = False
 
     @property
     def names(self) -> dict[str, Entry]:
