@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import datetime
 import importlib.metadata
 import io
 import os
@@ -98,8 +97,8 @@ def _literal_markers(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
                      options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
     """Babel's Python extractor, refusing a marker whose message is not a literal string (it
     could not be translated): Babel itself would skip it without a word. A `# i18n:` comment
-    is given to every marker on the line after it. Before Python 3.12
-    an f-string is one token to Babel, so the markers inside one are found apart."""
+    is given to every marker on the line after it. Before Python 3.12 an f-string is one
+    token to Babel, so the markers inside one are found apart."""
     found: list[Any] = list(extract_python(fileobj, keywords, comment_tags, options))
     if sys.version_info < (3, 12):
         fileobj.seek(0)
@@ -142,12 +141,12 @@ def _markers_in_fstrings(source: str) -> Iterator[tuple[int, str, Any, list[str]
                    [comment] if comment else [])
 
 
-def extract(root: str = ENGINE_DIR, creation_date: datetime.datetime | None = None) -> Catalog:
+def extract(root: str = ENGINE_DIR) -> Catalog:
     """The catalogue template (engine.pot) of the strings marked in the engine's modules
     under `root`, in the order of the files and of their lines, each with the files that use
     it and the `# i18n:` comments on it."""
     template = Catalog(domain=DOMAIN, project=PROJECT, version=_version(),
-                       header_comment=HEADER_COMMENT, creation_date=creation_date, fuzzy=False)
+                       header_comment=HEADER_COMMENT, fuzzy=False)
     prefix = os.path.basename(root)
     # (Babel types a method as its name; a function is taken as well)
     methods: list[tuple[str, Any]] = [(MARKERS_FILE, "ignore"), ("**.py", _literal_markers)]
