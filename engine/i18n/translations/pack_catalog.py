@@ -221,10 +221,10 @@ class Catalog:
     def render(self, entry: dict[str, Any]) -> str:
         """A log entry as a line of text: the pack's words from its translations, the
         engine's own from its gettext catalogue (engine.i18n), both in this language."""
-        t = entry.get("t")
+        kind = entry.get("t")
         lang = self.lang
-        if t in ("event", "say"):
-            key: str = entry["n"] if t == "event" else entry["m"]
+        if kind in ("event", "say"):
+            key: str = entry["n"] if kind == "event" else entry["m"]
             args = [self.value(a) for a in entry.get("a", [])]
             template = self.message(key)
             if template is not None:
@@ -232,7 +232,7 @@ class Catalog:
                     return template.format(*args)
                 except (IndexError, KeyError, ValueError):
                     pass
-            if t == "say":
+            if kind == "say":
                 if "{" in key:
                     try:
                         return key.format(*args)
@@ -240,68 +240,68 @@ class Catalog:
                         pass
                 return f"{key}: {', '.join(args)}" if args else key
             return f"{self.term(key)}: {', '.join(args)}" if args else self.term(key)
-        if t == "move":
+        if kind == "move":
             what = (tr(lang, "a hidden card") if entry.get("e") is None
                     else self.value(entry["e"]))
             if entry.get("from") is None:
                 return tr(lang, "{what} -> {target}", what=what, target=self.zone(entry["to"]))
             return tr(lang, "{what}: {source} -> {target}", what=what,
                       source=self.zone(entry["from"]), target=self.zone(entry["to"]))
-        if t == "choice":
+        if kind == "choice":
             who = self.value(entry["side"])
             if "v" not in entry:
                 return tr(lang, "{side} decided", side=who)
-            v = entry["v"]
-            if v is None:
+            chosen = entry["v"]
+            if chosen is None:
                 return tr(lang, "{side} passed", side=who)
             # i18n: side: a side's name; choice: what it chose (names, or a number)
-            return tr(lang, "{side} chose {choice}", side=who, choice=self.value(v))
-        if t == "set":
+            return tr(lang, "{side} chose {choice}", side=who, choice=self.value(chosen))
+        if kind == "set":
             return tr(lang, "{var} = {value}", var=self.var(entry["n"], entry["k"]),
                       value=self.value(entry["v"]))
-        if t in ("create", "destroy"):  # a record made in play, or one leaving the game
+        if kind in ("create", "destroy"):  # a record made in play, or one leaving the game
             what = (tr(lang, "a hidden piece") if entry.get("e") is None
                     else self.value(entry["e"]))
-            where = entry.get("to" if t == "create" else "from")
+            where = entry.get("to" if kind == "create" else "from")
             if where is None:  # i18n: a piece put into play, or taken out of the game
-                return (tr(lang, "{what} made", what=what) if t == "create"
+                return (tr(lang, "{what} made", what=what) if kind == "create"
                         else tr(lang, "{what} destroyed", what=what))
             zone = self.zone(where)
-            return (tr(lang, "{what} made ({zone})", what=what, zone=zone) if t == "create"
+            return (tr(lang, "{what} made ({zone})", what=what, zone=zone) if kind == "create"
                     else tr(lang, "{what} destroyed ({zone})", what=what, zone=zone))
-        if t == "setf":
+        if kind == "setf":
             # i18n: a field of a card or piece changed: "strength (red army) = 3"
             return tr(lang, "{field} ({record}) = {value}", field=self.term(entry["f"]),
                       record=self.value(entry["e"]), value=self.value(entry["v"]))
-        if t == "shuffle":
+        if kind == "shuffle":
             return tr(lang, "{zone} shuffled", zone=self.zone(entry["z"]))
-        if t == "reveal":
+        if kind == "reveal":
             what = tr(lang, "a card") if entry.get("e") is None else self.value(entry["e"])
             to = entry.get("to")
             if to:
                 return tr(lang, "{what} revealed to {side}", what=what, side=self.value(to))
             return tr(lang, "{what} revealed", what=what)
-        if t == "roll":
+        if kind == "roll":
             dice = entry.get("dice", [])
             if len(dice) == 1:
                 return tr(lang, "rolled {die}", die=dice[0])
             # i18n: dice: the dice rolled, as in "3 + 5"; total: their sum
             return tr(lang, "rolled {dice} = {total}", dice=" + ".join(map(str, dice)),
                       total=sum(dice))
-        if t == "end":
-            w = entry.get("winner")
-            over = (tr(lang, "game over: {side} wins", side=self.value(w)) if w
+        if kind == "end":
+            winner = entry.get("winner")
+            over = (tr(lang, "game over: {side} wins", side=self.value(winner)) if winner
                     else tr(lang, "game over: no winner"))
             if "m" in entry:  # the rule's reason, rendered like a log line
                 # i18n: a result and the reason the rules give for it
                 over = tr(lang, "{result} ({reason})", result=over, reason=self.render(
                     {"t": "say", "m": entry["m"], "a": entry["a"]}))
             return over
-        if t == "trigger":
+        if kind == "trigger":
             # i18n: a rule's trace line: the rule's name, the event it answers
             return tr(lang, "(rule {rule} for {event})", rule=entry.get("f"),
                       event=self.term(entry.get("n", "")))
-        if t == "done":
+        if kind == "done":
             return tr(lang, "(end of {event})", event=self.term(entry.get("n", "")))
         return json.dumps(entry, sort_keys=True, default=str)
 
