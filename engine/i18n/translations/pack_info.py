@@ -3,15 +3,18 @@ events, sentences and terms, as plain data the checks read (and validate caches)
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.i18n.translations.sentences import compiled_template
+
+if TYPE_CHECKING:
+    from engine.dsl.model import PackModel
 
 
 class PackInfo:
     """The parts of a pack model that translations refer to."""
 
-    def __init__(self, model: Any, meta: dict[str, Any], root: Path | None = None,
+    def __init__(self, model: PackModel, meta: dict[str, Any], root: Path | None = None,
                  partial: bool = False):
         self.id: str = model.id
         self.root = root
