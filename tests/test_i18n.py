@@ -13,28 +13,27 @@ from pathlib import Path
 
 import pytest
 import yaml
+from babel.messages.catalog import Catalog as Catalogue
 
 from engine import i18n
 from engine.core.errors import IllegalAction
 from engine.core.loader import load_pack
 from engine.frontends.terminal import render_log
-from engine.i18n import (
+from engine.i18n import catalogues, lazy_ntr, lazy_tr, ntr, tr
+from engine.i18n.catalogues import (
     POT_PATH,
-    Po,
-    PoEntry,
-    PoError,
+    CatalogueError,
+    compiled_messages,
+    forms,
     languages,
-    lazy_ntr,
-    lazy_tr,
+    messages_of,
     mo_bytes,
     mo_path,
-    ntr,
     po_path,
+    po_text,
     problems,
-    read_po,
+    read_catalogue,
     template,
-    tr,
-    write_po,
 )
 from engine.i18n.translations import Catalog
 
@@ -48,6 +47,11 @@ def words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text))}
 
 
+def without_babel_version(text: str) -> str:
+    """A .po file's text but for the header line naming the Babel that wrote it."""
+    return "".join(line for line in text.splitlines(True) if "Generated-By: Babel" not in line)
+
+
 # ---- the catalogues ---------------------------------------------------------------------------
 def test_a_catalogue_for_every_language_a_shipped_pack_declares():
     declared = set()
@@ -59,24 +63,28 @@ def test_a_catalogue_for_every_language_a_shipped_pack_declares():
 
 def test_the_template_lists_the_strings_marked_now():
     """engine.pot is what `python -m engine.i18n extract` writes from the source."""
-    assert Path(POT_PATH).read_text(encoding="utf-8") == write_po(template())
+    written = read_catalogue(POT_PATH)
+    assert messages_of(written) == messages_of(template())
+    assert without_babel_version(Path(POT_PATH).read_text(encoding="utf-8")) == \
+        without_babel_version(po_text(template()))  # dated as it is while nothing changes
 
 
 @pytest.mark.parametrize("lang", languages())
 def test_every_marked_string_is_translated_with_the_same_placeholders(lang):
-    assert problems(read_po(po_path(lang)), template(), lang) == []
+    assert problems(read_catalogue(po_path(lang)), template(), lang) == []
 
 
 @pytest.mark.parametrize("lang", languages())
 def test_committed_mo_is_the_compiled_po(lang):
     """engine.mo is what `python -m engine.i18n compile` writes from engine.po."""
-    po = read_po(po_path(lang))
-    assert Path(mo_path(lang)).read_bytes() == mo_bytes(po)
-    assert Path(po_path(lang)).read_text(encoding="utf-8") == write_po(po)  # stable layout
+    po = read_catalogue(po_path(lang))
+    assert compiled_messages(Path(mo_path(lang)).read_bytes()) == compiled_messages(mo_bytes(po))
+    assert without_babel_version(Path(po_path(lang)).read_text(encoding="utf-8")) == \
+        without_babel_version(po_text(po))  # stable layout
 
 
 def test_compiled_catalogue_reads_as_gettext_reads_it():
-    """Our .mo writer against the standard library's reader: plural forms included."""
+    """Babel's .mo files against the standard library's reader: plural forms included."""
     t = gettext.GNUTranslations(io.BytesIO(Path(mo_path("ru")).read_bytes()))
     assert [t.ngettext("{n} decision", "{n} decisions", n) for n in (1, 3, 5, 21)] == \
         ["{n} решение", "{n} решения", "{n} решений", "{n} решение"]
@@ -85,41 +93,92 @@ def test_compiled_catalogue_reads_as_gettext_reads_it():
 
 
 def test_problems_are_found():
-    """The check behind the test above: untranslated, fuzzy, wrong placeholders, stale."""
-    pot = Po(i18n.POT_HEADER, [PoEntry("{zone} shuffled"), PoEntry("yes"),
-                               PoEntry("{n} card", "{n} cards", msgstr_plural=["", ""])])
-    po = Po(i18n.POT_HEADER + "Language: xx\nPlural-Forms: nplurals=2; plural=(n != 1);\n", [
-        PoEntry("{zone} shuffled", msgstr="{zona} gemischt"),
-        PoEntry("{n} card", "{n} cards", msgstr_plural=["{n} Karte", ""]),
-        PoEntry("gone", msgstr="weg")])
-    found = "\n".join(problems(po, pot, "xx"))
+    """The check behind the test above: untranslated, fuzzy, wrong placeholders, stale, no
+    language."""
+    pot = Catalogue()
+    for msgid in ("{zone} shuffled", "yes", ("{n} card", "{n} cards")):
+        pot.add(msgid)
+    po = Catalogue(locale="de")
+    po.add("{zone} shuffled", "{zona} gemischt")
+    po.add(("{n} card", "{n} cards"), ("{n} Karte", ""))
+    po.add("gone", "weg")
+    found = "\n".join(problems(po, pot, "de"))
     assert "missing 'yes'" in found and "not translated: '{n} card'" in found
     assert "placeholders ['zona'], the source ['zone']" in found
     assert "'gone' is no longer marked" in found
-    po.entries[1].msgstr_plural = ["{n} Karte", "{n} Karten"]
-    po.entries[1].flags = ["fuzzy"]
-    assert "not translated: '{n} card'" in "\n".join(problems(po, pot, "xx"))
+    assert "no Language" not in found
+    po["{n} card"].string = ("{n} Karte", "{n} Karten")
+    po["{n} card"].flags.add("fuzzy")
+    assert "not translated: '{n} card'" in "\n".join(problems(po, pot, "de"))
+    assert "the header has no Language" in "\n".join(problems(Catalogue(), pot, "de"))
 
 
 def test_po_files_read_back_as_written(tmp_path):
-    e = PoEntry('say "hi"\\', msgstr="line\nbreak")
-    e.comments, e.extracted, e.references = ["checked"], ["for people"], ["engine/x.py"]
+    po = Catalogue(locale="de")
+    po.add('say "hi"\\', "line\nbreak", locations=[("engine/x.py", 3)],
+           user_comments=["checked"], auto_comments=["for people"])
     path = tmp_path / "x.po"
-    path.write_text(write_po(Po("Language: xx\n", [e])), encoding="utf-8")
-    back = read_po(str(path))
-    assert back.header == "Language: xx\n"
-    assert (back.entries[0].msgid, back.entries[0].msgstr) == ('say "hi"\\', "line\nbreak")
-    assert back.entries[0].comments == ["checked"] and back.entries[0].extracted == ["for people"]
-    path.write_text('msgid "a"\nmsgstr "b\\q"\n', encoding="utf-8")
-    with pytest.raises(PoError, match=r"x.po:2: unknown escape"):
-        read_po(str(path))
+    path.write_text(po_text(po), encoding="utf-8")
+    assert "#: engine/x.py\n" in path.read_text(encoding="utf-8")  # no line numbers
+    back = read_catalogue(str(path))
+    assert back.locale_identifier == "de"
+    message = back['say "hi"\\']
+    assert forms(message) == ["line\nbreak"]
+    assert message.user_comments == ["checked"] and message.auto_comments == ["for people"]
+    path.write_text('msgid "a"\nmsgstr "b"\nmsg "c"\n', encoding="utf-8")
+    with pytest.raises(CatalogueError, match=r"x.po:3: Unknown or misformatted keyword$"):
+        read_catalogue(str(path))
+
+
+def test_extracting_the_marked_strings(tmp_path):
+    """Every marker, its message's files and the `# i18n:` comment on the line before (for
+    each marker on its line), markers inside f-strings too."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "m.py").write_text(
+        "# i18n: the answers\n"
+        "said = tr(lang, 'yes') if v else tr(lang, 'no')\n"
+        "count = ntr(lang, '{n} card', '{n} cards', n)\n"
+        "later = lazy_ntr('{n} turn', '{n} turns', n, side=lazy_tr('{side} wins', side=s))\n"
+        "shown = f\"{tr(lang, 'none')} {N_('left')}\"\n", encoding="utf-8")
+    (tmp_path / "engine" / "n.py").write_text("tr(lang, 'no')\n", encoding="utf-8")
+    pot = catalogues.extract(str(tmp_path / "engine"))
+    got = {m.id: (sorted(f for f, _line in m.locations), m.auto_comments) for m in pot if m.id}
+    assert got == {
+        "yes": (["engine/m.py"], ["the answers"]),
+        "no": (["engine/m.py", "engine/n.py"], ["the answers"]),
+        ("{n} card", "{n} cards"): (["engine/m.py"], []),
+        ("{n} turn", "{n} turns"): (["engine/m.py"], []),
+        "{side} wins": (["engine/m.py"], []),
+        "none": (["engine/m.py"], []),
+        "left": (["engine/m.py"], []),
+    }
 
 
 def test_a_marker_needs_a_literal_string(tmp_path):
     (tmp_path / "engine").mkdir()
     (tmp_path / "engine" / "m.py").write_text("text = 'x'\ntr(lang, text)\n", encoding="utf-8")
-    with pytest.raises(PoError, match=r"engine/m.py:2: tr\(\) needs a literal string"):
-        i18n.extract(str(tmp_path / "engine"))
+    with pytest.raises(CatalogueError, match=r"engine/m.py:2: tr\(\) needs a literal string"):
+        catalogues.extract(str(tmp_path / "engine"))
+
+
+def test_a_language_is_merged_and_started(tmp_path, monkeypatch, capsys):
+    """`extract` keeps a language's translations and adds new messages untranslated; `init`
+    starts a language with Babel's plural rule for it."""
+    pot = template()
+    po = read_catalogue(po_path("nl"))
+    del po["yes"]
+    po.add("gone", "weg")
+    assert catalogues.merged(po, pot) == (1, 1)
+    assert forms(po["yes"]) == [""] and "gone" not in po
+    assert po["no"].string == read_catalogue(po_path("nl"))["no"].string != ""
+    monkeypatch.setattr(catalogues, "LOCALE_DIR", str(tmp_path))
+    assert catalogues.main(["init", "pl"]) == 0
+    started = read_catalogue(po_path("pl"))
+    assert started.num_plurals == 3 and len(started) == len(pot)
+    assert not any(catalogues.translated(m) for m in started if m.id)
+    assert catalogues.main(["init", "pl"]) == 1  # not twice
+    assert catalogues.main(["init", "qq"]) == 2  # a language Babel does not know
+    assert "Babel does not know the language 'qq'" in capsys.readouterr().err
 
 
 # ---- at run time ------------------------------------------------------------------------------
@@ -212,10 +271,11 @@ class _Recording(Catalog):
 def _english_left(lines: list[str], cat: _Recording, lang: str) -> list[str]:
     """Lines with an English word of the engine's catalogue in them, once the pack's own
     texts are taken out: the words of the source strings that no translation uses."""
-    pot = read_po(POT_PATH)
-    source = set().union(*(words(e.msgid) | words(e.msgid_plural or "") for e in pot.entries))
-    translated = set().union(*(words(f) for e in read_po(po_path(lang)).entries
-                               for f in e.forms))
+    pot = read_catalogue(POT_PATH)
+    source = set().union(*(words(text) for m in pot if m.id
+                           for text in ((m.id,) if isinstance(m.id, str) else m.id)))
+    translated = set().union(*(words(form) for m in read_catalogue(po_path(lang)) if m.id
+                               for form in forms(m)))
     english = source - translated
     assert {"shuffled", "chose", "winner"} <= english
     out = []

@@ -1,0 +1,68 @@
+"""The sentences of a pack's rules (`log` texts, win reasons, prompts) and their keys: the
+numbered form the game logs a sentence by, and a translation's template put in that form."""
+from __future__ import annotations
+
+
+def compiled_template(text: str) -> str:
+    """A sentence of the rules (a `log` text that holds its own `{placeholders}`, a win
+    reason, a prompt) as the game keeps it: its placeholders numbered in order, by the same
+    engine.dsl.parser.numbered_template the compiler uses ("{l} marches to {dest}" -> "{0} marches
+    to {1}")."""
+    from engine.dsl.parser import numbered_template, split_template
+    if "{" not in text and "}" not in text:
+        return text
+    try:
+        parts = split_template(text)
+    except ValueError:
+        return text
+    if not any(kind == "arg" for kind, _t, _i in parts):
+        return "".join(t for _kind, t, _i in parts)
+    return numbered_template(parts)
+
+
+def _fields(text: str) -> list[str] | None:
+    """The placeholders of a template, in order ("{l} to {0}" -> ["l", "0"]); None when its
+    braces do not pair."""
+    from engine.dsl.parser import split_template
+    try:
+        return [t.strip() for kind, t, _i in split_template(text) if kind == "arg"]
+    except ValueError:
+        return None
+
+
+def message_key(key: str) -> str:
+    """The key a `messages:` entry is looked up by at play time: a sentence written with
+    named placeholders, as the rules write it ("{l} marches to {dest}"), by its numbered
+    form ("{0} marches to {1}"); an event name or a template with numbered placeholders
+    ("{0} takes {1}") as it is."""
+    fields = _fields(key)
+    if not fields or all(f.isdigit() for f in fields):
+        return key
+    return compiled_template(key)
+
+
+def numbered_text(text: str, key: str) -> str:
+    """A translation's template with numbered placeholders: one that names the placeholders
+    of its sentence's key ("{dest} bereikt door {l}" for "{l} marches to {dest}") gets
+    their numbers ("{1} bereikt door {0}"). ValueError for a name the key does not have."""
+    names = _fields(key) or []
+    if not any(f and not f.isdigit() for f in names) or "{" not in text:
+        return text
+    from engine.dsl.parser import split_template
+    try:
+        parts = split_template(text)
+    except ValueError as err:
+        raise ValueError(err.args[0]) from None
+    out = []
+    for kind, t, _i in parts:
+        if kind == "text":
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+        elif t.strip().isdigit():
+            out.append(f"{{{t.strip()}}}")
+        elif t.strip() in names:
+            out.append(f"{{{names.index(t.strip())}}}")
+        else:
+            raise ValueError(f"{{{t}}} is not a placeholder of the sentence: use "
+                             + (", ".join(f"{{{x}}}" for x in dict.fromkeys(names))
+                                or "none"))
+    return "".join(out)
