@@ -29,19 +29,21 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.loader import instantiate  # noqa: E402
 from engine.dsl.build import Build, module_filename  # noqa: E402
-from engine.dsl.checker import check  # noqa: E402
+from engine.dsl.check import check  # noqa: E402
 from engine.dsl.compiler import compile_pack  # noqa: E402
 from engine.dsl.pack import read_pack  # noqa: E402
 from engine.dsl.places import resolve_pack  # noqa: E402
 
 DEFAULT = {"bench/packs/tictactoe": 1000, "bench/packs/kuhn": 2000, "ante_portas": 100,
            "hannibal": 10}
-# run in the other commit's tree, whose language is `engine.dsl` or, before 2026-12, `dsl`
+# run in the other commit's tree, whose language is `engine.dsl` or, before 2026-12, `dsl`, and
+# whose checker is the package `check` or, before issue 30, the module `checker`
 _DUMP = ("import importlib, sys\n"
          "try: importlib.import_module('engine.dsl.pack'); lang = 'engine.dsl'\n"
          "except ImportError: lang = 'dsl'\n"
          "read_pack = importlib.import_module(lang + '.pack').read_pack\n"
-         "check = importlib.import_module(lang + '.checker').check\n"
+         "try: check = importlib.import_module(lang + '.check').check\n"
+         "except ImportError: check = importlib.import_module(lang + '.checker').check\n"
          "compile_pack = importlib.import_module(lang + '.compiler').compile_pack\n"
          "s = read_pack(__import__('pathlib').Path(sys.argv[1]))\n"
          "sys.stdout.write(compile_pack(s.model, check(s.model, s.sources)))\n")

@@ -1,0 +1,129 @@
+"""The built-in functions of the rules language: their arity and the types of their
+arguments and results.
+"""
+from __future__ import annotations
+
+from engine.dsl import ast as A
+from engine.dsl import types as T
+from engine.dsl.check.graphs import GraphChecker
+from engine.dsl.check.scope import Scope
+from engine.dsl.types import Type
+
+# name -> (min args, max args); the types are checked in `_builtin`
+BUILTINS: dict[str, tuple[int, int]] = {
+    "count": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "exists": (1, 1),
+    "every": (1, 1), "abs": (1, 1), "other": (1, 1), "roll": (2, 2), "lookup": (2, 3),
+    "neighbors": (2, 4), "distance": (3, 5), "path": (3, 5), "reachable": (3, 5),
+    "edge": (3, 3), "zone_of": (1, 1), "top": (1, 1), "first": (1, 1), "last": (1, 1),
+    "sort": (1, 2), "run": (1, 1), "is_revealed": (1, 1), "random_pick": (1, 1),
+    "attribute": (2, 2), "contents": (1, 1), "numbers": (2, 2), "take": (2, 2),
+}
+
+
+class BuiltinChecker(GraphChecker):
+    """Calls of built-in functions (graph queries: engine.dsl.check.graphs)."""
+
+    def _builtin(self, e: A.Call, sc: Scope, statement: bool) -> Type:
+        n, args, p = e.func, e.args, sc.path
+        ex = self._expr
+        if n == "run":
+            a = args[0]
+            if not (isinstance(a, A.Attr)):
+                self.error("E229", "'run' takes an effect field: run(card.event)", p, a.at)
+                return "none"
+            rt = ex(a.obj, sc)
+            info = self.model.types.get(rt) if isinstance(rt, str) else None
+            f = info.fields.get(a.name) if info else None
+            if f is None or f.type != "effect":
+                self.error("E229", f"'{a.name}' is not an effect field of {T.show(rt)}", p, a.at)
+                return "none"
+            self.runs_effect.setdefault(sc.fn, set()).add(a.name)
+            self.res[id(e)] = ("builtin", "run", statement, a.name)
+            return "none"
+        if n in ("count", "exists", "every"):
+            t = ex(args[0], sc)
+            if T.elem(t) is None:
+                self.error("E225", f"'{n}' needs a list or zone, got {T.show(t)}", p, args[0].at)
+            return "int" if n == "count" else "bool"
+        if n == "sum":
+            t = ex(args[0], sc)
+            if T.elem(t) not in ("int", "any"):
+                self.error("E225", f"'sum' needs a list of ints, got {T.show(t)}", p, args[0].at)
+            return "int"
+        if n in ("min", "max"):
+            if len(args) == 1:
+                t = ex(args[0], sc)
+                et = T.elem(t)
+                if et is None:
+                    self.error("E225", f"'{n}' of one argument needs a list, got {T.show(t)}", p,
+                               args[0].at)
+                    return "any"
+                return et
+            for a in args:
+                self._expect(a, "int", sc, f"an argument of '{n}'")
+            return "int"
+        if n == "abs":
+            self._expect(args[0], "int", sc, "'abs'")
+            return "int"
+        if n == "other":
+            self._expect(args[0], "side", sc, "'other'")
+            if len(self.model.sides) != 2:
+                self.error("E215", "'other' needs a game of exactly two sides", p, e.at)
+            return "side"
+        if n == "roll":
+            for a in args:
+                self._expect(a, "int", sc, "'roll'")
+            return "int"
+        if n == "lookup":
+            self._expect(args[0], "table", sc, "the table of 'lookup'")
+            for a in args[1:]:
+                ex(a, sc)
+            return "any"
+        if n in ("neighbors", "distance", "path", "reachable", "edge"):
+            return self._graph_call(e, sc)
+        if n == "zone_of":
+            ex(args[0], sc)
+            return "text"
+        if n in ("top", "first", "last", "random_pick"):
+            t = ex(args[0], sc)
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'{n}' needs a list or zone, got {T.show(t)}", p, args[0].at)
+                return "any"
+            return et
+        if n == "contents":
+            t = ex(args[0], sc)
+            if not (isinstance(t, tuple) and t[0] == "zone"):
+                self.error("E222", f"'contents' needs a zone, got {T.show(t)}", p, args[0].at)
+                return ("list", "any")
+            return ("list", t[1])
+        if n == "sort":
+            t = ex(args[0], sc)
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'sort' needs a list, got {T.show(t)}", p, args[0].at)
+                et = "any"
+            if len(args) == 2:
+                self._lambda(args[1], et, sc, "int", "function",
+                             "'sort' gives its function each item of the list")
+            return ("list", et)
+        if n == "numbers":
+            self._expect(args[0], "int", sc, "the first number")
+            self._expect(args[1], "int", sc, "the last number")
+            return ("list", "int")
+        if n == "take":
+            t = ex(args[0], sc)
+            self._expect(args[1], "int", sc, "how many to take")
+            et = T.elem(t)
+            if et is None:
+                self.error("E225", f"'take' needs a list or zone, got {T.show(t)}", p, args[0].at)
+                et = "any"
+            return ("list", et)
+        if n == "is_revealed":
+            ex(args[0], sc)
+            return "bool"
+        if n == "attribute":
+            ex(args[0], sc)
+            self._expect(args[1], "text", sc, "a field name")
+            return "any"
+        raise AssertionError(n)  # pragma: no cover
