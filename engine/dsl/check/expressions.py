@@ -73,83 +73,98 @@ class ExpressionChecker(EventStateChecker, ABC):
         return None
 
     def _expr(self, e: A.Expr, sc: Scope, statement: bool = False) -> Type:
+        """The type of `e` (a call made as a statement when `statement`), noted for the
+        compiler."""
+        return self._set(e, self._expr_type(e, sc, statement))
+
+    def _expr_type(self, e: A.Expr, sc: Scope, statement: bool) -> Type:
+        match e:
+            case A.Int():
+                return "int"
+            case A.Str():
+                return "text"
+            case A.Bool():
+                return "bool"
+            case A.NoneLit():
+                return "none"
+            case A.Name():
+                return self._name(e, sc)
+            case A.Index():
+                return self._index(e, sc)
+            case A.Attr():
+                return self._attr(e, sc)
+            case A.Call():
+                return self._call(e, sc, statement)
+            case A.BinOp():
+                return self._binop(e, sc)
+            case A.Compare():
+                return self._compare(e, sc)
+            case A.BoolOp():
+                for i in e.items:
+                    self._expr(i, sc)
+                return "bool"
+            case A.Not():
+                self._expr(e.expr, sc)
+                return "bool"
+            case A.Neg():
+                t = self._expr(e.expr, sc)
+                if t not in ("int", "any"):
+                    self.error("E220", f"'-' needs an int, got {T.show(t)}", sc.path, e.at)
+                return "int"
+            case A.ListLit():
+                items: Type = "none"
+                for i in e.items:
+                    items = T.unify(items, self._expr(i, sc))
+                return ("list", "any" if items == "none" else items)
+            case A.Comprehension():
+                sc.vars.append({e.var: self._loop_elem(e.source, sc)})
+                if e.cond is not None:
+                    self._expect(e.cond, "bool", sc, "a filter")
+                out = self._expr(e.expr, sc)
+                sc.vars.pop()
+                return ("list", out)
+            case A.IfExp():
+                self._expect(e.cond, "bool", sc, "a condition")
+                return T.unify(self._expr(e.then, sc), self._expr(e.orelse, sc))
+            case A.Lambda():
+                self.error("E228", "'x => ...' is only allowed as an argument of a graph query "
+                           "or sort", sc.path, e.at)
+                return "any"
+        raise AssertionError(f"unknown expression {e!r}")  # pragma: no cover
+
+    def _binop(self, e: A.BinOp, sc: Scope) -> Type:
+        """Arithmetic on ints; `+` also joins lists and texts."""
+        lt, rt = self._expr(e.left, sc), self._expr(e.right, sc)
+        if e.op == "+" and isinstance(lt, tuple) and isinstance(rt, tuple):
+            return ("list", T.unify(lt[1], rt[1]))
+        if e.op == "+" and lt == rt == "text":
+            return "text"
+        for t, side in ((lt, e.left), (rt, e.right)):
+            if t not in ("int", "any"):
+                self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", sc.path, side.at)
+        return "int"
+
+    def _compare(self, e: A.Compare, sc: Scope) -> Type:
+        """A comparison that can be true: membership in a list or zone of a fitting type,
+        equality of fitting types, order of ints."""
         p = sc.path
-        if isinstance(e, A.Int):
-            return self._set(e, "int")
-        if isinstance(e, A.Str):
-            return self._set(e, "text")
-        if isinstance(e, A.Bool):
-            return self._set(e, "bool")
-        if isinstance(e, A.NoneLit):
-            return self._set(e, "none")
-        if isinstance(e, A.Name):
-            return self._set(e, self._name(e, sc))
-        if isinstance(e, A.Index):
-            return self._set(e, self._index(e, sc))
-        if isinstance(e, A.Attr):
-            return self._set(e, self._attr(e, sc))
-        if isinstance(e, A.Call):
-            return self._set(e, self._call(e, sc, statement))
-        if isinstance(e, A.BinOp):
-            lt, rt = self._expr(e.left, sc), self._expr(e.right, sc)
-            if e.op == "+" and isinstance(lt, tuple) and isinstance(rt, tuple):
-                return self._set(e, ("list", T.unify(lt[1], rt[1])))
-            if e.op == "+" and lt == rt == "text":
-                return self._set(e, "text")
+        lt, rt = self._compared(e, sc)
+        if e.op in ("in", "not in"):
+            et = T.elem(rt)
+            if et is None:
+                self.error("E225", f"'{e.op}' needs a list or zone on the right, got "
+                           f"{T.show(rt)}", p, e.right.at)
+            elif not T.compatible(et, lt) and not T.compatible(lt, et):
+                self.error("E220", f"{T.show(lt)} is never in {T.show(rt)}", p, e.at)
+        elif e.op in ("==", "!="):
+            if not (T.compatible(lt, rt) or T.compatible(rt, lt)):
+                self.error("E220", f"comparing {T.show(lt)} with {T.show(rt)} is always "
+                           f"{'false' if e.op == '==' else 'true'}", p, e.at)
+        else:
             for t, side in ((lt, e.left), (rt, e.right)):
                 if t not in ("int", "any"):
                     self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", p, side.at)
-            return self._set(e, "int")
-        if isinstance(e, A.Compare):
-            lt, rt = self._compared(e, sc)
-            if e.op in ("in", "not in"):
-                et = T.elem(rt)
-                if et is None:
-                    self.error("E225", f"'{e.op}' needs a list or zone on the right, got "
-                               f"{T.show(rt)}", p, e.right.at)
-                elif not T.compatible(et, lt) and not T.compatible(lt, et):
-                    self.error("E220", f"{T.show(lt)} is never in {T.show(rt)}", p, e.at)
-            elif e.op in ("==", "!="):
-                if not (T.compatible(lt, rt) or T.compatible(rt, lt)):
-                    self.error("E220", f"comparing {T.show(lt)} with {T.show(rt)} is always "
-                               f"{'false' if e.op == '==' else 'true'}", p, e.at)
-            else:
-                for t, side in ((lt, e.left), (rt, e.right)):
-                    if t not in ("int", "any"):
-                        self.error("E220", f"'{e.op}' needs ints, got {T.show(t)}", p, side.at)
-            return self._set(e, "bool")
-        if isinstance(e, A.BoolOp):
-            for i in e.items:
-                self._expr(i, sc)
-            return self._set(e, "bool")
-        if isinstance(e, A.Not):
-            self._expr(e.expr, sc)
-            return self._set(e, "bool")
-        if isinstance(e, A.Neg):
-            t = self._expr(e.expr, sc)
-            if t not in ("int", "any"):
-                self.error("E220", f"'-' needs an int, got {T.show(t)}", p, e.at)
-            return self._set(e, "int")
-        if isinstance(e, A.ListLit):
-            items: Type = "none"
-            for i in e.items:
-                items = T.unify(items, self._expr(i, sc))
-            return self._set(e, ("list", "any" if items == "none" else items))
-        if isinstance(e, A.Comprehension):
-            sc.vars.append({e.var: self._loop_elem(e.source, sc)})
-            if e.cond is not None:
-                self._expect(e.cond, "bool", sc, "a filter")
-            out = self._expr(e.expr, sc)
-            sc.vars.pop()
-            return self._set(e, ("list", out))
-        if isinstance(e, A.IfExp):
-            self._expect(e.cond, "bool", sc, "a condition")
-            return self._set(e, T.unify(self._expr(e.then, sc), self._expr(e.orelse, sc)))
-        if isinstance(e, A.Lambda):
-            self.error("E228", "'x => ...' is only allowed as an argument of a graph query or "
-                       "sort", p, e.at)
-            return self._set(e, "any")
-        raise AssertionError(f"unknown expression {e!r}")  # pragma: no cover
+        return "bool"
 
     def _compared(self, e: A.Compare, sc: Scope) -> tuple[Type, Type]:
         """The types of both sides of a comparison: text written out on one side is read
