@@ -14,6 +14,7 @@ class ActionChecker(CallChecker):
     """Actions: what asks a player (noted for the suspension analysis) and what makes records."""
 
     def _rhs(self, r: A.Rhs, sc: Scope) -> Type:
+        """The type of a right-hand side: an action, or an expression (a call as a statement)."""
         if isinstance(r, A.Choose):
             return self._choose(r, sc)
         if isinstance(r, A.Open):
@@ -52,6 +53,7 @@ class ActionChecker(CallChecker):
         return got if got is not None else self._rhs(r, sc)
 
     def _open(self, o: A.Open, sc: Scope) -> Type:
+        """`open WINDOW(args)`: what the window returns; whoever opens one may wait."""
         w = self.model.windows.get(o.window)
         if w is None:
             self._unknown("E267", "window", o.window, self.model.windows, sc.path, o.at)
@@ -64,6 +66,8 @@ class ActionChecker(CallChecker):
         return self.window_types.get(o.window, "any")
 
     def _create(self, c: A.Create, sc: Scope) -> Type:
+        """`create T {fields} in zone`: a record of a created type, every field without a
+        default given, each of its type."""
         p = sc.path
         info = self.model.types.get(c.type)
         for fi in c.fields:
@@ -113,6 +117,8 @@ class ActionChecker(CallChecker):
             self._expect(e, "side", sc, "the deciding side ('by')")
 
     def _choose(self, c: A.Choose, sc: Scope) -> Type:
+        """`choose [count] x from source [by side] [where ...] [require ...]`: an item, or a
+        list of them with a count; it asks a player."""
         self.direct_suspend.add(sc.fn)
         src = self._expr(c.source, sc)
         et = T.elem(src)

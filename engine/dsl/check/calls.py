@@ -59,6 +59,8 @@ class CallChecker(BuiltinChecker):
                                      for p, a in zip(params, slots))
 
     def _call(self, e: A.Call, sc: Scope, statement: bool) -> Type:
+        """A call of a procedure, a value or a built-in, by its name; what it calls is noted
+        for the suspension and event-state analyses."""
         m, n = self.model, e.func
         if n in m.procs:
             p = m.procs[n]

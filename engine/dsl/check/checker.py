@@ -15,6 +15,7 @@ class Checker(RuleChecker, DeclarationChecker, SuspensionChecker):
     checkers composed, run over the pack in a fixed order (diagnostics come in it)."""
 
     def run(self) -> CheckResult:
+        """Every check, in the order the diagnostics come in; the annotations."""
         model = self.model
         for name, enum in model.enums.items():
             self._check_enum(enum, model.decl_paths[name])

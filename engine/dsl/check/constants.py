@@ -30,6 +30,7 @@ class ConstantChecker(CallChecker):
             self.constant_exprs.append((p.default, path, f"the default of '{p.name}'", "E284"))
 
     def _no_defaults(self, params: tuple[A.Param, ...], path: str, what: str) -> None:
+        """The indexes of a var or zone have no defaults (E284)."""
         for p in params:
             if p.default is not None:
                 self.error("E284", f"an index of {what} has no default: every key exists from "

@@ -13,6 +13,7 @@ class DeclarationChecker(ConstantChecker):
     """Each declaration of the pack that holds no statements, in its own scope."""
 
     def _check_enum(self, decl: A.EnumDecl, path: str) -> None:
+        """An enum names each of its values once (E281)."""
         seen: set[str] = set()
         for v in decl.values:
             if v.name in seen:

@@ -30,9 +30,9 @@ class EventStateChecker(CheckerState):
                     "rename it)")
         return ""
 
-    def _ev_field(self, e: A.Attr, sc: Scope, write: bool) -> Type:
-        """`battle.rounds`: a field of the innermost running instance of event `battle`."""
-        ev = e.obj.id  # type: ignore[union-attr]
+    def _ev_field(self, e: A.Attr, ev: str, sc: Scope, write: bool) -> Type:
+        """`battle.rounds` (`ev` is battle, from _event_ref): a field of the innermost running
+        instance of the event."""
         state = self.model.events[ev].state
         f = next((f for f in state if f.name == e.name), None)
         if f is None:
@@ -88,6 +88,7 @@ class EventStateChecker(CheckerState):
         return seen
 
     def _describe_fn(self, fn: str) -> str:
+        """The rule compiled to function `fn`, as a message names it."""
         for tr in self.model.triggers:
             if tr.fn == fn:
                 d = tr.decl

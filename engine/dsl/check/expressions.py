@@ -20,6 +20,8 @@ class ExpressionChecker(EventStateChecker, ABC):
         builds on this class: a call is an expression made of expressions)."""
 
     def _expect(self, e: A.Expr, want: Type, sc: Scope, what: str) -> Type:
+        """The type of `e`, which must fit `want` (E220); `what` names it in the message.
+        Any value is a truth value; where a table is expected, a table's id names it."""
         if want == "table" and isinstance(e, A.Name) and self._table_id(e.id, sc):
             self.res[id(e)] = ("const", e.id)  # where a table is expected, tables are named
             return self._set(e, "table")
@@ -78,6 +80,7 @@ class ExpressionChecker(EventStateChecker, ABC):
         return self._set(e, self._expr_type(e, sc, statement))
 
     def _expr_type(self, e: A.Expr, sc: Scope, statement: bool) -> Type:
+        """The type of `e`, by its form."""
         match e:
             case A.Int():
                 return "int"
@@ -192,6 +195,9 @@ class ExpressionChecker(EventStateChecker, ABC):
         return et
 
     def _name(self, e: A.Name, sc: Scope) -> Type:
+        """What a bare name refers to, in order: a local, a const, an enum (all its values),
+        `self`, a var, a zone, a side, a record, a type (all its records), a graph,
+        `sides`; or why it is none of them."""
         m, n = self.model, e.id
         local = sc.lookup(n)
         if local is not None:
@@ -292,6 +298,7 @@ class ExpressionChecker(EventStateChecker, ABC):
             self._expr(a, sc)
 
     def _index(self, e: A.Index, sc: Scope) -> Type:
+        """`var[i]`, `zone[i]` by their indexes, or an item of a list."""
         m = self.model
         if isinstance(e.obj, A.Name) and sc.lookup(e.obj.id) is None:
             n = e.obj.id
@@ -320,8 +327,10 @@ class ExpressionChecker(EventStateChecker, ABC):
         return "any"
 
     def _attr(self, e: A.Attr, sc: Scope) -> Type:
-        if self._event_ref(e, sc) is not None:
-            return self._ev_field(e, sc, write=False)
+        """`x.name`: event state, `type.id`, an enum's value, or a field of a record."""
+        event = self._event_ref(e, sc)
+        if event is not None:
+            return self._ev_field(e, event, sc, write=False)
         qualified = self._qualified(e, sc)
         if qualified is not None:
             return qualified
@@ -371,6 +380,7 @@ class ExpressionChecker(EventStateChecker, ABC):
 
     def _args(self, args: tuple[A.Expr, ...], want: list[Type], what: str, sc: Scope,
               at: A.Pos) -> list[Type]:
+        """Arguments by position only, each of the type wanted (E210 for a wrong count)."""
         if len(args) != len(want):
             self.error("E210", f"{what} takes {len(want)} argument(s), got {len(args)}",
                        sc.path, at)

@@ -27,6 +27,9 @@ class GraphChecker(LambdaChecker):
     """Graph declarations and the calls that query graphs."""
 
     def _check_graph(self, g: A.GraphDecl, path: str) -> None:
+        """`graph g of N via E`: N and E are record types of the pack's files, E has the
+        ends `a` and `b` of type N, a cost that is a whole number not below 0, a kind
+        that is text or an enum."""
         m = self.model
         for tname in (g.node_type, g.edge_type):
             if tname not in m.types:
@@ -95,6 +98,8 @@ class GraphChecker(LambdaChecker):
         return None
 
     def _graph_call(self, e: A.Call, sc: Scope) -> Type:
+        """A graph query, `neighbors`, `distance`, `path`, `reachable` or `edge`, of a
+        declared graph: its nodes, limits, kinds and predicates."""
         n, args, p = e.func, e.args, sc.path
         g = args[0]
         gdecl = self.model.graphs.get(g.id) if isinstance(g, A.Name) else None

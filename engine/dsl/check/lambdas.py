@@ -40,11 +40,12 @@ class LambdaChecker(ExpressionChecker):
         if base not in T.BASE and base not in self.model.types:
             return None  # reported above
         if not T.compatible(said, param_t):
-            self.error("E245", f"this {what} receives {_a(param_t)}, not {_a(said)}", sc.path,
-                       lam.type.at, hint)
+            self.error("E245", f"this {what} receives {_with_article(param_t)}, not "
+                       f"{_with_article(said)}", sc.path, lam.type.at, hint)
         return said
 
 
-def _a(t: Type) -> str:
+def _with_article(t: Type) -> str:
+    """`a side`, `an int`: a type named in a sentence."""
     text = T.show(t)
     return ("an " if text[:1] in "aeiou" else "a ") + text

@@ -14,6 +14,7 @@ class ModifierChecker(TargetChecker):
     """Modifiers of values, temporary settings of vars, and durations."""
 
     def _modify(self, s: A.Modify, sc: Scope) -> None:
+        """`modify VALUE(args) by|to|at least|at most amount [until ...]`."""
         v = self.model.values.get(s.key)
         if v is None:
             self._unknown("E204", "value", s.key, self.model.values, sc.path, s.at,
@@ -46,6 +47,7 @@ class ModifierChecker(TargetChecker):
         self._expect(s.amount, "int", sc, "a modifier")
 
     def _duration(self, d: A.Duration, sc: Scope) -> None:
+        """`until ...` (events and how many times) or `while condition`."""
         if d.kind == "while":
             assert d.cond is not None  # the parser gives a `while` its condition
             outer, sc.no_evstate = sc.no_evstate, (
@@ -63,6 +65,7 @@ class ModifierChecker(TargetChecker):
                            sc.path, item.at)
 
     def _set_until(self, s: A.SetUntil, sc: Scope) -> None:
+        """`set VAR = value until ...`: a var for a while, until events."""
         want = self._target(s.target, sc)
         got = (self._coerce(s.value, want, sc) if want is not None else None) or \
             self._expr(s.value, sc)

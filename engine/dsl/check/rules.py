@@ -16,6 +16,7 @@ class RuleChecker(StatementChecker, ConstantChecker):
     """Procedures, triggers, effects and windows, each checked in its own scope."""
 
     def _procedure(self, name: str, proc: A.ProcDecl) -> None:
+        """A procedure: its body, returning its declared type, and its defaults."""
         path = self.model.decl_paths[name]
         sc = self._scope(f"p_{name}", path, proc.params)
         sc.returns = T.from_ast(proc.returns) if proc.returns else None
@@ -60,6 +61,8 @@ class RuleChecker(StatementChecker, ConstantChecker):
         return True
 
     def _trigger(self, tr: Trigger) -> None:
+        """A trigger: it names its event's parameters (or keeps their names); its condition
+        and body."""
         d, path = tr.decl, tr.path
         if tr.window is not None and not self._opening_fits(tr, tr.window):
             return
@@ -88,6 +91,7 @@ class RuleChecker(StatementChecker, ConstantChecker):
         self._unused_lets(sc)
 
     def _effect(self, eff: Effect) -> None:
+        """The statements of an effect field of a record, with `self` the record."""
         sc = self._scope(eff.fn, eff.site.path, ())
         sc.bind("self", eff.type)
         self._body(eff.body, sc)

@@ -62,6 +62,7 @@ class CheckerState:
 
     def warn(self, code: str, message: str, path: str, at: A.Pos | Site,
              suggestion: str | None = None) -> None:
+        """Report a warning."""
         self.error(code, message, path, at, suggestion, "warning")
 
     def _unknown(self, code: str, what: str, name: str, candidates: Iterable[str], path: str,

@@ -20,11 +20,13 @@ class StatementChecker(ModifierChecker):
 
     def _block(self, stmts: Iterable[A.Stmt], sc: Scope, binds: dict[str, Type] | None = None
                ) -> None:
+        """Statements in a frame of their own (with `binds` as its first locals)."""
         sc.vars.append(dict(binds or {}))
         self._body(stmts, sc)
         sc.vars.pop()
 
     def _stmt(self, s: A.Stmt, sc: Scope) -> None:
+        """One statement, by its form."""
         match s:
             case A.Let():
                 self._let(s, sc)
@@ -101,6 +103,7 @@ class StatementChecker(ModifierChecker):
         sc.bind(s.name, t, s)
 
     def _assign(self, s: A.Assign, sc: Scope) -> None:
+        """`target = value`, of the target's type."""
         want = self._target(s.target, sc)
         got = self._rhs_as(s.value, want, sc) if want is not None else self._rhs(s.value, sc)
         if want is not None and not T.compatible(want, got):
@@ -132,6 +135,7 @@ class StatementChecker(ModifierChecker):
         self._expr(e, sc, statement=True)
 
     def _move(self, s: A.Move, sc: Scope) -> None:
+        """`move records to zone`."""
         what = self._expr(s.what, sc)
         dest = self._expr(s.dest, sc)
         if not (isinstance(dest, tuple) and dest[0] == "zone") and dest != "any":
@@ -168,10 +172,12 @@ class StatementChecker(ModifierChecker):
         sc.loops -= 1
 
     def _entityish(self, t: Type, path: str, at: A.Pos, verb: str) -> None:
+        """What `verb` acts on is records, not plain values (E222)."""
         if t in ("int", "bool", "text"):
             self.error("E222", f"'{verb}' needs cards or other records, got {T.show(t)}", path, at)
 
     def _emit(self, s: A.Emit, sc: Scope) -> None:
+        """`emit EVENT(args)` (or `enqueue`): its arguments bound to the event's parameters."""
         ev = self.model.events.get(s.event)
         if ev is None:
             self._unknown("E203", "event", s.event, self.model.events, sc.path, s.at)
@@ -184,6 +190,7 @@ class StatementChecker(ModifierChecker):
             self.uses.setdefault(sc.fn, set()).add(f"xstate:{s.event}")
 
     def _destroy(self, s: A.Destroy, sc: Scope) -> None:
+        """`destroy x`: records of a created type only (E271)."""
         t = self._expr(s.what, sc)
         et = T.elem(t) if isinstance(t, tuple) else t
         if et in ("any", "none"):

@@ -13,6 +13,7 @@ class TargetChecker(ActionChecker):
     """What the left-hand side of `=`, `+=` and `set ... until` is, and its type."""
 
     def _target(self, t: A.Expr, sc: Scope) -> Type | None:
+        """The type `t` holds, or None when it cannot be assigned (reported)."""
         p = sc.path
         if isinstance(t, A.Name):
             local = sc.lookup(t.id)
@@ -44,9 +45,10 @@ class TargetChecker(ActionChecker):
                 self.res[id(t)] = ("list_index",)
                 item: Type = lt[1]
                 return item
-        if isinstance(t, A.Attr) and self._event_ref(t, sc) is not None:
-            return self._set(t, self._ev_field(t, sc, write=True))
         if isinstance(t, A.Attr):
+            event = self._event_ref(t, sc)
+            if event is not None:
+                return self._set(t, self._ev_field(t, event, sc, write=True))
             return self._field_target(t, sc)
         self.error("E226", "cannot assign to this expression", p, t.at)
         return None
