@@ -3,8 +3,6 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 from engine.dsl import ast as A
 from engine.dsl import types as T
 from engine.dsl.check.builtins import BUILTINS, BuiltinChecker
@@ -16,8 +14,9 @@ from engine.dsl.types import Type
 class CallChecker(BuiltinChecker):
     """Calls and argument binding."""
 
-    def _bind(self, node: Any, args: tuple[A.Expr, ...], kwargs: tuple[A.KwArg, ...],
-              params: tuple[A.Param, ...], what: str, sc: Scope, at: A.Pos) -> None:
+    def _bind(self, node: A.Call | A.Emit | A.Modify, args: tuple[A.Expr, ...],
+              kwargs: tuple[A.KwArg, ...], params: tuple[A.Param, ...], what: str, sc: Scope,
+              at: A.Pos) -> None:
         """Match a call's arguments to the parameters: by position, then by name (E283 for
         an unknown name, a parameter given twice, or one left out without a default), and
         keep them in parameter order, defaults filled in, for the compiler."""

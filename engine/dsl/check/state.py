@@ -24,10 +24,15 @@ class CheckerState:
 
     def __init__(self, model: PackModel, sources: dict[str, str]) -> None:
         self.model = model
-        self.sources = sources
+        self.sources = sources  # the rules files' text, by path, for the lines diagnostics show
+        self._source_lines: dict[str, list[str]] = {}
         self.diags: list[Diagnostic] = []
+        # the annotations the compiler reads (CheckResult), by syntax-tree node identity
         self.types: dict[int, Type] = {}
         self.res: dict[int, Resolution] = {}
+        self.bound: dict[int, BoundArgs] = {}
+        self.modified: set[str] = set()  # values some `modify` changes
+        self.window_types: dict[str, Type] = {}  # window -> the type of what `open` returns
         # for the suspension analysis: function -> what it calls / emits / enqueues
         self.calls: dict[str, set[str]] = {}
         self.emits: dict[str, set[str]] = {}
@@ -39,13 +44,11 @@ class CheckerState:
         self.uses: dict[str, set[str]] = {}
         # each use of event state: (function, event, field, written, path, position)
         self.ev_uses: list[tuple[str, str, str, bool, str, A.Pos]] = []
-        self.window_types: dict[str, Type] = {}  # window -> the type of what `open` returns
-        self._source_lines: dict[str, list[str]] = {}
-        self.bound: dict[int, BoundArgs] = {}
+        # consts: the type of each checked, those being checked (a cycle is E282)
         self.const_types: dict[str, Type] = {}
         self._const_busy: list[str] = []
-        self.modified: set[str] = set()  # values some `modify` changes
-        # expressions that must be constant (consts, parameter defaults): (expr, path, what)
+        # expressions that must be constant (consts, parameter defaults): (expr, path, what,
+        # the code to report)
         self.constant_exprs: list[tuple[A.Expr, str, str, str]] = []
 
     def error(self, code: str, message: str, path: str, at: A.Pos | Site,
