@@ -14,9 +14,7 @@ from engine.dsl.check.scope import Scope
 from engine.dsl.types import Type
 
 _GRAPH_QUERIES = ("neighbors", "distance", "path", "reachable", "edge")
-
-
-# built-ins whose answer depends on the game's state or on chance
+# built-ins whose answer depends on the game's state or on chance (a graph filter cannot)
 _STATEFUL_BUILTINS = {"roll": "a die roll", "random_pick": "a random pick",
                       "zone_of": "where a record lies during a game",
                       "is_revealed": "what is revealed during a game",
