@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.core.loader import instantiate  # noqa: E402
 from engine.dsl.build import Build, module_filename  # noqa: E402
-from engine.dsl.checker import check  # noqa: E402
+from engine.dsl.check import check  # noqa: E402
 from engine.dsl.compile import compile_pack  # noqa: E402
 from engine.dsl.pack import read_pack  # noqa: E402
 from engine.dsl.places import resolve_pack  # noqa: E402
@@ -49,7 +49,8 @@ _DUMP = ("import importlib, os, sys\n"
          "            if own(n))\n"
          "lang = name.rsplit('.', 1)[0]\n"
          "read_pack = importlib.import_module(lang + '.pack').read_pack\n"
-         "check = importlib.import_module(lang + '.checker').check\n"
+         "try: check = importlib.import_module(lang + '.check').check\n"
+         "except ImportError: check = importlib.import_module(lang + '.checker').check\n"
          "compile_pack = importlib.import_module(name).compile_pack\n"
          "s = read_pack(__import__('pathlib').Path(sys.argv[1]))\n"
          "sys.stdout.write(compile_pack(s.model, check(s.model, s.sources)))\n")

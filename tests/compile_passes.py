@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core.loader import CompiledPack, instantiate, load_pack
 from engine.dsl.build import Build, module_filename
-from engine.dsl.checker import check
+from engine.dsl.check import check
 from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 

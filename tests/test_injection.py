@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.dsl.build import build_pack
-from engine.dsl.checker import check
+from engine.dsl.check import check
 from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 

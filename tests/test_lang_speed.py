@@ -17,7 +17,7 @@ from engine.core.errors import EngineFault, PackError
 from engine.core.limits import Limits
 from engine.core.loader import instantiate, load_pack
 from engine.dsl.build import Build, module_filename
-from engine.dsl.checker import check
+from engine.dsl.check import check
 from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 

@@ -15,7 +15,7 @@ from engine.dsl.errors import Diagnostic, sort_key
 
 if TYPE_CHECKING:
     from engine.dsl.cache import Cache
-    from engine.dsl.checker import CheckResult
+    from engine.dsl.check import CheckResult
     from engine.dsl.pack import PackSource
 
 
@@ -98,7 +98,7 @@ def _thaw(entry: dict) -> Build:
 
 
 def _build(root: Path) -> Build:
-    from engine.dsl.checker import check
+    from engine.dsl.check import check
     from engine.dsl.pack import read_pack
     src = read_pack(root)
     diags = list(src.diagnostics)

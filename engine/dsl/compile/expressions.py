@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.checker import graph_slots
+from engine.dsl.check import graph_slots
 from engine.dsl.compile.compare import comparison
 from engine.dsl.compile.context import Context
 from engine.dsl.compile.index import indexed_walk

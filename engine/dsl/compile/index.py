@@ -7,7 +7,7 @@ each record walked, so the result is the same."""
 from __future__ import annotations
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.compile.syntax import is_literal, mentions, resolved_kind
 from engine.dsl.model import PackModel, TypeInfo
 

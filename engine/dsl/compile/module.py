@@ -18,7 +18,7 @@ index, tables, uncharged, visibility and compare."""
 from __future__ import annotations
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.compile.context import Context
 from engine.dsl.compile.inline import inlined_and_unfolded
 from engine.dsl.compile.machine import ResumableFunction

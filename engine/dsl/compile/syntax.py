@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 
 
 def nodes(node: Any, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.model import PackModel
 from engine.dsl.types import from_ast
 

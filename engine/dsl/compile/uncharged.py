@@ -6,7 +6,7 @@ there are many.) engine.dsl.compile.loops writes the walk."""
 from __future__ import annotations
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.model import PackModel
 
 # The most items of the pack's own data a walk with no walk inside leaves uncharged

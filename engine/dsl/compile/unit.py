@@ -7,7 +7,7 @@ import os
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.compile.syntax import call_arguments
 from engine.dsl.model import PackModel
 

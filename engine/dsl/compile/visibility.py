@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.dsl import ast as A
-from engine.dsl.checker import CheckResult
+from engine.dsl.check import CheckResult
 from engine.dsl.model import PackModel
 from engine.dsl.types import elem
 
