@@ -14,7 +14,10 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 DEFAULT_MAX_DECISIONS = 100_000
 # A worker is handed about this much play at a time (measured as games finish): long enough
@@ -44,7 +47,8 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
             and all(type(seat) is RandomBot for seat in seats.values()):
         # the same game, each side drawing from its bot's generator, without the checks an
         # answer from outside needs (most simulations: random bots only)
-        return game.playout({side: seat.rnd for side, seat in seats.items()}, max_decisions)
+        return bool(game.playout({side: seat.rnd for side, seat in seats.items()},
+                                 max_decisions))
     while not game.over and len(game.actions) < max_decisions:
         d = game.decision
         if d is None:  # pragma: no cover - a running game always waits for someone
@@ -59,7 +63,7 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
                 raise InvariantFailed(failed)
         if on_decision is not None:
             on_decision(game)
-    return game.over
+    return bool(game.over)
 
 
 class InvariantFailed(AssertionError):
@@ -152,7 +156,7 @@ class Progress:
     def __init__(self, total: int, labels: dict[str, str], file: Any = None):
         from tqdm import tqdm  # here, not at the top: `engine --help` stays fast
 
-        class Bar(tqdm):
+        class Bar(tqdm):  # type: ignore[type-arg]  # (generic in its stubs only)
             # no monitor thread: simulate's workers may be forked after the bar starts
             monitor_interval = 0
 
@@ -303,7 +307,9 @@ class _Pool:
         RuntimeError for a worker that died."""
         from multiprocessing.connection import wait
         while any(self.busy.values()):
-            for conn in wait([c for c, n in self.busy.items() if n]):
+            # wait answers the objects it is given: the workers' connections
+            ready = cast("list[Connection]", wait([c for c, n in self.busy.items() if n]))
+            for conn in ready:
                 try:
                     got = conn.recv()
                 except (EOFError, OSError):  # (a reset, when it died with chunks unread)
@@ -401,8 +407,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     start = time.perf_counter()
     if workers == 1 or games <= 1:
         results = []
-        for s in seeds:
-            results.append(run_one(pack, s, specs, max_decisions, invariants))
+        for game_seed in seeds:
+            results.append(run_one(pack, game_seed, specs, max_decisions, invariants))
             if on_game is not None:
                 on_game(results[-1])
     else:

@@ -35,7 +35,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -185,7 +185,7 @@ class Store:
             return self._version(tx)
 
     # ---- writes -------------------------------------------------------------------------------
-    def create(self, row: GameRow, moves: list[Move] = ()) -> None:
+    def create(self, row: GameRow, moves: Sequence[Move] = ()) -> None:
         """A new game (with the moves it already has: an imported one). Conflict when a
         game of that id exists."""
         with self._conn.transaction() as tx:
@@ -272,7 +272,9 @@ class Store:
     def count_open(self) -> int:
         """How many stored games are not over."""
         with self._conn.transaction() as tx:
-            return int(tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())[0])
+            row = tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())
+        assert row is not None  # COUNT(*) answers one row, whatever the table holds
+        return int(row[0])
 
     def close(self) -> None:
         self._conn.close()
@@ -291,25 +293,32 @@ def now() -> float:
 class _Transaction:
     """Statements inside one transaction, written with `?` placeholders for both backends."""
 
-    def __init__(self, cursor: Any, placeholder: str, has_table: Callable[[str], bool]):
-        self._cur = cursor
-        self._ph = placeholder
+    def __init__(self, cursor: Any, placeholder: str,
+                 has_table: Callable[[str], bool]) -> None:
+        self._cursor = cursor  # sqlite3's or psycopg's: untyped here
+        self._placeholder = placeholder
         self.has_table = has_table
 
     def _sql(self, sql: str) -> str:
-        return sql if self._ph == "?" else sql.replace("?", self._ph)
+        return sql if self._placeholder == "?" else sql.replace("?", self._placeholder)
 
     def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.rowcount
+        """Run a statement; the number of rows it changed."""
+        self._cursor.execute(self._sql(sql), params)
+        changed: int = self._cursor.rowcount
+        return changed
 
     def one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.fetchone()
+        """The first row a query answers, or None."""
+        self._cursor.execute(self._sql(sql), params)
+        row: tuple[Any, ...] | None = self._cursor.fetchone()
+        return row
 
     def all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.fetchall()
+        """Every row a query answers."""
+        self._cursor.execute(self._sql(sql), params)
+        rows: list[tuple[Any, ...]] = self._cursor.fetchall()
+        return rows
 
 
 class _Connection:

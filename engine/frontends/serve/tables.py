@@ -91,8 +91,9 @@ class Table:
     lock: asyncio.Lock = attrs.Factory(asyncio.Lock)
     sockets: set[Any] = attrs.Factory(set)  # the open WebSockets (engine.frontends.serve.app)
     bots: dict[str, Any] = attrs.Factory(dict)
-    bot_task: asyncio.Task | None = None
-    screens: dict[tuple[str | None, str], str] = attrs.Factory(dict)
+    bot_task: asyncio.Task[None] | None = None
+    # what a side is sent, by side and language (None: the view alone, engine.frontends.serve.app)
+    screens: dict[tuple[str | None, str | None], str] = attrs.Factory(dict)
     # the log entries said so far in each language (engine.frontends.terminal.log_lines)
     said: dict[str, dict[int, tuple[Any, str]]] = attrs.Factory(dict)
     # the stored snapshot: how many moves it holds and its save's SHA-256 (for signatures)
