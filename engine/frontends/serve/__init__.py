@@ -2,7 +2,8 @@
 
 - `engine.frontends.serve.app`: the Starlette application (`create_app`; its routes are listed
   there).
-- `engine.frontends.serve.tables`: the hosted games in memory, each move made and stored as one.
+- `engine.frontends.serve.tables`: the hosted games in memory, each move made and stored as one;
+  `engine.frontends.serve.table`: one of them, its seats and its signed row.
 - `engine.frontends.serve.store`: the database (SQLite or PostgreSQL): games, moves, schema
   version.
 - `engine.frontends.serve.signing`: the server key and the signatures of stored games.

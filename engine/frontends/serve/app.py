@@ -52,7 +52,8 @@ from engine.frontends.serve.limits import RateLimit, retry_after
 from engine.frontends.serve.present import screen, words
 from engine.frontends.serve.signing import load_or_make_key
 from engine.frontends.serve.store import Store, is_postgres, open_store
-from engine.frontends.serve.tables import PERSON, Refused, ServerLimits, Table, Tables
+from engine.frontends.serve.table import PERSON, Refused, Table
+from engine.frontends.serve.tables import ServerLimits, Tables
 from engine.i18n.translations import catalog
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
