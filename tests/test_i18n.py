@@ -326,12 +326,11 @@ def _at_the_terminal(pack_name: str, lang: str, seed: int, decisions: int, every
     `every` decisions, the decider's screen, question and options, and the answers to a
     wrong number, `u` (nothing to undo), `s` without a file, `?` and `l` (paged, with its
     prompt); at the end, each side's last screen and its whole log."""
-    from engine.frontends import terminal
-    from engine.frontends.terminal import HumanPlayer, QuitGame, render_log, render_view
+    from engine.frontends.terminal import HumanPlayer, QuitGame, human, render_log, render_view
     pack = load_pack(pack_name)
     cat = _Recording(pack, lang)
     cat._noted(pack.name)
-    monkeypatch.setattr(terminal, "_cat", lambda _game, _lang: cat)
+    monkeypatch.setattr(human, "seat_catalog", lambda _game, _lang: cat)
     game = pack.new_game(seed, undo=False)
     rnd = random.Random(seed)
     shown: list[str] = []

@@ -119,6 +119,13 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
     assert e.game.save() == before
 
 
+def test_playing_before_reset_says_so():
+    e = env(ROOT / "bench" / "packs" / "kuhn", render_mode="ansi")
+    for call in (lambda: e.observe("first"), e.render):
+        with pytest.raises(RuntimeError, match=r"no game yet: call reset\(\) first"):
+            call()
+
+
 def test_render_shows_what_a_spectator_sees_in_the_packs_names():
     e = env(ROOT / "content" / "ante_portas", render_mode="ansi")
     e.reset(seed=2)

@@ -341,7 +341,7 @@ def test_a_screen_said_from_the_kept_sentences_is_the_one_said_afresh():
     import random
 
     from engine.frontends.serve.present import screen
-    from engine.frontends.serve.tables import Table
+    from engine.frontends.serve.table import Table
     pack = load_pack(PACK)
     game = pack.new_game(4, undo=False)
     table = Table("0" * 16, PACK, game, dict.fromkeys(pack.sides, "person"), "hu", 0.0)

@@ -25,7 +25,8 @@ from engine.frontends.serve.app import create_app  # noqa: E402
 from engine.frontends.serve.limits import Rate, RateLimit  # noqa: E402
 from engine.frontends.serve.signing import sign  # noqa: E402
 from engine.frontends.serve.store import GameRow, StorageError  # noqa: E402
-from engine.frontends.serve.tables import ServerLimits, signed_fields  # noqa: E402
+from engine.frontends.serve.table import signed_fields  # noqa: E402
+from engine.frontends.serve.tables import ServerLimits  # noqa: E402
 
 
 def make_client(tmp_path: Path, **kw: Any) -> TestClient:

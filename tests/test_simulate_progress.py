@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from conftest import write_pack_files
 
-import engine.frontends.simulate as sim
 from engine.core.loader import load_pack
 from engine.frontends.cli import main
 from engine.frontends.simulate import Progress, format_share, share, simulate, wilson
+from engine.frontends.simulate import workers as worker_processes
 
 REPO = Path(__file__).resolve().parent.parent
 TINY = REPO / "tests" / "packs" / "tinygame"
@@ -136,7 +136,7 @@ def test_same_json_whatever_the_workers(tmp_path, capsys):
 
 
 def test_forked_workers_do_not_load_the_pack_again(monkeypatch):
-    if sim._mp_context().get_start_method() != "fork":
+    if worker_processes.start_context().get_start_method() != "fork":
         pytest.skip("workers are spawned here: each loads the pack once, in _start_worker")
     pack = load_pack(TESTGAME)
     one = simulate(pack, 30, seed=1, bots="random,random")
@@ -154,7 +154,8 @@ def test_forked_workers_do_not_load_the_pack_again(monkeypatch):
 def test_spawned_workers_give_the_same_results(monkeypatch):
     import multiprocessing
     one = simulate(str(TINY), 40, seed=3, bots="random,greedy")
-    monkeypatch.setattr(sim, "_mp_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(worker_processes, "start_context",
+                        lambda: multiprocessing.get_context("spawn"))
     two = simulate(str(TINY), 40, seed=3, bots="random,greedy", workers=2)
     assert {k: v for k, v in two.items() if k not in TIMING} == \
         {k: v for k, v in one.items() if k not in TIMING}

@@ -113,7 +113,7 @@ class GreedyBot(Bot):
         d = game.decision
         cap = limit or self.max_actions
         if d.kind in ("one", "ask"):
-            legal = game.legal_actions()
+            legal: list[Any] = game.legal_actions()
             if len(legal) > cap:
                 legal = self.rnd.sample(legal, cap)
             return legal
@@ -151,7 +151,7 @@ class GreedyBot(Bot):
             self._heuristic = worlds[0].heuristic(side) is not None
         share = max(1, self.budget // (len(cands) * len(worlds)))
         best: list[Any] = []
-        best_score: Any = (False, float("-inf"))
+        best_score = (False, float("-inf"))  # not returning to a position first, then value
         for i, action in enumerate(cands):
             last = i == len(cands) - 1  # the worlds are not needed after it: no copy
             score = 0.0
@@ -165,10 +165,10 @@ class GreedyBot(Bot):
                 if circling and j == 0 and after.decider == side:
                     returns = after.position(side) in seen
                 score += self._value(after, side, self.depth)
-            score = (not returns, score / len(worlds))
-            if score > best_score:
-                best, best_score = [action], score
-            elif score == best_score:
+            ranked = (not returns, score / len(worlds))
+            if ranked > best_score:
+                best, best_score = [action], ranked
+            elif ranked == best_score:
                 best.append(action)
         return self.rnd.choice(best)
 

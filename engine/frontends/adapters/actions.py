@@ -41,7 +41,7 @@ which carries the decision's options and its legal answers).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -182,7 +182,7 @@ class _Pending:
     min: int
     max: int
     optional: bool
-    legal_fn: Any
+    legal_fn: Callable[[], list[Any]]
 
     def legal(self) -> list[Any]:
         return self.legal_fn()

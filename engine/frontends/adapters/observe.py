@@ -178,9 +178,9 @@ class Observer:
             out[start + 1] = float(len(seen))
             if domain:
                 for rid in seen:
-                    i = domain.get(rid)
-                    if i is not None:
-                        out[start + 2 + i] = 1.0
+                    offset = domain.get(rid)
+                    if offset is not None:
+                        out[start + 2 + offset] = 1.0
         variables = view["vars"]
         for name, key, keyed, start, slot in self._vars:
             if name not in variables:
@@ -234,7 +234,8 @@ def _domain(model: Any, static: dict[str, list[str]], name: str) -> list[Any] | 
     if name == "side":
         return list(model.sides)
     if name in model.enums:
-        return model.enum_values(name)
+        values: list[Any] = model.enum_values(name)
+        return values
     if name in static:
         return list(static[name])
     return None
@@ -283,16 +284,18 @@ def _write(out: list[float], start: int, slot: _Slot, value: Any, what: str) -> 
     elif how == "set":
         out[start] = 1.0
     elif how == "onehot":
-        i = slot.domain.get(value) if isinstance(value, (str, int)) else None
-        if i is None:
+        assert slot.domain is not None  # one-hot and list slots are made with their values
+        offset = slot.domain.get(value) if isinstance(value, (str, int)) else None
+        if offset is None:
             raise ValueError(f"{what} holds {value!r}, which is not a value of its type")
-        out[start + i] = 1.0
+        out[start + offset] = 1.0
     else:  # list: counts per value, then the length
-        for v in value:
-            i = slot.domain.get(v) if isinstance(v, (str, int)) else None
-            if i is None:
-                raise ValueError(f"{what} holds {v!r}, which is not a value of its type")
-            out[start + i] += 1.0
+        assert slot.domain is not None
+        for item in value:
+            offset = slot.domain.get(item) if isinstance(item, (str, int)) else None
+            if offset is None:
+                raise ValueError(f"{what} holds {item!r}, which is not a value of its type")
+            out[start + offset] += 1.0
         out[start + slot.size - 1] = float(len(value))
 
 

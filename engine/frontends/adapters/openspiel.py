@@ -53,6 +53,9 @@ MAX_GAME_LENGTH = 100_000
 # the number of the pack's records: the largest shuffle or random pick of them. A chance
 # node of more is refused with a message, never answered out of range.
 MIN_CHANCE_OUTCOMES = 100
+# whose turn a state is when it is no player's (pyspiel has no type information)
+CHANCE: int = pyspiel.PlayerId.CHANCE
+TERMINAL: int = pyspiel.PlayerId.TERMINAL
 
 
 def chance_cap(pack: Any) -> int:
@@ -80,6 +83,14 @@ class Play:
         self.world = False  # a determinized copy: its save is no replay, loaded by digest
         if game is None:
             self._settle()
+
+    @property
+    def settled(self) -> Game:
+        """The game at its last decision: there is one whenever no chance node waits (`need`
+        is 0), only the set-up's chance nodes come before it."""
+        if self.game is None:
+            raise ValueError("the set-up waits for chance outcomes: there is no game yet")
+        return self.game
 
     def _settle(self) -> None:
         """Run the waiting step again with the outcomes so far: done, or one more needed."""
@@ -112,7 +123,7 @@ class Play:
         self.answer, self.outcomes, self.picked = action, [], []
         self._settle()
 
-    def __deepcopy__(self, memo: dict) -> Play:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Play:
         other = Play.__new__(Play)
         other.__dict__.update(self.__dict__)
         other.game = None if self.game is None else self.game.clone()
@@ -181,13 +192,13 @@ def game_type(pack: Any) -> pyspiel.GameType:
         parameter_specification={})
 
 
-class EngineGame(pyspiel.Game):
+class EngineGame(pyspiel.Game):  # type: ignore[misc]  # (pyspiel has no type information)
     """A pack as an OpenSpiel game (see the module's doc); `register` makes a subclass per
     pack, naming its directory in `root`."""
 
     root = ""
 
-    def __init__(self, params: dict | None = None):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.pack = pack = _pack(self.root)
         self.space = ActionSpace.for_pack(pack)
         self._start: Play | None = None
@@ -211,24 +222,32 @@ class EngineGame(pyspiel.Game):
         return Observer(self, perfect_recall=recall)
 
 
-class EngineState(pyspiel.State):
+class EngineState(pyspiel.State):  # type: ignore[misc]  # (pyspiel has no type information)
     """A state of an engine game; its only attribute is the engine side (`Play`)."""
 
-    def __init__(self, game: EngineGame, play: Play):
+    def __init__(self, game: EngineGame, play: Play) -> None:
         super().__init__(game)
         self.play = play
+
+    def _space(self) -> ActionSpace:
+        engine_game: EngineGame = self.get_game()
+        return engine_game.space
 
     # ---- whose turn ---------------------------------------------------------------------
     def current_player(self) -> int:
         play = self.play
         if play.need:
-            return pyspiel.PlayerId.CHANCE
-        if play.game.over:
-            return pyspiel.PlayerId.TERMINAL
-        return play.pack.sides.index(play.game.decider)
+            return CHANCE
+        game = play.settled
+        if game.over:
+            return TERMINAL
+        side = game.decider
+        assert side is not None  # a game not over waits for a side
+        sides: list[str] = play.pack.sides
+        return sides.index(side)
 
     def is_terminal(self) -> bool:
-        return not self.play.need and self.play.game.over
+        return not self.play.need and self.play.settled.over
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         n = self.play.need
@@ -236,7 +255,7 @@ class EngineState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         play = self.play
-        return self.get_game().space.legal_indices(play.game, play.picked)
+        return self._space().legal_indices(play.settled, play.picked)
 
     # ---- moves ----------------------------------------------------------------------------
     def _apply_action(self, action: int) -> None:
@@ -246,28 +265,31 @@ class EngineState(pyspiel.State):
                 raise ValueError(f"chance outcome {action} is not one of 0..{play.need - 1}")
             play.chance(action)
             return
-        space = self.get_game().space
-        if action not in space.legal_indices(play.game, play.picked):
+        space = self._space()
+        game = play.settled
+        if action not in space.legal_indices(game, play.picked):
             raise ValueError(f"action {action} is not legal here")
-        play.step(play.game.decider, self._action_to_string(self.current_player(), action))
+        side = game.decider
+        assert side is not None  # a legal action: the game waits for a side
+        play.step(side, self._action_to_string(self.current_player(), action))
         play.picked.append(action)
-        if space.is_complete(play.game, play.picked):
-            play.answer_with(space.to_engine_action(play.game, play.picked))
+        if space.is_complete(game, play.picked):
+            play.answer_with(space.to_engine_action(game, play.picked))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == CHANCE:
             return f"chance {action} of {self.play.need}"
-        return action_name(self.play.pack, self.get_game().space, action)
+        return action_name(self.play.pack, self._space(), action)
 
     # ---- results --------------------------------------------------------------------------
     def returns(self) -> list[float]:
         play = self.play
         sides = play.pack.sides
-        if play.need or not play.game.over or play.game.result.winner is None:
+        result = None if play.need else play.settled.result  # a result once it is over
+        if result is None or result.winner is None:
             return [0.0] * len(sides)
-        winner = play.game.result.winner
         loss = -1.0 / (len(sides) - 1)
-        return [1.0 if s == winner else loss for s in sides]
+        return [1.0 if side == result.winner else loss for side in sides]
 
     def __str__(self) -> str:
         """The whole state (hidden parts included) as canonical JSON, and what waits."""
@@ -288,10 +310,10 @@ class EngineState(pyspiel.State):
                              "chance node")
         world = copy.deepcopy(play)
         world.world = True
-        world.game = play.game.determinized(side, rnd)
+        world.game = play.settled.determinized(side, rnd)
         world.game.supply_chance()  # its chance nodes are the search's
         world.game.undo_enabled = True  # rolls a step that needs chance back cheaply
-        if play.game.decider != side:
+        if play.settled.decider != side:
             world.picked = []  # another side's picks so far: `side` does not see them
         world.trails = {s: list(play.trails[side]) for s in play.pack.sides}
         return EngineState(self.get_game(), world)
@@ -324,7 +346,7 @@ def _waiting(play: Play, side: str) -> str:
         decider = play.game.decider
         answer = _canonical(play.answer) if decider == side else "?"
         return f"{decider} answered {answer}: chance"
-    if play.picked and play.game.decider == side:
+    if play.picked and play.settled.decider == side:
         return "picked " + _canonical(play.picked)
     return ""
 

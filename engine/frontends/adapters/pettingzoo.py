@@ -50,11 +50,11 @@ def env(pack: Any, render_mode: str | None = None, **kwargs: Any) -> EngineEnv:
     return EngineEnv(pack, render_mode=render_mode, **kwargs)
 
 
-class EngineEnv(AECEnv):
+class EngineEnv(AECEnv):  # type: ignore[misc]  # (PettingZoo has no type information)
     """The AEC environment of one playable pack (see the module doc)."""
 
     def __init__(self, pack: Any, render_mode: str | None = None, lang: str = "en",
-                 max_decisions: int | None = None, log: bool = True):
+                 max_decisions: int | None = None, log: bool = True) -> None:
         super().__init__()
         self.pack = pack if hasattr(pack, "model") else load_pack(pack)
         if not self.pack.playable:
@@ -71,25 +71,34 @@ class EngineEnv(AECEnv):
         self.space = ActionSpace.for_pack(self.pack)
         self.observer = Observer.for_pack(self.pack)
         self.possible_agents = list(self.pack.sides)
-        n = self.space.size
-        self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
-        self.observation_spaces = {a: gymnasium.spaces.Dict({
+        size = self.space.size
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(size)
+                              for agent in self.possible_agents}
+        self.observation_spaces = {agent: gymnasium.spaces.Dict({
             "observation": gymnasium.spaces.Box(-np.inf, np.inf, self.observer.shape,
                                                 np.float32),
-            "action_mask": gymnasium.spaces.Box(0, 1, (n,), np.int8),
-        }) for a in self.possible_agents}
+            "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
+        }) for agent in self.possible_agents}
         self._seeds = random.Random()
-        self.game: Game | None = None
+        self.game: Game | None = None  # reset() starts one
         self._steps: list[int] = []
+        self.infos: dict[str, dict[str, Any]] = {}
 
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    @property
+    def _game(self) -> Game:
+        """The game being played; an error before `reset()` has started one."""
+        if self.game is None:
+            raise RuntimeError("no game yet: call reset() first")
+        return self.game
+
     # ---- playing ------------------------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds.seed(seed)
             game_seed = seed
@@ -108,7 +117,7 @@ class EngineEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
         self._after_move()
 
     def step(self, action: Any) -> None:
@@ -116,7 +125,7 @@ class EngineEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         legal = self.space.legal_indices(game, self._steps)
         i = int(action) if isinstance(action, (int, np.integer)) and \
             not isinstance(action, bool) else None
@@ -136,26 +145,27 @@ class EngineEnv(AECEnv):
 
     def _after_move(self) -> None:
         """Who decides now, and the rewards and ends when the game is over."""
-        game = self.game
+        game = self._game
         self.rewards = dict.fromkeys(self.agents, 0)
         if game.over:
+            assert game.result is not None  # a game over has its result
             winner = game.result.winner
-            for a in self.agents:
-                self.rewards[a] = 0 if winner is None else (1 if a == winner else -1)
-                self.terminations[a] = True
+            for agent in self.agents:
+                self.rewards[agent] = 0 if winner is None else (1 if agent == winner else -1)
+                self.terminations[agent] = True
         elif self.max_decisions is not None and len(game.actions) >= self.max_decisions:
-            for a in self.agents:
-                self.truncations[a] = True
+            for agent in self.agents:
+                self.truncations[agent] = True
         if not game.over:
             self.agent_selection = game.decider
         elif not hasattr(self, "agent_selection") or self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
-        d = game.decision
-        for a in self.agents:
-            self.infos[a] = {"decision": None if d is None else d.id}
+        decision = game.decision
+        for agent in self.agents:
+            self.infos[agent] = {"decision": None if decision is None else decision.id}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
+        game = self._game
         deciding = not game.over and agent == game.decider
         steps = self._steps if deciding else ()
         view = game.view(agent)
@@ -172,7 +182,7 @@ class EngineEnv(AECEnv):
             return None
         from engine.frontends.terminal import render_view
         from engine.i18n.translations import Catalog
-        text = render_view(self.game.view(None), Catalog(self.pack, self.lang),
+        text = render_view(self._game.view(None), Catalog(self.pack, self.lang),
                            board=self.pack.meta.get("board"))
         if self.render_mode == "human":
             print(text)

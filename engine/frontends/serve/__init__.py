@@ -2,9 +2,10 @@
 
 - `engine.frontends.serve.app`: the Starlette application (`create_app`; its routes are listed
   there).
-- `engine.frontends.serve.tables`: the hosted games in memory, each move made and stored as one.
+- `engine.frontends.serve.tables`: the hosted games in memory, each move made and stored as one;
+  `engine.frontends.serve.table`: one of them, its seats and its signed row.
 - `engine.frontends.serve.store`: the database (SQLite or PostgreSQL): games, moves, schema
-  version.
+  version; `engine.frontends.serve.connections`: the two databases' connections.
 - `engine.frontends.serve.signing`: the server key and the signatures of stored games.
 - `engine.frontends.serve.limits`: rates and caps on what anonymous clients may make.
 - `engine.frontends.serve.migrate`: games of an older server's folder of JSON files, imported.

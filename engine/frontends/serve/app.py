@@ -52,7 +52,8 @@ from engine.frontends.serve.limits import RateLimit, retry_after
 from engine.frontends.serve.present import screen, words
 from engine.frontends.serve.signing import load_or_make_key
 from engine.frontends.serve.store import Store, is_postgres, open_store
-from engine.frontends.serve.tables import PERSON, Refused, ServerLimits, Table, Tables
+from engine.frontends.serve.table import PERSON, Refused, Table
+from engine.frontends.serve.tables import ServerLimits, Tables
 from engine.i18n.translations import catalog
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
@@ -177,8 +178,11 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                 side = table.bot_to_move
                 if side is None:
                     return
+                pending = table.game.decision
+                # a bot to move is the decider of the decision the game waits for
+                assert pending is not None
+                decision = pending.id
                 try:
-                    decision = table.game.decision.id
                     action = await asyncio.to_thread(bot_choice, table, side)
                     tables.play(table, action, side, decision, table.seats[side])
                 except (EngineError, Refused) as err:  # the game is unchanged
@@ -232,7 +236,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
                         "sides": [{"side": s, "name": cat.value(s)} for s in pack.sides]})
         return out
 
-    async def packs(request: Request) -> JSONResponse:
+    async def list_packs(request: Request) -> JSONResponse:
         lang = lang_of(request)
         out = await asyncio.to_thread(pack_list, lang)
         return JSONResponse({"packs": out, "words": words(lang)})
@@ -344,7 +348,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
 
     routes = [
         Route("/", index),
-        Route("/api/packs", packs),
+        Route("/api/packs", list_packs),
         Route("/api/games", create, methods=["POST"]),
         Route("/api/games/{game}", show),
         Route("/api/games/{game}/join", join, methods=["POST"]),

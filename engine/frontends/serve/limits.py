@@ -7,6 +7,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 
 import attrs
 
@@ -37,7 +38,7 @@ class RateLimit:
     """A token bucket per client: `rate.count` at once, refilled at `rate.count` per
     `rate.seconds`. Thread-safe."""
 
-    def __init__(self, rate: Rate, clock=time.monotonic):
+    def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self._clock = clock
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()

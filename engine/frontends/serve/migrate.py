@@ -18,7 +18,8 @@ import attrs
 from engine.core.errors import EngineError, SaveError
 from engine.core.game import Game
 from engine.frontends.serve.store import Conflict, Move, StorageError, encode
-from engine.frontends.serve.tables import GAME_ID, Refused, Table, Tables, check_seats, signed_move
+from engine.frontends.serve.table import Refused, Table, check_seats, signed_move
+from engine.frontends.serve.tables import GAME_ID, Tables
 
 OLD_FORMAT = "engine-table/1"
 

@@ -30,16 +30,27 @@ message: the change did not happen.
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
+
+from engine.frontends.serve.connections import (
+    Conflict,
+    Connection,
+    PostgresConnection,
+    SqliteConnection,
+    StorageError,
+    Transaction,
+)
+
+# what the store's users import from it: the store, its rows, and its errors (raised by the
+# connections, engine.frontends.serve.connections)
+__all__ = ["GAME_COLUMNS", "MIGRATIONS", "MOVE_COLUMNS", "SCHEMA_VERSION", "Conflict", "GameRow",
+           "Move", "StorageError", "Store", "encode", "is_postgres", "now", "open_store"]
 
 SCHEMA_VERSION = 1
 
@@ -79,16 +90,6 @@ MIGRATIONS: dict[int, list[str]] = {
 GAME_COLUMNS = ("id", "pack", "seed", "lang", "seats", "tokens", "moves", "finished",
                 "snapshot", "save", "signature", "created", "updated")
 MOVE_COLUMNS = ("n", "side", "decision", "action", "played_by", "at", "signature")
-
-
-class StorageError(Exception):
-    """The database failed (full disk, lost connection, locked too long…): what was asked
-    was not stored."""
-
-
-class Conflict(Exception):
-    """The game's row moved on since it was read (another server, or an older copy of the
-    table, stored a change first): nothing was stored."""
 
 
 @attrs.define
@@ -139,15 +140,15 @@ def open_store(url: str | Path) -> Store:
     folder, when missing). StorageError when it cannot be opened."""
     text = str(url)
     if is_postgres(text):
-        return Store(_PostgresConnection(text), text)
-    return Store(_SqliteConnection(Path(text)), text)
+        return Store(PostgresConnection(text), text)
+    return Store(SqliteConnection(Path(text)), text)
 
 
 class Store:
     """The games of one server in one database. Safe to call from several threads: each
     transaction holds the connection alone."""
 
-    def __init__(self, conn: _Connection, url: str):
+    def __init__(self, conn: Connection, url: str):
         self.url = url
         self._conn = conn
         self._migrate()
@@ -174,7 +175,7 @@ class Store:
                 tx.run("UPDATE meta SET value = ? WHERE key = ?",
                        (str(SCHEMA_VERSION), "schema_version"))
 
-    def _version(self, tx: _Transaction) -> int:
+    def _version(self, tx: Transaction) -> int:
         if not tx.has_table("meta"):
             return 0
         row = tx.one("SELECT value FROM meta WHERE key = ?", ("schema_version",))
@@ -185,7 +186,7 @@ class Store:
             return self._version(tx)
 
     # ---- writes -------------------------------------------------------------------------------
-    def create(self, row: GameRow, moves: list[Move] = ()) -> None:
+    def create(self, row: GameRow, moves: Sequence[Move] = ()) -> None:
         """A new game (with the moves it already has: an imported one). Conflict when a
         game of that id exists."""
         with self._conn.transaction() as tx:
@@ -230,7 +231,7 @@ class Store:
         with self._conn.transaction() as tx:
             self._update(tx, row, expect_moves=row.moves)
 
-    def _update(self, tx: _Transaction, row: GameRow, expect_moves: int) -> None:
+    def _update(self, tx: Transaction, row: GameRow, expect_moves: int) -> None:
         sets = ", ".join(f"{c} = ?" for c in GAME_COLUMNS[1:])
         changed = tx.run(f"UPDATE games SET {sets} WHERE id = ? AND moves = ?",
                          (*row.values()[1:], row.id, expect_moves))
@@ -238,7 +239,7 @@ class Store:
             raise Conflict(f"game {row.id} was changed by another server since it was read")
 
     @staticmethod
-    def _insert_move(tx: _Transaction, game: str, move: Move) -> None:
+    def _insert_move(tx: Transaction, game: str, move: Move) -> None:
         tx.run(f"INSERT INTO moves (game, {', '.join(MOVE_COLUMNS)}) "
                f"VALUES (?, {', '.join('?' * len(MOVE_COLUMNS))})",
                (game, move.n, move.side, move.decision, move.action, move.played_by, move.at,
@@ -272,7 +273,9 @@ class Store:
     def count_open(self) -> int:
         """How many stored games are not over."""
         with self._conn.transaction() as tx:
-            return int(tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())[0])
+            row = tx.one("SELECT COUNT(*) FROM games WHERE finished = 0", ())
+        assert row is not None  # COUNT(*) answers one row, whatever the table holds
+        return int(row[0])
 
     def close(self) -> None:
         self._conn.close()
@@ -285,181 +288,3 @@ def encode(value: Any) -> str:
 
 def now() -> float:
     return time.time()
-
-
-# ---- the two backends ---------------------------------------------------------------------------
-class _Transaction:
-    """Statements inside one transaction, written with `?` placeholders for both backends."""
-
-    def __init__(self, cursor: Any, placeholder: str, has_table: Callable[[str], bool]):
-        self._cur = cursor
-        self._ph = placeholder
-        self.has_table = has_table
-
-    def _sql(self, sql: str) -> str:
-        return sql if self._ph == "?" else sql.replace("?", self._ph)
-
-    def run(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.rowcount
-
-    def one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.fetchone()
-
-    def all(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        self._cur.execute(self._sql(sql), params)
-        return self._cur.fetchall()
-
-
-class _Connection:
-    """One connection of a backend, used by one transaction at a time. A backend says how
-    a transaction begins, commits and rolls back, and which of its errors mean a row that
-    exists already (`integrity`) or any failure (`failure`)."""
-
-    name = ""
-    placeholder = "?"
-    integrity: Any = ()  # the backend's exception classes (none here)
-    failure: Any = ()
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[_Transaction]:
-        """Statements that are stored together or not at all: Conflict when a row exists
-        already, StorageError when the database fails."""
-        with self._lock:
-            try:
-                cur = self._begin()
-            except self.failure as err:
-                raise StorageError(f"the database is not available: {err}") from None
-            try:
-                yield _Transaction(cur, self.placeholder, self._has_table)
-            except BaseException as err:
-                self._rollback(cur)
-                if isinstance(err, self.integrity):
-                    raise Conflict(f"the database refused it: {err}") from None
-                if isinstance(err, self.failure):
-                    raise StorageError(f"the database failed: {err}") from None
-                raise
-            else:
-                try:
-                    self._commit(cur)
-                except self.failure as err:
-                    self._rollback(cur)
-                    raise StorageError(f"the database did not store it: {err}") from None
-            finally:
-                cur.close()
-
-    def _begin(self) -> Any:
-        raise NotImplementedError
-
-    def _commit(self, cur: Any) -> None:
-        raise NotImplementedError
-
-    def _rollback(self, cur: Any) -> None:
-        raise NotImplementedError
-
-    def _has_table(self, name: str) -> bool:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-
-class _SqliteConnection(_Connection):
-    name = "sqlite"
-    integrity = sqlite3.IntegrityError
-    failure = sqlite3.Error
-
-    def __init__(self, path: Path):
-        super().__init__()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # autocommit (isolation_level None): each transaction is opened by hand below
-            self._db = sqlite3.connect(path, timeout=10, isolation_level=None,
-                                       check_same_thread=False)
-            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-            if mode.lower() != "wal":
-                raise StorageError(f"{path}: SQLite would not use WAL mode (it said {mode})")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-        except (sqlite3.Error, OSError) as err:
-            raise StorageError(f"cannot open the database {path}: {err}") from None
-
-    def _begin(self) -> Any:
-        cur = self._db.cursor()
-        cur.execute("BEGIN IMMEDIATE")  # the write lock now, not at the first write
-        return cur
-
-    def _commit(self, cur: Any) -> None:
-        cur.execute("COMMIT")
-
-    def _rollback(self, cur: Any) -> None:
-        try:
-            cur.execute("ROLLBACK")
-        except sqlite3.Error:
-            pass  # no transaction is open any more: nothing to undo
-
-    def _has_table(self, name: str) -> bool:
-        return self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                "name = ?", (name,)).fetchone() is not None
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-class _PostgresConnection(_Connection):
-    """One connection to PostgreSQL, made again when it was lost (a restarted database)."""
-
-    name = "postgresql"
-    placeholder = "%s"
-
-    def __init__(self, url: str):
-        super().__init__()
-        try:
-            import psycopg
-        except ImportError as err:
-            raise StorageError("a PostgreSQL database needs psycopg: pip install "
-                               f"'engine-dsl[postgres]' ({err})") from None
-        self._psycopg = psycopg
-        self.integrity = psycopg.errors.IntegrityError
-        self.failure = psycopg.Error
-        self._url = url
-        self._db: Any = None
-        with self._lock:
-            self._connected()
-
-    def _connected(self) -> Any:
-        if self._db is None or self._db.closed or self._db.broken:
-            try:
-                self._db = self._psycopg.connect(self._url, autocommit=False,
-                                                 connect_timeout=10)
-            except self._psycopg.Error as err:
-                self._db = None
-                raise StorageError(f"cannot reach the database: {err}") from None
-        return self._db
-
-    def _begin(self) -> Any:
-        return self._connected().cursor()
-
-    def _commit(self, cur: Any) -> None:
-        self._db.commit()
-
-    def _rollback(self, cur: Any) -> None:
-        try:
-            self._db.rollback()
-        except self._psycopg.Error:
-            pass  # a lost connection: it is made again at the next transaction
-
-    def _has_table(self, name: str) -> bool:
-        with self._db.cursor() as cur:
-            cur.execute("SELECT to_regclass(%s)", (name,))
-            return cur.fetchone()[0] is not None
-
-    def close(self) -> None:
-        with self._lock:
-            if self._db is not None:
-                self._db.close()

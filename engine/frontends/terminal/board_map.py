@@ -1,0 +1,211 @@
+"""The map on a side's screen (board `map:`): the places by group, the pieces standing in them
+counted per side, the pieces under a piece, and the places' fields."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.frontends.terminal.lines import wrap
+from engine.i18n import ntr, tr
+
+if TYPE_CHECKING:
+    from engine.i18n.translations import Catalog
+
+
+def _unset(tinfo: Any, field: str, value: Any) -> bool:
+    """Not worth showing: none, false, 0, empty, or the field's declared default."""
+    if value is None or value is False or value == 0 or value in ("", []):
+        return True
+    declared = tinfo.fields.get(field) if tinfo is not None else None
+    return declared is not None and declared.default is not None and value == declared.default
+
+
+def _field_text(cat: Catalog, field: str, value: Any, named: bool = False) -> str:
+    """A field's value as said on the board: a bool by the field's term, a number after it,
+    a name (a record, side or enum value) by itself, or after the term when `named`."""
+    if value is True:
+        return cat.term(field)
+    if named or isinstance(value, (int, float)):
+        return f"{cat.term(field)} {cat.value(value)}"
+    return cat.value(value)
+
+
+def _pieces_text(items: Any, cat: Catalog, fields: dict[str, Any], records: dict[str, Any],
+                 count_by: str | None, flags: list[str]) -> str:
+    """The pieces of one zone, counted per value of `count_by`: "red 8 unit (veteran 2)"."""
+    if isinstance(items, dict):  # a zone the side may not see: its count only
+        # i18n: pieces on the map the player may not see, counted
+        return ntr(cat.lang, "{n} hidden", "{n} hidden", items.get("count", 0))
+    groups: dict[Any, list[str]] = {}
+    for rid in items:
+        record = {**records.get(rid, {}), **fields.get(rid, {})}
+        groups.setdefault(record.get(count_by) if count_by else None, []).append(rid)
+    parts = []
+    for key, group in groups.items():
+        group_records = [{**records.get(rid, {}), **fields.get(rid, {})} for rid in group]
+        kinds = sorted({cat.value(rid) for rid in group})
+        text = f"{len(group)} {'/'.join(kinds)}"
+        if key is not None:
+            text = f"{cat.value(key)} {text}"
+        marks = [f"{cat.term(flag)} {flagged}" for flag in flags
+                 if (flagged := sum(1 for record in group_records if record.get(flag) is True))]
+        parts.append(text + (f" ({', '.join(marks)})" if marks else ""))
+    return ", ".join(parts)
+
+
+def map_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], width: int
+              ) -> tuple[list[str], set[str]]:
+    """The map section (board `map:`, its `spec`): one line per group holding a place worth
+    showing in detail (pieces standing in it, a var field set), that place on its own line
+    below; the quiet groups in a paragraph, each with its `summary` counts. Also the zones it
+    shows."""
+    board_map = _Map(view, cat, spec)
+    return board_map.lines(width), board_map.zones_shown
+
+
+class _Map:
+    """The map of a side's view, read through the board's `map:` spec: the places of type
+    `places` by `group`, the `pieces` standing in them (or under another piece), and the
+    zones of each place and piece."""
+
+    def __init__(self, view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> None:
+        self.cat = cat
+        self.pack = cat.pack
+        self.model = self.pack.model
+        self.fields: dict[str, dict[str, Any]] = view.get("fields") or {}
+        self.zones: dict[str, Any] = view.get("zones", {})
+        self.place_type: str = spec["places"]
+        self.place_info = self.model.types.get(self.place_type)
+        self.group_by: str | None = spec.get("group")
+        self.place_zones = list(spec.get("zones") or [])
+        self.count_by: str | None = spec.get("count_by")
+        self.flags = list(spec.get("flags") or [])
+        self.shown_fields = list(spec.get("fields") or [])
+        self.summary: str | None = spec.get("summary")
+        self.pieces: dict[str, dict[str, Any]] = {
+            tname: ({"at": piece} if isinstance(piece, str) else dict(piece))
+            for tname, piece in (spec.get("pieces") or {}).items()}
+        self.zones_shown = set(self.place_zones) | {
+            zone for piece in self.pieces.values() for zone in piece.get("zones") or []}
+        # pieces standing in places, and those under another piece (`under`: its subordinates)
+        self.standing: dict[str, list[tuple[str, str]]] = {}
+        self.under: dict[str, list[str]] = {}
+        self._place_pieces()
+
+    def record(self, rid: str) -> dict[str, Any]:
+        """A record's fields: the pack's, with those in play that the side sees."""
+        return {**self.pack.records.get(rid, {}), **self.fields.get(rid, {})}
+
+    def _of_type(self, tname: str) -> list[str]:
+        """The records of a type; of one made in play, those the side sees."""
+        return self.model.by_type.get(tname) or [
+            rid for rid in self.fields if rid.partition("#")[0] == tname]
+
+    def _place_pieces(self) -> None:
+        for tname, piece in self.pieces.items():
+            for rid in self._of_type(tname):
+                record = self.record(rid)
+                if rid not in self.fields and any(
+                        field.var for field in self.model.types[tname].fields.values()):
+                    continue  # its place is not in the view: not shown
+                above = record.get(piece["under"]) if piece.get("under") else None
+                if above:
+                    self.under.setdefault(above, []).append(rid)
+                elif record.get(piece["at"]):
+                    self.standing.setdefault(record[piece["at"]], []).append((tname, rid))
+
+    def _units(self, zone: str, key: str, label: bool) -> str | None:
+        """The pieces in the zone `zone` of the place or piece `key`, after the zone's term
+        when `label`; None when it holds none."""
+        items = self.zones.get(f"{zone}|{key}")
+        if not items or isinstance(items, dict) and not items.get("count"):
+            return None
+        text = _pieces_text(items, self.cat, self.fields, self.pack.records, self.count_by,
+                            self.flags)
+        return f"{self.cat.term(zone)} {text}" if label else text
+
+    def _piece_text(self, rid: str, tname: str) -> str:
+        """A piece by its name, with its `show` fields, the pieces under it and its zones."""
+        cat = self.cat
+        piece = self.pieces[tname]
+        tinfo = self.model.types[tname]
+        record = self.record(rid)
+        notes = [_field_text(cat, field, record.get(field)) for field in piece.get("show") or []
+                 if not _unset(tinfo, field, record.get(field))]
+        subordinates = self.under.get(rid, [])
+        if subordinates:  # i18n: the pieces under a piece on the map (a leader's units)
+            notes.append(tr(cat.lang, "with {pieces}", pieces=", ".join(
+                self._piece_text(sub, tname) for sub in subordinates)))
+        for zone in piece.get("zones") or []:
+            units = self._units(zone, rid, True)
+            if units:
+                notes.append(units)
+        return cat.value(rid) + (f" ({'; '.join(notes)})" if notes else "")
+
+    def _group_head(self, gid: Any, pids: list[str]) -> str:
+        """A group's name, with the count of its places per value of the `summary` field."""
+        cat = self.cat
+        summary = self.summary
+        counts: dict[Any, int] = {}
+        for pid in pids:
+            if summary and (summary in self.record(pid) or pid in self.fields):
+                value = self.record(pid).get(summary)
+                counts[value] = counts.get(value, 0) + 1
+        ordered = sorted(counts.items(), key=lambda kv: (kv[0] is None, -kv[1]))
+        # i18n: a place's field that is not set, in a group's count ("control: none 3")
+        summed = ", ".join(f"{tr(cat.lang, 'none') if value is None else cat.value(value)} "
+                           f"{count}" for value, count in ordered)
+        head = cat.name(gid) if gid is not None else cat.term(self.place_type)
+        if summary and summed:  # (counted only with a summary)
+            head += f" ({cat.term(summary)}: {summed})"
+        return head
+
+    def _place_lines(self, pid: str, width: int) -> list[str]:
+        """A place worth showing in detail (pieces in it, a var field set) on its lines:
+        its name, its fields, what stands in it; none for a quiet place."""
+        cat = self.cat
+        info = self.place_info
+        record = self.record(pid)
+        parts = [units for i, zone in enumerate(self.place_zones)
+                 if (units := self._units(zone, pid, i > 0))]
+        parts += [self._piece_text(rid, tname) for tname, rid in self.standing.get(pid, [])]
+        marked = [field for field in self.shown_fields if field != self.summary
+                  and info.fields[field].var and not _unset(info, field, record.get(field))]
+        if not parts and not marked:
+            return []
+        notes = [_field_text(cat, field, record.get(field), field in marked)
+                 for field in self.shown_fields if not _unset(info, field, record.get(field))]
+        line = f"    {cat.name(pid)}" + (f" ({', '.join(notes)})" if notes else "")
+        return wrap(line + (": " + ", ".join(parts) if parts else ""), width)
+
+    def lines(self, width: int) -> list[str]:
+        """The busy groups, each with its places in detail, then the quiet ones."""
+        groups: dict[Any, list[str]] = {}
+        for pid in self.model.by_type.get(self.place_type, []):
+            group = self.record(pid).get(self.group_by) if self.group_by else None
+            groups.setdefault(group, []).append(pid)
+        busy: list[str] = []
+        quiet: list[str] = []
+        for gid, pids in groups.items():
+            head = self._group_head(gid, pids)
+            detail = [line for pid in pids for line in self._place_lines(pid, width)]
+            if detail:
+                busy.append(f"  {head}")
+                busy.extend(detail)
+            else:
+                quiet.append(head)
+        return busy + _paragraph(quiet, width)
+
+
+def _paragraph(heads: list[str], width: int) -> list[str]:
+    """The quiet groups' heads, separated by semicolons, whole entries to a line."""
+    out = []
+    line = ""
+    for i, head in enumerate(heads):
+        item = head + (";" if i < len(heads) - 1 else "")
+        if line and len(line) + 1 + len(item) > width:
+            out.append(line)
+            line = ""
+        line = f"{line} {item}" if line else f"  {item}"
+    if line:
+        out.append(line)
+    return out

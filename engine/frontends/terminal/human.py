@@ -1,0 +1,231 @@
+"""The seat a person plays at a terminal: the screen, the question and its options, and the
+answers typed at the prompt (a number, several, or a command: undo, save, the log, help,
+quit)."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.frontends.bots import UNDONE
+from engine.frontends.terminal.board import render_view
+from engine.frontends.terminal.lines import WIDTH, wrap
+from engine.frontends.terminal.log import log_lines, since_last_decision
+from engine.frontends.terminal.namer import Namer
+from engine.frontends.terminal.questions import (
+    MAX_LISTED,
+    action_label,
+    describe_decision,
+    help_text,
+)
+from engine.i18n import tr
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
+    from engine.i18n.translations import Catalog
+
+
+class QuitGame(Exception):
+    """The person asked to stop playing."""
+
+
+def seat_catalog(game: Game, lang: str) -> Catalog:
+    """The names and words of the game's pack in the seat's language."""
+    from engine.i18n.translations import Catalog
+    return Catalog(game.pack, lang)
+
+
+class HumanPlayer:
+    """A seat played by a person at a terminal (or by any `input`/`output` pair)."""
+
+    name = "human"
+    sees_hidden = False
+    interactive = True
+
+    def __init__(self, lang: str = "en", input: Callable[[str], str] | None = None,
+                 output: Callable[[str], None] | None = None, stream: Any = None,
+                 height: int | None = None) -> None:
+        """`input`/`output` replace reading and printing; `stream` (default stdout) is
+        where the default output and the prompt go; `height`, the lines of a page of the
+        log (default: the terminal's)."""
+        self.lang = lang
+        self._stream = stream
+        self._height = height
+        self._input = input or (lambda prompt: _read_line(prompt, self._stream or sys.stdout))
+        self._output = output or (lambda text: print(text, file=self._stream or sys.stdout,
+                                                     flush=True))
+
+    def screen(self, game: Game, side: str, view: dict[str, Any] | None = None) -> str:
+        """The board and the log since `side`'s last decision, as this seat shows them."""
+        view = game.view(side) if view is None else view
+        return render_view(view, seat_catalog(game, self.lang),
+                           board=game.pack.meta.get("board"), since=since_last_decision(view))
+
+    def choose(self, game: Game, side: str) -> Any:
+        """The person's answer to `side`'s decision (UNDONE after an undo), asked until it is
+        one the rules allow; QuitGame when the person quits or the input ends."""
+        cat = seat_catalog(game, self.lang)
+        view = game.view(side)
+        decision = view["decision"]
+        legal = view["legal_actions"]
+        self._output(self.screen(game, side, view))
+        from engine.dsl.boardspec import board_spec
+        spec = board_spec(game.pack.meta.get("board"))
+        name = Namer(cat, spec.get("show"), view.get("fields"))
+        listed = len(legal) <= MAX_LISTED
+        self._question(decision, legal, cat, name, listed)
+        while True:
+            try:
+                line = self._input("> ").strip()
+            except EOFError:
+                raise QuitGame() from None
+            if not line:
+                continue
+            if line == "q":
+                raise QuitGame()
+            if line in ("?", "help"):
+                self._output(help_text(self.lang))
+                continue
+            if line == "l":
+                self._page(log_lines(view["log"], cat,
+                                     sentences=spec.get("log") == "sentences"))
+                self._question(decision, legal, cat, name, listed)
+                continue
+            lang = self.lang
+            if line == "u":
+                if self._undo(game, side):
+                    return UNDONE
+                continue
+            if line == "s" or line.startswith("s "):
+                self._save(game, line[1:].strip())
+                continue
+            action = self._parse(line, legal, decision, listed)
+            if action is _NOT_AN_ANSWER:
+                # i18n: the letters are the commands, typed as they are
+                self._output(tr(lang, "enter a number from 1 to {n}, or u, s FILE, l, ?, q",
+                                n=len(legal) if listed else len(decision["options"])))
+                continue
+            from engine.core.errors import IllegalAction
+            try:
+                return game.validate(action, side, decision["id"])
+            except IllegalAction as err:
+                # i18n: reason: why the rules refuse the choice
+                self._output(tr(lang, "not allowed: {reason}", reason=err.text(lang)))
+
+    def _undo(self, game: Game, side: str) -> bool:
+        """Take back the side's last decision, if the game can."""
+        if game.can_undo(side):
+            game.undo(side)
+            self._output(tr(self.lang, "undone"))
+            return True
+        self._output(tr(self.lang, "nothing to undo (undo stops at dice, draws, reveals and "
+                        "the other side's decisions)"))
+        return False
+
+    def _save(self, game: Game, path: str) -> None:
+        """Write the game to the file `path` (`s FILE`), and say whether it was."""
+        lang = self.lang
+        if not path:
+            # i18n: the command is typed as it is: s and a file name
+            self._output(tr(lang, "save where? s FILE"))
+            return
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(game.save())
+        except OSError as err:
+            # i18n: error: what the system said (in its own language)
+            self._output(tr(lang, "cannot save: {error}", error=err))
+            return
+        self._output(tr(lang, "saved to {path}", path=path))
+
+    def _question(self, decision: dict[str, Any], legal: list[Any], cat: Catalog,
+                  name: Namer, listed: bool) -> None:
+        """The question and its numbered options."""
+        lang = cat.lang
+        self._output(describe_decision(decision, cat))
+        if listed:
+            each = decision.get("each") is not None
+            for number, action in enumerate(legal, 1):
+                self._option(number, action_label(action, cat, decision["kind"], each, name))
+        else:
+            for number, option in enumerate(decision["options"], 1):
+                self._option(number, name(option))
+            if decision["kind"] == "one":
+                if not decision.get("optional"):
+                    self._output(tr(lang, "enter an option's number"))
+                elif decision.get("each"):
+                    self._output(tr(lang, "enter an option's number (0: done)"))
+                else:
+                    self._output(tr(lang, "enter an option's number (0: none)"))
+            elif decision["kind"] == "order":
+                self._output(tr(lang, "enter option numbers separated by spaces (all of them, "
+                                "in order)"))
+            else:
+                self._output(tr(lang, "enter option numbers separated by spaces"))
+        # i18n: the command letters are typed as they are: keep them
+        self._output(tr(lang, "  (u = undo, s FILE = save, l = log, ? = help, q = quit)"))
+
+    def _option(self, number: int, text: str) -> None:
+        """An option on its lines, wrapped under the start of its text."""
+        head = f"  {number}) "
+        self._output("\n".join(wrap(head + text, WIDTH, " " * len(head))))
+
+    def _page(self, lines: list[tuple[int, str]]) -> None:
+        """The log, a terminal's height at a time: Enter shows the next page, q stops."""
+        import shutil
+        size = shutil.get_terminal_size()
+        rows = [row for _, line in lines for row in wrap(line, max(20, size.columns - 1))]
+        if not rows:
+            self._output(tr(self.lang, "the log is empty"))
+            return
+        per = max(1, (self._height or size.lines) - 1)  # the last line: the pager's prompt
+        for start in range(0, len(rows), per):
+            self._output("\n".join(rows[start:start + per]))
+            if start + per >= len(rows):
+                break
+            try:
+                # i18n: the pager's prompt; Enter is the key, q is typed as it is
+                more = self._input(tr(self.lang, "-- more: Enter = next page, q = back to the "
+                                      "question -- "))
+            except EOFError:
+                raise QuitGame() from None
+            if more.strip() == "q":
+                break
+
+    @staticmethod
+    def _parse(line: str, legal: list[Any], decision: dict[str, Any], listed: bool) -> Any:
+        """The action that the numbers typed pick: one of the `legal` actions when they are
+        `listed`, else options of the decision; _NOT_AN_ANSWER for anything else."""
+        try:
+            numbers = [int(word) for word in line.replace(",", " ").split()]
+        except ValueError:
+            return _NOT_AN_ANSWER
+        if listed:
+            if len(numbers) == 1 and 1 <= numbers[0] <= len(legal):
+                return legal[numbers[0] - 1]
+            return _NOT_AN_ANSWER
+        options = decision["options"]
+        if decision["kind"] == "one":  # one option (by number), or 0 for none when optional
+            if len(numbers) != 1:
+                return _NOT_AN_ANSWER
+            if numbers[0] == 0 and decision.get("optional"):
+                return None
+            return options[numbers[0] - 1] if 1 <= numbers[0] <= len(options) \
+                else _NOT_AN_ANSWER
+        if not all(1 <= number <= len(options) for number in numbers):
+            return _NOT_AN_ANSWER
+        return [options[number - 1] for number in numbers]
+
+
+_NOT_AN_ANSWER = object()  # what `_parse` makes of a line that picks nothing
+
+
+def _read_line(prompt: str, stream: Any) -> str:
+    """A line typed at the terminal after `prompt` (written to `stream`); EOFError at the
+    input's end."""
+    stream.write(prompt)
+    stream.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
