@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.dsl import ast as A
 
-Type = str | tuple
+Type = str | tuple[str, "Type"]
 
 BASE = ("int", "bool", "text", "side", "any", "effect", "triggers")
 ANY = "any"

@@ -98,13 +98,13 @@ class Loc:
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Loc], tuple[str, int, int, str | None]]:
         # by the constructor: a cached translation file holds thousands, and this unpickles
         # them twice as fast as attrs' own state protocol
         return (Loc, (self.path, self.line, self.col, self.style))
 
 
-class YMap(dict):
+class YMap(dict[Any, Any]):
     """A mapping that remembers where it, each key and each value came from."""
 
     def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
@@ -120,7 +120,7 @@ class YMap(dict):
         return Loc(self.path, self.line, self.col)
 
 
-class YList(list):
+class YList(list[Any]):
     """A sequence that remembers where it and each item came from."""
 
     def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
