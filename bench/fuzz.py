@@ -808,8 +808,8 @@ def _warm_up() -> None:
     import engine.core.loader  # noqa: F401
     import engine.core.views  # noqa: F401
     import engine.dsl.build  # noqa: F401
-    from engine.dsl.parser import _lark
-    _lark()
+    from engine.dsl.parser import lark_parser
+    lark_parser()
     if rules_text_available():
         _strategies()
         import engine.dsl.formatter  # noqa: F401
