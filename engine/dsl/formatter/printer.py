@@ -34,6 +34,8 @@ _TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*|[()\[\]]')
 
 
 class _Printer:
+    """The lines of one module being printed, and the comments not yet placed."""
+
     def __init__(self, module: A.Module, source: str | None = None):
         self.lines: list[str] = []
         self.comments = deque(sorted(c for c in module.comments if c[0] > 0))

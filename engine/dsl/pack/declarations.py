@@ -30,6 +30,8 @@ _KINDS = {A.TypeDecl: "type", A.VarDecl: "var", A.ZoneDecl: "zone", A.EventDecl:
 
 
 class RulesReader(PackReader):
+    """The declarations of the rule files, into the model."""
+
     def _declare(self, model: PackModel, mod: A.Module) -> None:
         path = mod.path
         for d in mod.decls:

@@ -12,6 +12,8 @@ from engine.dsl.yamlload import YList, YMap
 
 
 class DisagreementReader(PackReader):
+    """The `disagree:` lists of records."""
+
     def _disagree(self, model: PackModel, record: Record, rec: YMap, fields: list[str]) -> None:
         """A record's `disagree:` list: where another source gives a field another value.
         Shape E324, missing `field`/`source` E325, unknown field E326; an entry whose value

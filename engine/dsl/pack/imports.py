@@ -16,6 +16,8 @@ from engine.dsl.yamlload import YList, YMap, load_yaml
 
 
 class ImportsReader(PackReader):
+    """The packs a pack imports."""
+
     def _imports(self, own: Part) -> list[Part]:
         """The packs `own` imports, directly or through another, each once, every pack after
         those it imports. An import is found by id: the folder of that name next to the

@@ -61,6 +61,8 @@ def read_pack(root: Path) -> PackSource:
 
 
 class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsReader):
+    """Every area of the reading of one pack; `load` runs them in order."""
+
     def load(self) -> PackSource:
         root = self.root
         meta_path = root / "pack.yaml"

@@ -16,6 +16,8 @@ from engine.dsl.yamlload import YList, YMap, load_yaml
 
 
 class MetaReader(PackReader):
+    """pack.yaml and its settings."""
+
     def _meta(self, path: Path) -> dict[str, Any]:
         text = self._read(path)
         if text is None:

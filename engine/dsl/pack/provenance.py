@@ -11,6 +11,8 @@ from engine.dsl.pack.reader import PackReader, Part, meta_get
 
 
 class ProvenanceReader(PackReader):
+    """Where the facts of records and rules come from."""
+
     def _part_provenance(self, model: PackModel, part: Part) -> None:
         """A pack's `provenance:` setting, for its own records and rules."""
         setting = meta_get(part.meta, "provenance")

@@ -29,6 +29,9 @@ class Part:
 
 
 class PackReader:
+    """The state of one pack's reading, shared by its areas: files read (`sources`), the
+    diagnostics (`diags`), the pack each file belongs to, where each name is declared."""
+
     def __init__(self, root: Path):
         self.root = root
         self.real_root = Path(os.path.realpath(root))

@@ -23,6 +23,8 @@ from engine.dsl.yamlload import YList, YMap
 
 
 class RecordsReader(DisagreementReader):
+    """The record files: records, their fields, effects, triggers and tables."""
+
     def _collect_records(self, model: PackModel, p: Path, data: Any
                          ) -> list[tuple[str, YMap, Site]]:
         path = str(p)

@@ -27,6 +27,8 @@ _Clause = tuple[str, Any, A.Pos]
 
 @v_args(meta=True)
 class DeclarationsToAst(Transformer_NonRecursive[Token, Any]):
+    """The rules of declarations, and the start rules of a file and of an effect."""
+
     # -- the start rules: a file, an effect
     def start(self, meta: Meta, items: Children) -> list[A.Decl]:
         return [i for i in items if i is not None]

@@ -34,6 +34,8 @@ def split_args(items: Any) -> tuple[tuple[A.Expr, ...], tuple[A.KwArg, ...]]:
 
 @v_args(meta=True)
 class ExpressionsToAst(Transformer_NonRecursive[Token, Any]):
+    """The rules of expressions and types, and the start rule of one expression."""
+
     # Non-recursive: absurdly deep input (10,000 brackets or `not`s) must reach the nesting
     # limits (engine.dsl.parser.limits) as a tree, not end in a RecursionError inside lark.
     def expression(self, meta: Meta, c: Children) -> A.Expr:

@@ -13,6 +13,8 @@ from engine.dsl.cache import cache_dir
 
 
 class RulesIndenter(Indenter):
+    """Indentation as _INDENT / _DEDENT tokens (none inside brackets), tabs as 4 columns."""
+
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]

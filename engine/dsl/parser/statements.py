@@ -34,6 +34,8 @@ def _count(tok: Token | None) -> int:
 
 @v_args(meta=True)
 class StatementsToAst(Transformer_NonRecursive[Token, Any]):
+    """The rules of statements and actions."""
+
     def block(self, meta: Meta, c: Children) -> tuple[A.Stmt, ...]:
         return tuple(c)
 
