@@ -81,7 +81,8 @@ def nesting_problem(nodes: Iterable[Any], blocks: int) -> Located | None:
         if isinstance(node, (tuple, list)):
             todo.extend((n, blocks, loops, exprs) for n in reversed(node))
             continue
-        shape = _shape(type(node))
+        kind = type(node)
+        shape = _SHAPES[kind] if kind in _SHAPES else _shape(kind)  # inline: a hot loop
         if shape is None:
             continue
         if isinstance(node, _NOT_EXPRS):
