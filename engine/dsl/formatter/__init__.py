@@ -44,40 +44,20 @@ and types as documents, `S`, `listing`), `statements` and `declarations` (theirs
 `layout` (the layout engine), `source_lines` (where a node stands in the source),
 `printer` (lines, comments and blank lines: `format_module`, `format_source`).
 """
-from engine.dsl.formatter.documents import INDENT, WIDTH, Brackets, Chain, Doc, Seq, Text
-from engine.dsl.formatter.expressions import (
-    P_IF,
-    P_LAMBDA,
-    S,
-    expr_doc,
-    format_expr,
-    format_type,
-    listing,
-    quote,
-)
+from engine.dsl.formatter.documents import WIDTH
+from engine.dsl.formatter.expressions import S, expr_doc, format_expr, format_type, listing, quote
 from engine.dsl.formatter.layout import layout
 from engine.dsl.formatter.printer import format_module, format_source
-from engine.dsl.formatter.statements import format_simple_stmt, simple_stmt_doc
 
 __all__ = [
-    "INDENT",
-    "P_IF",
-    "P_LAMBDA",
     "WIDTH",
-    "Brackets",
-    "Chain",
-    "Doc",
     "S",
-    "Seq",
-    "Text",
     "expr_doc",
     "format_expr",
     "format_module",
-    "format_simple_stmt",
     "format_source",
     "format_type",
     "layout",
     "listing",
     "quote",
-    "simple_stmt_doc",
 ]

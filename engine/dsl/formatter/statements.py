@@ -153,12 +153,6 @@ def simple_stmt_doc(s: A.Stmt) -> Doc | str:
     raise TypeError(f"not a simple statement: {s!r}")
 
 
-def format_simple_stmt(s: A.Stmt) -> str:
-    """One line of a statement that has no block (unbroken)."""
-    d = simple_stmt_doc(s)
-    return d if isinstance(d, str) else d.flat
-
-
 def field_doc(f: A.FieldDecl) -> Doc:
     parts: list[str | Doc | A.Expr] = [f"{'var ' if f.var else ''}{f.name}: {format_type(f.type)}"]
     if f.bounds is not None:

@@ -12,22 +12,18 @@ keywords, known keys), `values` (YAML values shown and compared, literal express
 `table_keys` (a table's row and column keys) and `windows` (the rule a window runs).
 """
 from engine.dsl.files import printable_path, refused_file
-from engine.dsl.pack.loader import PackSource, pack_hash, read_pack
+from engine.dsl.pack.loader import PackSource, read_pack
 from engine.dsl.pack.table_keys import key_matcher
 from engine.dsl.pack.values import NOT_LITERAL, literal_value, show_value
 from engine.dsl.pack.windows import window_body
-from engine.dsl.pack.words import KEYWORDS, RECORD_META, RESERVED, SLUG
+from engine.dsl.pack.words import KEYWORDS
 
 __all__ = [
     "KEYWORDS",
     "NOT_LITERAL",
-    "RECORD_META",
-    "RESERVED",
-    "SLUG",
     "PackSource",
     "key_matcher",
     "literal_value",
-    "pack_hash",
     "printable_path",
     "read_pack",
     "refused_file",
