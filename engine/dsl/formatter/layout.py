@@ -302,5 +302,6 @@ def layout(d: Doc | str, indent: int = 0) -> list[str]:
 
 
 def lay_out(d: Doc, indent: int) -> LaidOut:
+    """`d` laid out at `indent` columns, with the source line of each of its lines."""
     return _Layout().lay(d, indent, indent, 0, True)
 

@@ -17,6 +17,7 @@ _LOOSE_END = (A.TypeDecl, A.VarDecl, A.ZoneDecl, A.EventDecl, A.ProcDecl, A.Valu
 
 
 def first_line(node: object) -> int:
+    """The source line where `node` starts (0 when unknown)."""
     at = getattr(node, "at", None)
     return at.line if isinstance(at, A.Pos) else 0
 
