@@ -562,10 +562,13 @@ def _memoize_parsing() -> None:
     by the pack reader, so the outcome of an input is the same."""
     import functools
 
-    import engine.dsl.pack
-    for name in ("parse_module_partial", "parse_effect", "parse_record_decls"):
-        memo = functools.lru_cache(maxsize=4096)(getattr(engine.dsl.pack, name))
-        setattr(engine.dsl.pack, name, memo)
+    import engine.dsl.pack.loader
+    import engine.dsl.pack.records
+    for module, name in ((engine.dsl.pack.loader, "parse_module_partial"),
+                         (engine.dsl.pack.records, "parse_effect"),
+                         (engine.dsl.pack.records, "parse_record_decls")):
+        memo = functools.lru_cache(maxsize=4096)(getattr(module, name))
+        setattr(module, name, memo)
 
 
 def _worker_main(conn: Connection, targets: dict[str, Target], seed: int, workdir: str,
@@ -808,8 +811,8 @@ def _warm_up() -> None:
     import engine.core.loader  # noqa: F401
     import engine.core.views  # noqa: F401
     import engine.dsl.build  # noqa: F401
-    from engine.dsl.parser import _lark
-    _lark()
+    from engine.dsl.parser import lark_parser
+    lark_parser()
     if rules_text_available():
         _strategies()
         import engine.dsl.formatter  # noqa: F401

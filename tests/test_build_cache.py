@@ -150,7 +150,7 @@ def test_a_changed_language_source_is_a_miss(cache, builds, tmp_path, monkeypatc
     monkeypatch.undo()
     engine_dir = Path(engine.dsl.cache.__file__).resolve().parent.parent
     names = {p.relative_to(engine_dir).as_posix() for p in engine.dsl.cache.toolchain_files()}
-    assert {"dsl/grammar.lark", "dsl/parser.py", "dsl/pack.py", "dsl/files.py",
+    assert {"dsl/grammar.lark", "dsl/parser/__init__.py", "dsl/pack/__init__.py", "dsl/files.py",
             "dsl/cache.py", "core/runtime.py", "core/rt.py"} <= names
 
 

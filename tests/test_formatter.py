@@ -19,7 +19,7 @@ from dsl_strategies import (
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import engine.dsl.formatter as F
+import engine.dsl.formatter.expressions as F
 from engine.dsl import ast as A
 from engine.dsl.errors import DslError
 from engine.dsl.formatter import format_expr, format_module, format_source, quote

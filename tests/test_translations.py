@@ -425,10 +425,10 @@ def test_table_rows_with_mixed_keys_may_disagree(tmp_path, capsys):
 
 
 def test_disagree_value_compares_as_data():
-    from engine.dsl.pack import _same
-    assert _same({1: [0, 1], "2-4": [True]}, {"2-4": [True], 1: [0, 1]})
-    assert not _same(1, True) and not _same(2, "2") and not _same([1], [1, 1])
-    assert not _same({1: 0}, {"1": 0}) and _same(None, None) and not _same(None, 0)
+    from engine.dsl.pack.values import same
+    assert same({1: [0, 1], "2-4": [True]}, {"2-4": [True], 1: [0, 1]})
+    assert not same(1, True) and not same(2, "2") and not same([1], [1, 1])
+    assert not same({1: 0}, {"1": 0}) and same(None, None) and not same(None, 0)
 
 
 # ---- sentences: named placeholders, win reasons, prompts ----------------------------------------

@@ -51,10 +51,6 @@ def board_spec(raw: Any) -> dict[str, Any]:
     return dict(raw) if isinstance(raw, dict) else {}
 
 
-def _names(v: Any) -> list[Any]:
-    return list(v) if isinstance(v, list) else [v]
-
-
 class BoardCheck:
     """Checks `board:` (a YMap or YList from pack.yaml) against a pack model; `error(message,
     node, key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node`

@@ -61,7 +61,7 @@ def pack_key(root: Path) -> tuple[str, str] | None:
     return None if digest is None else (key_of("pack", str(root), digest), digest)
 
 
-def imports_header(root: Path, build: Build, digest: str) -> dict | None:
+def imports_header(root: Path, build: Build, digest: str) -> dict[str, Any] | None:
     """What an entry records about the imports of `build`: the digest of each imported
     pack as it was read, and where each import was looked for. None when the pack's own
     files changed between hashing them (`digest`) and reading them: nothing is stored."""
@@ -72,7 +72,7 @@ def imports_header(root: Path, build: Build, digest: str) -> dict | None:
             "probes": [[p, found] for p, found in src.probes]}
 
 
-def imports_unchanged(header: dict) -> bool:
+def imports_unchanged(header: dict[str, Any]) -> bool:
     """Are the imports recorded in an entry's header as they were? (see imports_header)"""
     from engine.dsl.files import tree_digest
     for path, found in header.get("probes", []):
@@ -81,7 +81,8 @@ def imports_unchanged(header: dict) -> bool:
     return all(tree_digest(Path(folder)) == digest for folder, digest in header.get("imports", []))
 
 
-def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build) -> dict | None:
+def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build
+                ) -> dict[str, Any] | None:
     """Keep `build` under `key` (from `pack_key`); the header it was stored with, or None
     when it was not stored."""
     header = imports_header(root, build, key[1])
@@ -92,7 +93,7 @@ def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build) ->
     return header if cache.put("build", key[0], frozen, header) else None
 
 
-def _thaw(entry: dict) -> Build:
+def _thaw(entry: dict[str, Any]) -> Build:
     return Build(entry["source"], None, entry["code"], entry["diagnostics"],
                  marshal.loads(entry["code_object"]))
 

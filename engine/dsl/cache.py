@@ -162,7 +162,7 @@ class Cache:
     def _path(self, kind: str, key: str) -> Path:
         return self.dir / f"{kind}-{key}{SUFFIX}"
 
-    def get(self, kind: str, key: str, still_valid: Callable[[dict], bool] | None = None
+    def get(self, kind: str, key: str, still_valid: Callable[[dict[str, Any]], bool] | None = None
             ) -> Any:
         """The value stored under (kind, key), or None. `still_valid(header)` may refuse
         an entry whose header records things that have changed since (imported packs)."""
@@ -190,7 +190,7 @@ class Cache:
             pass
         return value
 
-    def put(self, kind: str, key: str, value: Any, header: dict | None = None) -> bool:
+    def put(self, kind: str, key: str, value: Any, header: dict[str, Any] | None = None) -> bool:
         """Store `value` (with `header`, plain JSON data for `get`'s `still_valid`);
         False when it cannot be pickled or written."""
         try:

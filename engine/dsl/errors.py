@@ -12,6 +12,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -64,7 +65,7 @@ class Diagnostic:
             out.append(f"  = help: {self.suggestion}")
         return "\n".join(out)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
@@ -78,7 +79,8 @@ class DslError(Exception):
     def __str__(self) -> str:
         return render_text(self.diagnostics)
 
-    def __reduce__(self):  # pickle by diagnostics, not by the rendered text
+    def __reduce__(self) -> tuple[type[DslError], tuple[list[Diagnostic]]]:
+        # pickle by diagnostics, not by the rendered text
         return (type(self), (self.diagnostics,))
 
 
@@ -140,7 +142,7 @@ def _shared_letters(letters: tuple[tuple[str, int], ...], other: Counter[str]) -
     return shared
 
 
-_Word = tuple[str, str, Counter]  # a candidate, its lower-case form and that form's letters
+_Word = tuple[str, str, Counter[str]]  # a candidate, its lower-case form and that form's letters
 
 
 @functools.lru_cache(maxsize=64)
@@ -170,7 +172,7 @@ def render_text(diags: Iterable[Diagnostic]) -> str:
     return "\n\n".join(d.render() for d in diags)
 
 
-def json_data(diags: Iterable[Diagnostic]) -> dict:
+def json_data(diags: Iterable[Diagnostic]) -> dict[str, Any]:
     """Diagnostics and their counts as plain data (what `render_json` prints)."""
     diags = list(diags)
     return {

@@ -9,9 +9,11 @@ A type is a string or a tuple:
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.dsl import ast as A
 
-Type = str | tuple
+Type = str | tuple[Any, ...]  # a tuple is (constructor, element type): see above
 
 BASE = ("int", "bool", "text", "side", "any", "effect", "triggers")
 ANY = "any"
@@ -24,7 +26,8 @@ def list_of(t: Type) -> Type:
 def elem(t: Type) -> Type | None:
     """The element type of something iterable, or None when it is not iterable."""
     if isinstance(t, tuple) and t[0] in ("list", "zone"):
-        return t[1]
+        inner: Type = t[1]
+        return inner
     if t == ANY:
         return ANY
     return None

@@ -1,32 +1,6 @@
-"""Safe, located YAML loading for pack record files.
-
-Why not `yaml.safe_load`: it follows YAML 1.1 (`no` is False, `0777` is 511),
-keeps no positions, and lets a duplicate key silently win. Pack authors need
-`file:line:col` for every value, and game files are full of values that
-YAML 1.1 quietly misreads, so we resolve scalars with YAML 1.2 core rules and
-turn the ambiguous spellings into errors.
-
-We build values from the parser's event stream rather than from
-`yaml.compose()`: events carry the same marks, say directly whether a tag was
-written, and walking them needs no recursion (composing with the C loader
-crashes the interpreter on very deep nesting).
-
-Codes reported here:
-  E001  not readable YAML: syntax, bad character, several documents, unknown alias
-  E002  duplicate key in a mapping
-  E003  ambiguous unquoted value yes/no/on/off/y/n
-  E004  number in a refused form: leading zero, underscore, 0x/0o/0b, 1e3
-  E005  unsupported tag, or a value that does not fit its standard tag
-  E006  unsupported structure: recursive alias, non-scalar key, bad merge, too deep
-  E007  aliases expand the document past MAX_ALIAS_NODES values (a "billion laughs")
-  E008  number too long (over MAX_NUMBER_LENGTH characters) or too large for a float
-
-Values are returned alongside non-fatal errors (E002-E006, E008) so callers can
-report more than one problem per run; E001, E007 and "too deep" (E006) lose the
-data. Callers must treat the data as unusable whenever an error-severity
-diagnostic came back.
+"""The builder: PyYAML's event stream into located values (`load_yaml`), duplicate keys,
+merges and anchors checked, with limits on nesting and on what aliases expand to.
 """
-
 from __future__ import annotations
 
 import re
@@ -35,6 +9,8 @@ from typing import Any
 import attrs
 
 from engine.dsl.errors import Diagnostic, position_of, sort_key, split_lines
+from engine.dsl.yamlload.located import Loc, YList, YMap
+from engine.dsl.yamlload.scalars import STD, resolve_plain, resolve_tagged, tag_name
 
 # PyYAML and its fastest safe loader, imported by `load_yaml` when first needed: reading
 # values back from the build cache (locations included) parses no YAML.
@@ -60,181 +36,13 @@ MAX_DEPTH = 100
 MAX_ALIAS_NODES = 100_000
 TEXT_PER_NODE = 100
 
-# No game needs longer numbers; Python refuses to read ints past 4,300 digits.
-MAX_NUMBER_LENGTH = 100
-
-_STD = "tag:yaml.org,2002:"
-_MAP_TAGS = (None, "!", _STD + "map")
-_SEQ_TAGS = (None, "!", _STD + "seq")
-
-# YAML 1.2 core schema, minus the forms we refuse (see resolve_plain).
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_AMBIGUOUS = frozenset({"yes", "no", "on", "off", "y", "n"})
-_INT = re.compile(r"[-+]?[0-9]+\Z")
-_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+\Z")
-_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\Z")
-_UNDERSCORED = re.compile(r"[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?\Z")
-_RADIX = re.compile(r"([-+]?)0([xXoObB])([0-9a-fA-F]+)\Z")
-_EXP_NO_DOT = re.compile(r"([-+]?[0-9]+)[eE]([-+]?[0-9]+)\Z")
-_RADIX_NAMES = {"x": ("hex", 16), "o": ("octal", 8), "b": ("binary", 2)}
-_NUMBER_FORMS = (_INT, _FLOAT, _RADIX, _UNDERSCORED, _EXP_NO_DOT)
+_MAP_TAGS = (None, "!", STD + "map")
+_SEQ_TAGS = (None, "!", STD + "seq")
 
 # Characters the YAML reader refuses (same set as PyYAML's reader).
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
-
-Problem = tuple[str, str]  # (code, message)
-
-
-@attrs.frozen
-class Loc:
-    path: str
-    line: int  # 1-based
-    col: int  # 1-based
-    style: str | None = None  # scalar style: None (plain), "'", '"', "|", ">"
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
-
-    def __reduce__(self) -> tuple:
-        # by the constructor: a cached translation file holds thousands, and this unpickles
-        # them twice as fast as attrs' own state protocol
-        return (Loc, (self.path, self.line, self.col, self.style))
-
-
-class YMap(dict):
-    """A mapping that remembers where it, each key and each value came from."""
-
-    def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
-        super().__init__(data)
-        self.path = path
-        self.line = line
-        self.col = col
-        self.key_loc: dict[Any, Loc] = {}
-        self.val_loc: dict[Any, Loc] = {}
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.path, self.line, self.col)
-
-
-class YList(list):
-    """A sequence that remembers where it and each item came from."""
-
-    def __init__(self, data: Any = (), /, *, path: str = "", line: int = 0, col: int = 0):
-        super().__init__(data)
-        self.path = path
-        self.line = line
-        self.col = col
-        self.item_loc: list[Loc] = []  # parallel to the items
-
-    @property
-    def loc(self) -> Loc:
-        return Loc(self.path, self.line, self.col)
-
-
-_WHOLE = object()
-
-
-def loc_of(container: Any, key_or_index: Any = _WHOLE) -> Loc:
-    """Where `container[key_or_index]` was written.
-
-    Falls back to the container's own position when the key is absent (handy
-    for "missing field" errors) and to an unknown Loc for plain Python values.
-    """
-    if isinstance(container, YMap):
-        if key_or_index is not _WHOLE and key_or_index in container.val_loc:
-            return container.val_loc[key_or_index]
-        return container.loc
-    if isinstance(container, YList):
-        locs = container.item_loc
-        if isinstance(key_or_index, int) and -len(locs) <= key_or_index < len(locs):
-            return locs[key_or_index]
-        return container.loc
-    return Loc("", 0, 0)
-
-
-def _too_long_number(text: str) -> bool:
-    return len(text) > MAX_NUMBER_LENGTH and any(form.match(text) for form in _NUMBER_FORMS)
-
-
-def resolve_plain(text: str, *, is_key: bool = False) -> tuple[Any, Problem | None]:
-    """Resolve an unquoted, untagged scalar; refused forms stay strings."""
-    if _too_long_number(text):
-        # Checked first: the messages below would print it, and int() refuses it.
-        return text, ("E008", f"number of {len(text)} characters is too long (at most "
-                              f"{MAX_NUMBER_LENGTH}): quote it if it is text")
-    if text in _NULLS:
-        return None, None
-    if text in _BOOLS:
-        return _BOOLS[text], None
-    if not is_key and text.lower() in _AMBIGUOUS:
-        # Keys are exempt: `on:` and `y:` are fine field names.
-        return text, ("E003", f"ambiguous YAML value '{text}': quote it ('{text}') or write "
-                              "true/false")
-    if _INT.match(text):
-        if _LEADING_ZERO.match(text):
-            # YAML 1.1 reads 0777 as octal 511; nobody means that in a card file.
-            return text, ("E004", f"leading zero in number '{text}': write {int(text)} or "
-                                  "quote it")
-        return int(text), None
-    if _FLOAT.match(text):
-        value = float(text)
-        if value in (float("inf"), float("-inf")):
-            return text, ("E008", f"'{text}' is too large for a number (floats end near "
-                                  "1.8e308): quote it if it is text")
-        return value, None
-    m = _RADIX.match(text)
-    if m:
-        kind, base = _RADIX_NAMES[m[2].lower()]
-        try:
-            n = int(m[1] + m[3], base)
-        except ValueError:
-            return text, None  # e.g. 0o99 is not a number in any YAML
-        return text, ("E004", f"{kind} number '{text}' is not supported: write {n} or quote it")
-    if "_" in text and _UNDERSCORED.match(text):
-        plain = text.replace("_", "")
-        if _INT.match(plain):
-            plain = str(int(plain))
-        return text, ("E004", f"underscore in number '{text}': write {plain} or quote it")
-    m = _EXP_NO_DOT.match(text)
-    if m:
-        # A float in YAML 1.2 but a string in 1.1: make the author say which.
-        return text, (
-            "E004",
-            f"exponent without a decimal point in '{text}': write {m[1]}.0e{m[2]} or quote it",
-        )
-    return text, None
-
-
-def _tag_name(tag: str) -> str:
-    return "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
-
-
-def resolve_tagged(text: str, tag: str) -> tuple[Any, Problem | None]:
-    """Resolve a scalar with an explicit tag; only the core-schema tags exist."""
-    name = tag[len(_STD):] if tag.startswith(_STD) else None
-    if tag == "!" or name == "str":
-        return text, None
-    if name in ("int", "float"):
-        value, problem = resolve_plain(text)
-        if problem is not None and problem[0] in ("E004", "E008"):
-            return value, problem
-        if type(value) is int or (name == "float" and type(value) is float):
-            return (float(value) if name == "float" else value), None
-        return text, ("E005", f"'{text}' is not a valid !!{name}")
-    if name == "bool":
-        if text in _BOOLS:
-            return _BOOLS[text], None
-        return text, ("E005", f"'{text}' is not a valid !!bool: write true or false")
-    if name == "null":
-        if text in _NULLS:
-            return None, None
-        return text, ("E005", f"'{text}' is not a valid !!null")
-    return text, ("E005", f"unsupported tag '{_tag_name(tag)}'")
-
 
 @attrs.define
 class _Anchor:
@@ -430,7 +238,7 @@ class _Builder:
         is_map = type(ev) is yaml.MappingStartEvent
         if ev.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
             what = "mapping" if is_map else "sequence"
-            self.diag("E005", f"unsupported tag '{_tag_name(ev.tag)}' on a {what}",
+            self.diag("E005", f"unsupported tag '{tag_name(ev.tag)}' on a {what}",
                       m.line + 1, m.column + 1)
         cls = YMap if is_map else YList
         value = cls(path=self.path, line=m.line + 1, col=m.column + 1)

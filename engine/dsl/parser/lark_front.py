@@ -1,0 +1,68 @@
+"""The Lark front of the parser: the grammar (`engine/dsl/grammar.lark`) built once into an
+LALR parser, with the indenter that turns indentation into _INDENT / _DEDENT tokens.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from lark import Lark, Token
+from lark.indenter import DedentError, Indenter
+
+from engine.dsl.cache import cache_dir
+
+
+class RulesIndenter(Indenter):
+    """Indentation as _INDENT / _DEDENT tokens (none inside brackets), tabs as 4 columns."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        # lark's DedentError says nothing of where: keep the line break to locate it
+        levels = list(self.indent_level)
+        try:
+            yield from super().handle_NL(token)
+        except DedentError:
+            raise BadDedent(token, levels) from None
+
+
+class BadDedent(DedentError):
+    """A line indented to a column that no enclosing block uses. `token` is the line break
+    before it: the line's first token starts where that token ends."""
+
+    def __init__(self, token: Token, levels: list[int]):
+        spaces = token.rsplit("\n", 1)[1]
+        indent = spaces.count(" ") + spaces.count("\t") * RulesIndenter.tab_len  # as lark counts
+        super().__init__(f"inconsistent indentation: this line is indented {indent} columns, "
+                         f"but the enclosing blocks are indented "
+                         f"{', '.join(str(n) for n in levels)}")
+        self.line, self.col = token.end_line or 1, token.end_column or 1
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    """The parser of the grammar, with three start rules: a file, an effect, an expression."""
+    return Lark.open_from_package(
+        "dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
+        propagate_positions=True, maybe_placeholders=True,
+        start=["start", "effect", "expression"],
+        cache=_cache_path(),
+    )
+
+
+def _cache_path() -> str | bool:
+    """A private cache file for the built parser (3 ms to load instead of ~50 ms to build),
+    in the build cache's folder (lark pickles it: see engine.dsl.cache on why that folder is safe);
+    False (no cache) when that cache is off."""
+    d = cache_dir()
+    return str(d / "grammar.lark.cache") if d is not None else False
+
+
+def with_newline(text: str) -> str:
+    """`text` ending in a line break, as every rule of the grammar does."""
+    return text if text.endswith("\n") else text + "\n"

@@ -1,0 +1,102 @@
+"""Templates: the text of a prompt, a log line or a win reason with `{expression}`
+placeholders. Split into literal text and placeholders (`split_template`), numbered as the
+game keeps them (`numbered_template`), and the placeholders parsed as expressions placed
+where they are written (`placeholders`).
+"""
+from __future__ import annotations
+
+from lark import Token, UnexpectedInput
+from lark.exceptions import VisitError
+
+from engine.dsl import ast as A
+from engine.dsl.parser.expressions import ExpressionsToAst
+from engine.dsl.parser.lark_front import BadDedent, lark_parser
+from engine.dsl.parser.tokens import Located, shift, unquote
+
+
+def split_template(text: str) -> list[tuple[str, str, int]]:
+    """The parts of a prompt: ("text", literal, index) and ("arg", expression text, index of
+    its first character), where `{expr}` is a placeholder and `{{` / `}}` are braces.
+    ValueError(message, index) for a brace that is not closed or not doubled."""
+    parts: list[tuple[str, str, int]] = []
+    buf: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "{}" and text[i + 1:i + 2] == ch:
+            buf.append(ch)
+            i += 2
+        elif ch == "}":
+            raise ValueError("a '}' that closes no placeholder: write '}}' for a brace", i)
+        elif ch == "{":
+            end = text.find("}", i + 1)
+            if end < 0:
+                raise ValueError("a '{' whose placeholder is never closed: end it with '}', or "
+                                 "write '{{' for a brace", i)
+            if not text[i + 1:end].strip():
+                raise ValueError("an empty placeholder: write an expression in it, like {x}", i)
+            if buf:
+                parts.append(("text", "".join(buf), i))
+                buf = []
+            parts.append(("arg", text[i + 1:end], i + 1))
+            i = end + 1
+        else:
+            buf.append(ch)
+            i += 1
+    if buf:
+        parts.append(("text", "".join(buf), n))
+    return parts
+
+
+def numbered_template(parts: list[tuple[str, str, int]]) -> str:
+    """A split template (`split_template`) as the game keeps it: its placeholders numbered
+    in order, literal braces doubled ("{l} marches to {dest}" -> "{0} marches to {1}")."""
+    out, n = [], 0
+    for kind, t, _i in parts:
+        if kind == "arg":
+            out.append(f"{{{n}}}")
+            n += 1
+        else:
+            out.append(t.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
+def _raw_columns(tok: Token) -> list[int]:
+    """For each character of the string token's text, its column in the source."""
+    raw, cols, i = str(tok), [], 1
+    while i < len(raw) - 1:
+        cols.append((tok.column or 1) + i)
+        i += 2 if raw[i] == "\\" else 1
+    cols.append((tok.column or 1) + len(raw) - 1)  # the closing quote
+    return cols
+
+
+def placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
+    """The expressions of the `{placeholders}` of a prompt or log text, placed where they are
+    written."""
+    text = unquote(tok)
+    if "{" not in text and "}" not in text:
+        return ()
+    cols = _raw_columns(tok)
+    line = tok.line or 1
+    try:
+        parts = split_template(text)
+    except ValueError as err:
+        message, index = err.args
+        col = cols[min(index, len(cols) - 1)]
+        raise Located(f"bad {what}: {message}", A.Pos(line, col, line, col + 1),
+                      "E285") from None
+    out = []
+    for kind, body, index in parts:
+        if kind != "arg":
+            continue
+        col = cols[index]
+        try:
+            tree = lark_parser().parse(body + "\n", start="expression")
+            expr: A.Expr = ExpressionsToAst().transform(tree)
+        except (UnexpectedInput, VisitError, BadDedent):
+            end = col + len(body)
+            raise Located(f"bad placeholder {{{body}}}: not an expression", A.Pos(
+                line, col, line, end), "E285") from None
+        out.append(shift(expr, line - 1, col - 1))
+    return tuple(out)
