@@ -11,7 +11,7 @@ from engine.core.limits import Limits
 from engine.core.runtime.fields import Fields
 from engine.core.runtime.loop import RunLoop
 from engine.core.runtime.modifiers import ending_events
-from engine.core.runtime.state import Data
+from engine.core.runtime.state import Data, RuntimeState
 from engine.core.runtime.zones import Zones
 
 # pack id -> (pack, marshal of the vars and var fields before setup): see Runtime.setup
@@ -34,6 +34,13 @@ def _pack_parts(pack: Any) -> tuple[Any, ...]:
 
 
 class Runtime(RunLoop, Zones, Fields):
+    # Every attribute RuntimeState declares is a slot: read at a fixed place by the rules
+    # (G.left, G.f, ... on every line) and made without an instance dict (a new game is made
+    # for every clone, undo run and determinized copy). The parts have no slots, so an
+    # instance still has a __dict__ (a host may set an attribute: engine.core.game's
+    # recorded `_below`) and a __weakref__ (the undo watchers hold the runtime weakly).
+    __slots__ = tuple(RuntimeState.__annotations__)
+
     def __init__(self, pack: Any, state: Data, log: bool = True,
                  limits: Limits | None = None):
         # The pack's parts rules read, from one tuple kept per pack: a new game is made
