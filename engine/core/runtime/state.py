@@ -2,17 +2,17 @@
 every part of the runtime uses (`changed`, `_zone`). The parts (the mixins composed as
 `Runtime` in engine.core.runtime.runtime) build on `RuntimeState`, so each one sees them.
 
-The generated rules read some attributes as `G.<name>`, in nearly every rule: those names
-are part of the compiler's output, which must not change, and are short because they are
-read on the hot path of every rule (a longer name costs nothing at run time, but every
-generated rule would have to change):
+The generated rules read some attributes as `G.<name>`: those names are part of the
+compiler's output, which must stay byte for byte the same (renaming one changes every
+pack's code), and the one-letter ones are short because nearly every generated line reads
+one (a rule's hot path, and code a designer reads in tracebacks):
 
-- `s`: the game state, plain JSON-ready data (engine.core.runtime.runtime.Runtime.initial_state)
+- `s`: the game state, plain JSON-ready data (Runtime.initial_state)
 - `v`, `z`, `f`: the vars, zones and record fields as rules read them: the state's own
-  dicts, or while a decision may be undone the watchers' views of them (engine.core.runtime.undo)
-- `pv`, `pz`: the state's vars and zones themselves ("public"), for what anyone may read,
-  never through the watchers
-- `R`: the pack's records by id (their YAML fields)
+  dicts, or while a decision may be undone the watchers' views of them (undo, watchers)
+- `pv`, `pz`: the state's vars and zones themselves ("public"), read where anyone may
+  see, never through the watchers
+- `R`: the pack's records by id (their fields from the YAML)
 - `left`, `memo`, `loc`, `mods`, `revealed`, `sides`, `other`, `graphs`: words already
 """
 from __future__ import annotations
@@ -27,7 +27,11 @@ if TYPE_CHECKING:
     from engine.core.runtime.watchers import SeenFields, SeenZones, WatchedVars
 
 # A frame of the stack, a log entry, a modifier, a decision: plain data kept in the state
-# (saved with it), so dicts of JSON values, read by their keys.
+# (saved with it), so dicts of JSON values, read by their keys. Their short keys are the
+# saved format: a frame is {"k": "e", "n": event, "a": arguments, "st": stage, "i": next
+# trigger, "q": queue, "x": `with` state, "m": the `instead of` chosen} for a running event,
+# {"k": "p", "f": function, "pc": resume point, "L": locals, "in": answer, "rv": returned}
+# for a rule waiting or running.
 Data: TypeAlias = dict[str, Any]
 # (trigger function's name, the function, its condition or None, whether it may suspend)
 Trigger: TypeAlias = tuple[str, Callable[..., Any], Callable[..., Any] | None, bool]
@@ -36,7 +40,8 @@ Plan: TypeAlias = tuple[list[Trigger], list[Trigger], list[Trigger], list[Trigge
 
 
 class RuntimeState:
-    """The attributes a Runtime has (set by `Runtime.__init__` and `Runtime.attach`)."""
+    """The attributes a Runtime has (set by `Runtime.__init__` and `Runtime.attach`): each
+    one declared here is a slot of Runtime (see Runtime.__slots__)."""
 
     # ---- the pack's, the same for every game of it ------------------------------------------
     pack: Any  # the CompiledPack (engine.core.loader, which imports the runtime: not typed here)
