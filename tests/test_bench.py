@@ -144,7 +144,7 @@ def test_bytecodes_counts_the_games_it_plays_and_names_their_rules():
     assert "game.py: apply" not in {bytecodes.label(pack, f, n) for f, n in funcs}
     assert sum(funcs.values()) == sum(lines.values()) > 0
     names = {bytecodes.label(pack, f, n) for f, n in funcs}
-    assert "procedure won (rules.rules:10)" in names and "runtime.py: run" in names
+    assert "procedure won (rules.rules:10)" in names and "loop.py: run" in names
     where = {bytecodes.rule_line(pack, f, n, line) for f, n, line in lines}
     assert {"rules.rules:10", "rules.rules:14", "rules.rules:15"} <= where
     assert bytecodes.rule_line(pack, "/x/engine/runtime.py", "run", 200) is None

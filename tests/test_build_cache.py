@@ -151,7 +151,7 @@ def test_a_changed_language_source_is_a_miss(cache, builds, tmp_path, monkeypatc
     engine_dir = Path(engine.dsl.cache.__file__).resolve().parent.parent
     names = {p.relative_to(engine_dir).as_posix() for p in engine.dsl.cache.toolchain_files()}
     assert {"dsl/grammar.lark", "dsl/parser/__init__.py", "dsl/pack/__init__.py", "dsl/files.py",
-            "dsl/cache.py", "core/runtime.py", "core/rt.py"} <= names
+            "dsl/cache.py", "core/runtime/loop.py", "core/rt.py"} <= names
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "foreign", "empty", "magic"])

@@ -43,7 +43,7 @@ def only(write_pack: Any, rules: str, code: str) -> Any:
 
 def running_states(game: Game) -> dict[str, list[int]]:
     """The runtime's running instances' state (ids of the dicts), to compare with the frames."""
-    return {n: [id(x) for x in xs] for n, xs in game.rt.xs.items() if xs}
+    return {n: [id(x) for x in xs] for n, xs in game.rt.event_states.items() if xs}
 
 
 def frame_states(game: Game) -> dict[str, list[int]]:
@@ -143,7 +143,7 @@ def test_each_instance_has_its_own_state_under_nesting(inline_pack, ask):
         assert running_states(game) == frame_states(game)
         game.apply(True)
     assert says(game) == NESTED_SAYS + NESTED_SAYS[:-1] + ["campaign blue 2 6"]
-    assert all(not xs for xs in game.rt.xs.values())  # all gone when the events ended
+    assert all(not xs for xs in game.rt.event_states.values())  # all gone when the events ended
 
 
 def test_state_is_fresh_for_each_instance_and_gone_after(inline_pack):
@@ -343,7 +343,7 @@ def test_events_without_state_pay_nothing(inline_pack):
     assert pack.ns["EVSTATE"].keys() == {"battle"}
     game = pack.new_game(0)
     assert all("x" not in fr for fr in game.state["stack"])
-    assert game.rt.xs == {"battle": []}
+    assert game.rt.event_states == {"battle": []}
     plain = inline_pack("var active: side = red\non setup:\n    pass\n")
     assert plain.ns["EVSTATE"] == {} and "emit_now_x" not in plain.code
 

@@ -105,7 +105,7 @@ def test_values_read_between_runs_see_the_state_as_it_is(inline_pack):
     read outside it."""
     pack = inline_pack(RULES, RECORDS)
     game = pack.new_game(0)
-    assert game.rt.memo is None and game.rt.fidx is None
+    assert game.rt.memo is None and game.rt.field_index is None
     owned = pack.ns["VALUES"]["owned"]
     assert owned(game.rt, "red") == 2
     game.state["f"]["north"]["owner"] = "blue"

@@ -628,7 +628,7 @@ def test_a_record_seen_once_and_moved_out_of_sight_ends_undo_when_read(inline_pa
                                                                         read) -> None:
     """Red reads unit#1's field while it lies in the open (undo stays); a die roll, then
     the unit goes into blue's private reserve; reading it there in a later decision
-    ends red's undo, as a read of any hidden record does (engine.core.runtime._SeenFields
+    ends red's undo, as a read of any hidden record does (engine.core.runtime.watchers.SeenFields
     keeps the records a side was found to see, and forgets one when it moves)."""
     g = inline_pack(MOVED_OUT_OF_SIGHT).new_game(0)
     g.apply(True)
@@ -644,7 +644,7 @@ def test_a_record_seen_once_and_moved_out_of_sight_ends_undo_when_read(inline_pa
 
 def test_a_destroyed_record_once_seen_is_gone_with_undo_on_too(inline_pack) -> None:
     """A field read of a record destroyed fails the same with undo on as off: the record
-    a side was found to see is forgotten when it goes (engine.core.runtime._SeenFields)."""
+    a side was found to see is forgotten when it goes (engine.core.runtime.watchers.SeenFields)."""
     p = inline_pack("""
 type unit created:
     side: side

@@ -39,7 +39,7 @@ def imul(a: Any, b: Any) -> int:
     repeated `x = x * x` would otherwise grow a number of millions of digits."""
     if type(a) is not int or type(b) is not int:
         raise Runaway(f"'*' needs two whole numbers, got {a!r} and {b!r}")
-    r = a * b
-    if -INT_LIMIT < r < INT_LIMIT:
-        return r
+    product = a * b
+    if -INT_LIMIT < product < INT_LIMIT:
+        return product
     raise Runaway(f"a product grew past 2**63 ({a} * {b})")
