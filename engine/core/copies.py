@@ -10,7 +10,10 @@ state never relies on them (a save written as JSON and loaded has none either)."
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
 
 _ATOMS = frozenset((str, int, float, bool, type(None)))
 
@@ -27,10 +30,10 @@ def _deep(x: Any) -> Any:
     return x
 
 
-_SHAPES: dict[int, tuple[Any, frozenset[str], frozenset[str]]] = {}
+_SHAPES: dict[int, tuple[PackData, frozenset[str], frozenset[str]]] = {}
 
 
-def _shape(pack: Any) -> tuple[frozenset[str], frozenset[str]]:
+def _shape(pack: PackData) -> tuple[frozenset[str], frozenset[str]]:
     """The vars and the fields in play of `pack` whose values may be lists (declared a list
     or `any`): only those need more than a copy of their table. Kept per pack."""
     got = _SHAPES.get(id(pack))
@@ -47,7 +50,7 @@ def _shape(pack: Any) -> tuple[frozenset[str], frozenset[str]]:
     return got[1], got[2]
 
 
-def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[str, Any]:
+def copy_state(state: dict[str, Any], pack: PackData, *, log: bool = True) -> dict[str, Any]:
     """A deep copy of a state of a game of `pack` (without its "log" when `log` is
     False)."""
     listy, list_fields = _shape(pack)
@@ -78,7 +81,7 @@ def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[st
     return out
 
 
-def snapshot(state: dict[str, Any], pack: Any) -> bytes | dict[str, Any]:
+def snapshot(state: dict[str, Any], pack: PackData) -> bytes | dict[str, Any]:
     """A state without its log, kept for an undo checkpoint: marshalled, which is one
     object made at C speed and leaves the cyclic garbage collector nothing to walk (the
     deep copy's containers made it walk the log: a checkpoint cost more than the copy),
@@ -89,7 +92,7 @@ def snapshot(state: dict[str, Any], pack: Any) -> bytes | dict[str, Any]:
         return copy_state(state, pack, log=False)
 
 
-def thaw(kept: bytes | dict[str, Any], pack: Any) -> dict[str, Any]:
+def thaw(kept: bytes | dict[str, Any], pack: PackData) -> dict[str, Any]:
     """A new state from a `snapshot` (which stays as it is, for another undo)."""
     return marshal.loads(kept) if isinstance(kept, bytes) else copy_state(kept, pack)
 

@@ -6,13 +6,16 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from engine.core.errors import EngineFault, IllegalAction
 from engine.core.runtime import enumerate_many
 from engine.i18n import Message, lazy_ntr, lazy_tr
+
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
 
 # The runtime's check of a multi-choice's condition: (the state's decision, a choice) -> met?
 Require = Callable[[dict[str, Any], list[Any]], bool]
@@ -197,7 +200,7 @@ def validated(d: dict[str, Any], action: Any, to_decider: bool,
     return chosen
 
 
-def check_addressee(d: dict[str, Any], side: Any, decision: Any, pack: Any) -> None:
+def check_addressee(d: dict[str, Any], side: Any, decision: Any, pack: PackData) -> None:
     """IllegalAction unless `side` (when given) decides now and `decision` (when given)
     is the id of the decision waiting."""
     if side is not None:

@@ -10,7 +10,7 @@ import marshal
 import random
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import saves  # the save format, its checks and verification
 from engine.core.copies import copy_state, snapshot, thaw
@@ -30,6 +30,9 @@ from engine.core.runtime import STOP, Runtime
 from engine.core.starts import starts_of
 from engine.i18n import lazy_tr
 
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
+
 __all__ = ["CHECKPOINT_EVERY", "SAVE_FORMAT", "Decision", "Game", "Result", "copy_state",
            "replay", "replay_actions", "replayed", "require_playable"]
 
@@ -37,10 +40,15 @@ SAVE_FORMAT = saves.SAVE_FORMAT
 # Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
 # many again, plus the run's own.
 CHECKPOINT_EVERY = 32
+# A decision its side may take back: (the side, the number of actions before it, the log's
+# length then); an undo checkpoint: (the state then, as `snapshot` keeps it, or None for the
+# game's start, the number of actions, the log's length). See Game.__init__.
+UndoEntry = tuple[str, int, int]
+Checkpoint = tuple[bytes | dict[str, Any] | None, int, int]
 
 
 class Game:
-    def __init__(self, pack: Any, state: dict[str, Any], seed: int, actions: list[Any],
+    def __init__(self, pack: PackData, state: dict[str, Any], seed: int, actions: list[Any],
                  log: bool = True, undo: bool = True, limits: Limits | None = None):
         self.pack = pack
         self.seed = seed
@@ -59,8 +67,8 @@ class Game:
         # A new game's first checkpoint is its start, with no state (None): a new game of
         # the same seed rebuilds it, so a game that ends before its next checkpoint (most
         # small games) copies no state at all.
-        self._undo: list[tuple[str, int, int]] = []
-        self._checkpoint: tuple[bytes | dict[str, Any] | None, int, int] | None = None
+        self._undo: list[UndoEntry] = []
+        self._checkpoint: Checkpoint | None = None
         # the log's JSON so far, for the next save (made by the first: most games never save)
         self._log_text: saves.LogText | None = None
         # (the state's decision, the Decision made of it): front-ends and bots read
@@ -69,7 +77,7 @@ class Game:
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
-    def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
+    def new(cls, pack: PackData, seed: int = 0, *, log: bool = True, undo: bool = True,
             limits: Limits | None = None, chance: list[int] | None = None) -> Game:
         """A new game, run up to its first decision. `chance` (a list, maybe empty) makes
         the host supply the game's chance: every random number (a die, each step of a
@@ -105,7 +113,8 @@ class Game:
                 value = seeded(n)
                 drawn.append((n, value))
                 return value
-            rt._below = recorded  # type: ignore[method-assign]  (this run only)
+            # (this run only: the instance's attribute hides the method until popped below)
+            rt._below = recorded  # type: ignore[method-assign]
         try:
             rt.setup()
             rt.run()
@@ -183,7 +192,8 @@ class Game:
     @property
     def log(self) -> list[dict[str, Any]]:
         """The full event log (hidden parts included). Players get `view(side)["log"]`."""
-        return self.rt.s["log"]
+        log: list[dict[str, Any]] = self.rt.s["log"]
+        return log
 
     def var(self, name: str, *args: Any) -> Any:
         return self.rt.v[name]["|".join(str(a) for a in args)]
@@ -218,9 +228,15 @@ class Game:
         without returning. A failure is raised as `apply` raises it, the game as it was
         before the answer that failed."""
         limit = sys.maxsize if max_decisions is None else max_decisions
-        per_side = not isinstance(rnd, random.Random)
-        if per_side and not (isinstance(rnd, Mapping) and all(
-                isinstance(rnd.get(side), random.Random) for side in self.pack.sides)):
+        # one generator (`single`), or None and each side's (`by_side`)
+        single: random.Random | None = None
+        by_side: Mapping[str, random.Random] = {}
+        if isinstance(rnd, random.Random):
+            single = rnd
+        elif isinstance(rnd, Mapping) and all(
+                isinstance(rnd.get(side), random.Random) for side in self.pack.sides):
+            by_side = rnd
+        else:
             raise ValueError("playout draws from a random.Random, or a map of each side ("
                              f"{', '.join(self.pack.sides)}) to its own, not {shown(rnd)}")
         rt = self.rt
@@ -228,7 +244,8 @@ class Game:
         if self.undo_enabled or rt.chance is not None:
             # undo watches every answer, and the host's chance may run out: one by one
             while s["decision"] is not None and len(self.actions) < limit:
-                self.apply(self.random_action(rnd[s["decision"]["side"]] if per_side else rnd))
+                self.apply(self.random_action(by_side[s["decision"]["side"]] if single is None
+                                              else single))
             return s["result"] is not None
         actions = self.actions
         log = s["log"]
@@ -242,7 +259,7 @@ class Game:
                 return STOP
             choosing = True
             d = s["decision"]
-            r = rnd[d["side"]] if per_side else rnd
+            r = by_side[d["side"]] if single is None else single
             if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_answer's
                 opts = d["options"]                       # own draw, without the call)
                 value = opts[r.randrange(len(opts))]
@@ -343,8 +360,8 @@ class Game:
             if hit or nxt is None or nxt["side"] != decider:
                 undo.clear()
 
-    def _roll_back(self, log_length: int, undo_before: list,
-                   checkpoint_before: tuple[Any, int, int] | None) -> None:
+    def _roll_back(self, log_length: int, undo_before: list[UndoEntry],
+                   checkpoint_before: Checkpoint | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
@@ -477,7 +494,7 @@ class Game:
                                self._log_text)
 
     @classmethod
-    def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
+    def load(cls, pack: PackData, text: str, *, log: bool = True, undo: bool = True,
              verify: str = "replay", limits: Limits | None = None) -> Game:
         """The game saved in `text`, exactly as it was saved, or SaveError saying what is
         wrong and where. verify="replay" replays the save's actions from its seed and
@@ -546,14 +563,14 @@ def _supply(outcomes: Any) -> list[int]:
 
 
 
-def require_playable(pack: Any) -> None:
+def require_playable(pack: PackData) -> None:
     """A data pack (`playable: false`) has no rules to play: no game is made from it
     (`NotPlayable`)."""
     if not pack.model.playable:
         raise NotPlayable(pack.id)
 
 
-def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
+def replay(pack: PackData, seed: int, actions: list[Any], *, log: bool = True,
            limits: Limits | None = None, chance: list[int] | None = None) -> Game:
     """Play `actions` from a new game with `seed`; exact, since all randomness is seeded,
     or, for a game whose chance the host supplied, taken from `chance`: the outcomes it
@@ -564,7 +581,7 @@ def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
     return game
 
 
-def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
+def replay_actions(pack: PackData, seed: int, actions: list[Any], *, log: bool,
                    limits: Limits | None = None, chance: list[int] | None = None) -> Game:
     """A new game with `seed` (and the host's chance outcomes, if it supplied them) played
     through `actions` (`replay`, with a located SaveError when an action is refused or a
@@ -582,7 +599,7 @@ def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
     return game
 
 
-def replayed(pack: Any, save: saves.Save, limits: Limits | None = None) -> Game:
+def replayed(pack: PackData, save: saves.Save, limits: Limits | None = None) -> Game:
     """The game the save's actions lead to, which must be exactly the saved state
     (saves.check_replayed)."""
     f = save.file

@@ -6,9 +6,12 @@ import ast
 import marshal
 import types
 from collections.abc import Callable
-from typing import Any, TypeAlias, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, cast
 
 from engine.core.rng import below, seed_state
+
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
 
 # A start as a function building a fresh copy of it (see `_builder`).
 Builder: TypeAlias = Callable[[], dict[str, Any]]
@@ -133,10 +136,10 @@ def _builder(start: dict[str, Any]) -> Builder | None:
 
 
 # (pack id, log on) -> (pack, its Starts): see Starts
-_STARTS: dict[tuple[int, bool], tuple[Any, Starts]] = {}
+_STARTS: dict[tuple[int, bool], tuple[PackData, Starts]] = {}
 
 
-def starts_of(pack: Any, log: bool) -> Starts:
+def starts_of(pack: PackData, log: bool) -> Starts:
     """The Starts of `pack`'s new games, with the log on or off (kept per pack)."""
     got = _STARTS.get((id(pack), log))
     if got is None or got[0] is not pack:
