@@ -6,7 +6,6 @@ engine.core.copies (`copy_state`, the undo checkpoints' snapshots), engine.core.
 kept starts of new games)."""
 from __future__ import annotations
 
-import marshal
 import random
 import sys
 from collections.abc import Mapping
@@ -27,11 +26,12 @@ from engine.core.decisions import (
 from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.core.limits import Limits
 from engine.core.runtime import STOP, Runtime
-from engine.core.starts import starts_of
+from engine.core.starts import record_draws, starts_of, stop_recording
 from engine.i18n import lazy_tr
 
 if TYPE_CHECKING:
     from engine.core.packdata import PackData
+    from engine.core.views import ShownLog
 
 __all__ = ["CHECKPOINT_EVERY", "SAVE_FORMAT", "Decision", "Game", "Result", "copy_state",
            "replay", "replay_actions", "replayed", "require_playable"]
@@ -48,6 +48,9 @@ Checkpoint = tuple[bytes | dict[str, Any] | None, int, int]
 
 
 class Game:
+    """A game of a pack: its state (held by its runtime, `rt`), the seed and the actions
+    that replay it, and the decisions its deciding side may take back."""
+
     def __init__(self, pack: PackData, state: dict[str, Any], seed: int, actions: list[Any],
                  log: bool = True, undo: bool = True, limits: Limits | None = None):
         self.pack = pack
@@ -105,16 +108,7 @@ class Game:
         rt = game.rt
         if chance is not None:
             rt.chance = _supply(chance)
-        drawn: list[tuple[int, int]] = []
-        if starts is not None and starts.open:
-            seeded = rt._below
-
-            def recorded(n: int) -> int:
-                value = seeded(n)
-                drawn.append((n, value))
-                return value
-            # (this run only: the instance's attribute hides the method until popped below)
-            rt._below = recorded  # type: ignore[method-assign]
+        drawn = record_draws(rt) if starts is not None and starts.open else None
         try:
             rt.setup()
             rt.run()
@@ -122,12 +116,9 @@ class Game:
             game._locate(err)
             raise
         finally:
-            rt.__dict__.pop("_below", None)
-        if starts is not None and starts.open:
-            try:
-                starts.keep(drawn, marshal.dumps(rt.s))
-            except ValueError:  # a value marshal cannot write: keep none of this pack's
-                starts.open = False
+            stop_recording(rt)
+        if starts is not None and drawn is not None:
+            starts.keep_state(drawn, rt.s)
         game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
         return game
 
@@ -196,9 +187,11 @@ class Game:
         return log
 
     def var(self, name: str, *args: Any) -> Any:
+        """The value of var `name` at the indices `args` (hidden ones included)."""
         return self.rt.v[name]["|".join(str(a) for a in args)]
 
     def zone(self, name: str, *args: Any) -> list[Any]:
+        """The contents of zone `name` at the indices `args` (hidden ones included)."""
         return list(self.rt.z["|".join([name, *map(str, args)])])
 
     # ---- actions --------------------------------------------------------------------------
@@ -410,6 +403,7 @@ class Game:
 
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
+        """May `side` take back its last decision now (see `undo`)?"""
         return bool(self._undo) and self._undo[-1][0] == side
 
     def undo(self, side: str) -> None:
@@ -431,8 +425,8 @@ class Game:
         self.rt.attach(state)
 
     # ---- views ----------------------------------------------------------------------------
-    # per side, its log as its views show it (engine.core.views.ShownLog): made by its first view
-    _shown_logs: dict[str | None, Any] | None = None
+    # per side, its log as its views show it: made by its first view
+    _shown_logs: dict[str | None, ShownLog] | None = None
 
     def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
         """What `side` may see (None: a spectator), as plain JSON-ready data: the format is

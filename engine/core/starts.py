@@ -12,6 +12,7 @@ from engine.core.rng import below, seed_state
 
 if TYPE_CHECKING:
     from engine.core.packdata import PackData
+    from engine.core.runtime import Runtime
 
 # A start as a function building a fresh copy of it (see `_builder`).
 Builder: TypeAlias = Callable[[], dict[str, Any]]
@@ -90,6 +91,14 @@ class Starts:
         self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
         self.open = self.size < self.MAX_BYTES
 
+    def keep_state(self, drawn: list[tuple[int, int]], state: dict[str, Any]) -> None:
+        """Keep the new game's `state`, reached by `drawn` (see `record_draws`), marshalled;
+        a state marshal cannot write closes this Starts (no start of the pack is kept)."""
+        try:
+            self.keep(drawn, marshal.dumps(state))
+        except ValueError:
+            self.open = False
+
 
 class _NotLiteral(Exception):
     """A value `_literal` does not write (see `_builder`)."""
@@ -133,6 +142,26 @@ def _builder(start: dict[str, Any]) -> Builder | None:
     except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
         return None
     return types.FunctionType(code, {"__builtins__": {}})
+
+
+def record_draws(rt: Runtime) -> list[tuple[int, int]]:
+    """The list of (outcomes, the one drawn) of each number `rt` draws from its seed from
+    now on, until `stop_recording(rt)`: what leads a new game to its start."""
+    drawn: list[tuple[int, int]] = []
+    seeded = rt._below
+
+    def recorded(n: int) -> int:
+        value = seeded(n)
+        drawn.append((n, value))
+        return value
+    # (the instance's attribute hides the method until stop_recording pops it)
+    rt._below = recorded  # type: ignore[method-assign]
+    return drawn
+
+
+def stop_recording(rt: Runtime) -> None:
+    """`rt` draws as it did before `record_draws` (nothing when it was not recording)."""
+    rt.__dict__.pop("_below", None)
 
 
 # (pack id, log on) -> (pack, its Starts): see Starts
