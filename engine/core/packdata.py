@@ -67,7 +67,6 @@ class PackData:
         """False for a data pack (`playable: false`): records, tables and checks, no game."""
         return self.model.playable
 
-    # ---- what front-ends and bots read of the pack ---------------------------------------------
     @property
     def turn_event(self) -> str | None:
         """The event whose count is the game's turns (pack.yaml `turn_event:`), or None."""
