@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import engine.core.game
 import engine.core.starts
 from engine.core.errors import EngineFault, IllegalAction
 from engine.core.game import Game, replay
@@ -575,7 +574,7 @@ on setup:
 
 @pytest.mark.parametrize("chance", [None, [2, 0, 1]])
 def test_undo_back_to_the_start_makes_the_game_of_its_seed_again(inline_pack, chance):
-    """A new game's first undo checkpoint is its start, kept as no state (engine.core.game): undo
+    """A new game's first undo checkpoint is its start, kept as no state (engine.core.undo): undo
     back to it makes a new game of the seed again, shuffle included, or with the outcomes
     the host supplied (Game.new(..., chance=...)); the save comes out the same."""
     pack = inline_pack(SHUFFLED_START, CARDS)
@@ -1407,7 +1406,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
         seen: list[tuple[dict, int]] = []
         while not g.over and checked < 40:
             side = g.decision.side
-            if not (g.can_undo(side) and len(g._undo) >= 3):
+            if not (g.can_undo(side) and len(g._undo.entries) >= 3):
                 seen = seen if g.can_undo(side) else []
                 seen.append(({k: copy.deepcopy(v) for k, v in g.rt.s.items() if k != "log"},
                              len(g.rt.s["log"])))
@@ -1415,7 +1414,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
                 if not g.can_undo(side):
                     seen = []
                 continue
-            n = len(g._undo)
+            n = len(g._undo.entries)
             for state, log_length in reversed(seen[-n:]):
                 g.undo(side)
                 assert {k: v for k, v in g.rt.s.items() if k != "log"} == state

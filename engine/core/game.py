@@ -2,8 +2,8 @@
 
 What it is made of has its own modules, whose public names are imported from here too:
 engine.core.decisions (`Decision`, `Result`, the answers to a decision and their checks),
-engine.core.copies (`copy_state`, the undo checkpoints' snapshots), engine.core.starts (the
-kept starts of new games)."""
+engine.core.copies (`copy_state`), engine.core.undo (the undo run and its checkpoint),
+engine.core.starts (the kept starts of new games)."""
 from __future__ import annotations
 
 import random
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.core import saves  # the save format, its checks and verification
-from engine.core.copies import copy_state, snapshot, thaw
+from engine.core.copies import copy_state, snapshot
 from engine.core.decisions import (
     Decision,
     Result,
@@ -27,6 +27,7 @@ from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlay
 from engine.core.limits import Limits
 from engine.core.runtime import STOP, Runtime
 from engine.core.starts import record_draws, starts_of, stop_recording
+from engine.core.undo import Checkpoint, UndoEntry, UndoRun, restore
 from engine.i18n import lazy_tr
 
 if TYPE_CHECKING:
@@ -37,14 +38,9 @@ __all__ = ["CHECKPOINT_EVERY", "SAVE_FORMAT", "Decision", "Game", "Result", "cop
            "replay", "replay_actions", "replayed", "require_playable"]
 
 SAVE_FORMAT = saves.SAVE_FORMAT
-# Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
-# many again, plus the run's own.
+# Actions between two undo checkpoints at most (see engine.core.undo): undo answers up to
+# this many again, plus the run's own.
 CHECKPOINT_EVERY = 32
-# A decision its side may take back: (the side, the number of actions before it, the log's
-# length then); an undo checkpoint: (the state then, as `snapshot` keeps it, or None for the
-# game's start, the number of actions, the log's length). See Game.__init__.
-UndoEntry = tuple[str, int, int]
-Checkpoint = tuple[bytes | dict[str, Any] | None, int, int]
 
 
 class Game:
@@ -58,20 +54,7 @@ class Game:
         self.actions = actions
         self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
-        # One entry per decision `side` may take back: (side, number of actions, log
-        # length). The state before an entry is rebuilt from the checkpoint by answering
-        # the actions since it again, which is exact (all randomness is in the state).
-        # The checkpoint (state without its log, as `snapshot` keeps it, number of
-        # actions, log length) is taken when a run (the decisions one side takes in a row
-        # with nothing hidden or random between them) starts CHECKPOINT_EVERY actions or
-        # more after the last one: a snapshot at every run's start was most of the cost of
-        # undo in random play, and undo itself is rare. The log only grows, so both keep
-        # its length, not a copy.
-        # A new game's first checkpoint is its start, with no state (None): a new game of
-        # the same seed rebuilds it, so a game that ends before its next checkpoint (most
-        # small games) copies no state at all.
-        self._undo: list[UndoEntry] = []
-        self._checkpoint: Checkpoint | None = None
+        self._undo = UndoRun()  # what undo takes back, and the checkpoint it starts from
         # the log's JSON so far, for the next save (made by the first: most games never save)
         self._log_text: saves.LogText | None = None
         # (the state's decision, the Decision made of it): front-ends and bots read
@@ -99,7 +82,7 @@ class Game:
                 state, state_rng = got
                 state["rng"] = state_rng
                 game = cls(pack, state, seed, [], log=log, undo=undo)
-                game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+                game._undo.checkpoint = (None, 0, len(state["log"]))  # the start (see undo)
                 return game
         state = Runtime.initial_state(pack, seed)
         if chance is not None:
@@ -119,7 +102,7 @@ class Game:
             stop_recording(rt)
         if starts is not None and drawn is not None:
             starts.keep_state(drawn, rt.s)
-        game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+        game._undo.checkpoint = (None, 0, len(state["log"]))  # the start (see undo)
         return game
 
     @property
@@ -134,10 +117,10 @@ class Game:
         if self.rt.chance is None:
             self.rt.s["chance"] = []
             self.rt.chance = []
-            if self._checkpoint is not None and self._checkpoint[0] is None:
+            checkpoint = self._undo.checkpoint
+            if checkpoint is not None and checkpoint[0] is None:
                 # a new game of the seed no longer rebuilds the start: undo stops here
-                self._undo.clear()
-                self._checkpoint = None
+                self._undo.stop()
 
     # ---- reading --------------------------------------------------------------------------
     @property
@@ -276,7 +259,7 @@ class Game:
                 raise
             if isinstance(err, EngineFault):
                 self._locate(err)  # (with the actions up to the failed one)
-            self._roll_back(log_length, [], self._checkpoint)
+            self._roll_back(log_length, [], self._undo.checkpoint)
             raise
         return s["result"] is not None
 
@@ -322,18 +305,19 @@ class Game:
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = d["side"]
         undo = self._undo
-        undo_before = undo[:] if undo else []
-        checkpoint_before = self._checkpoint
+        entries = undo.entries
+        entries_before = entries[:] if entries else []
+        checkpoint_before = undo.checkpoint
         log_length = len(s["log"])
         watched = self.undo_enabled
         if watched:
-            if undo and undo[-1][0] != decider:
-                undo.clear()  # another player decided since: no undo across them
+            if entries and entries[-1][0] != decider:
+                entries.clear()  # another player decided since: no undo across them
             n = len(self.actions)
-            if not undo and (checkpoint_before is None
-                             or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
-                self._checkpoint = (snapshot(s, self.pack), n, log_length)
-            undo.append((decider, n, log_length))
+            if not entries and (checkpoint_before is None
+                                or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
+                undo.checkpoint = (snapshot(s, self.pack), n, log_length)
+            entries.append((decider, n, log_length))  # (inline: apply is the hot path)
             rt.watch(decider)
         self.actions.append(action)
         try:
@@ -342,7 +326,7 @@ class Game:
             if isinstance(err, EngineFault):
                 self._locate(err)  # (with the actions up to this one, before rolling back)
             rt.unwatch()
-            self._roll_back(log_length, undo_before, checkpoint_before)
+            self._roll_back(log_length, entries_before, checkpoint_before)
             raise
         if watched:
             hit = rt.barrier_hit
@@ -351,50 +335,36 @@ class Game:
             # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
             # soon as another side is asked anything (it has seen the move).
             if hit or nxt is None or nxt["side"] != decider:
-                undo.clear()
+                entries.clear()
 
-    def _roll_back(self, log_length: int, undo_before: list[UndoEntry],
+    def _roll_back(self, log_length: int, entries_before: list[UndoEntry],
                    checkpoint_before: Checkpoint | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
         replay runs without it, since logging changes nothing else in the state."""
         if self.undo_enabled:
-            self._rewind(len(self._undo) - 1)
+            self._rewind(len(self._undo.entries) - 1)
             self.actions.pop()
         else:
             self.actions.pop()
             before = replay(self.pack, self.seed, self.actions, log=False,
                             limits=self.limits, chance=self.rt.s.get("chance")).rt.s
-            self._restore(before, log_length)
-        self._undo[:] = undo_before
-        self._checkpoint = checkpoint_before
+            restore(self.rt, before, log_length)
+        self._undo.entries[:] = entries_before
+        self._undo.checkpoint = checkpoint_before
         self.rt.barrier_hit = False
 
     def _rewind(self, k: int) -> None:
-        """Back to the state before the undo run's entry k: the checkpoint (taken at or
-        before the run's start), then the answers given since, again (all randomness is in
-        the state, so they come out the same, log included)."""
-        assert self._checkpoint is not None
-        state, n0, log0 = self._checkpoint
-        n_k = self._undo[k][1]
-        rt = self.rt
-        if state is None:  # the game's start: a new game of its seed (and supplied chance)
-            limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
-            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
-                             chance=rt.s.get("chance")).rt.s
-        else:
-            state = thaw(state, self.pack)
-        waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
-        if waiting is not None:
-            drawn = rt.s["chance"][len(state.get("chance", ())):]
-        self._restore(state, log0)
-        if waiting is not None:
-            rt.chance = drawn[::-1]
-        for a in self.actions[n0:n_k]:
-            rt.answer(a)
-        if waiting is not None:
-            rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
+        """Back to the state before the undo run's entry k (see UndoRun.rewind)."""
+        self._undo.rewind(k, self.rt, self.actions, self.pack, self._start_state)
+
+    def _start_state(self) -> dict[str, Any]:
+        """The game's start again: a new game of its seed (and supplied chance)."""
+        limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
+        state: dict[str, Any] = Game.new(self.pack, self.seed, log=False, undo=False,
+                                         limits=limits, chance=self.rt.s.get("chance")).rt.s
+        return state
 
     def _locate(self, err: EngineFault) -> None:
         """Tell a fault what replays it: the pack, the seed and the actions so far."""
@@ -404,7 +374,7 @@ class Game:
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
         """May `side` take back its last decision now (see `undo`)?"""
-        return bool(self._undo) and self._undo[-1][0] == side
+        return self._undo.can_undo(side)
 
     def undo(self, side: str) -> None:
         """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
@@ -413,16 +383,9 @@ class Game:
             raise IllegalAction(lazy_tr("{side} has nothing to undo (undo stops at dice, "
                                         "draws, reveals and the other side's decisions)",
                                         side=side), "undo")
-        self._rewind(len(self._undo) - 1)
-        del self.actions[self._undo.pop()[1]:]
-
-    def _restore(self, state: dict[str, Any], log_length: int) -> None:
-        """Go back to `state` (a snapshot without the log), cutting the log back to the
-        length it had then."""
-        log = self.rt.s["log"]
-        del log[log_length:]
-        state["log"] = log
-        self.rt.attach(state)
+        entries = self._undo.entries
+        self._rewind(len(entries) - 1)
+        del self.actions[entries.pop()[1]:]
 
     # ---- views ----------------------------------------------------------------------------
     # per side, its log as its views show it: made by its first view
@@ -465,8 +428,7 @@ class Game:
         if not all(type(v) is int and v >= 1 for v in values):
             raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
         self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
-        self._undo.clear()  # undo stops at dice; the undo run could not answer again past them
-        self._checkpoint = None  # nor could answers from a checkpoint taken before them
+        self._undo.stop()  # undo stops at dice: no answer again could go past them
 
     def _refuse_loaded_dice(self) -> None:
         if "dice" in self.rt.s:
@@ -521,8 +483,7 @@ class Game:
         state["log"] = list(self.rt.s["log"])
         g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
                  undo=self.undo_enabled, limits=self.limits)
-        g._undo = list(self._undo)
-        g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
+        g._undo = self._undo.copy()
         return g
 
     def determinized(self, side: str, rng: random.Random) -> Game:
