@@ -20,12 +20,12 @@ from engine.core.decisions import (
     is_option,
     legal_answers,
     random_answer,
-    shown,
     validated,
 )
 from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.core.limits import Limits
-from engine.core.runtime import STOP, Runtime
+from engine.core.playouts import generators, play_on
+from engine.core.runtime import Runtime
 from engine.core.starts import record_draws, starts_of, stop_recording
 from engine.core.undo import Checkpoint, UndoEntry, UndoRun, restore
 from engine.i18n import lazy_tr
@@ -48,7 +48,7 @@ class Game:
     that replay it, and the decisions its deciding side may take back."""
 
     def __init__(self, pack: PackData, state: dict[str, Any], seed: int, actions: list[Any],
-                 log: bool = True, undo: bool = True, limits: Limits | None = None):
+                 log: bool = True, undo: bool = True, limits: Limits | None = None) -> None:
         self.pack = pack
         self.seed = seed
         self.actions = actions
@@ -204,17 +204,7 @@ class Game:
         without returning. A failure is raised as `apply` raises it, the game as it was
         before the answer that failed."""
         limit = sys.maxsize if max_decisions is None else max_decisions
-        # one generator (`single`), or None and each side's (`by_side`)
-        single: random.Random | None = None
-        by_side: Mapping[str, random.Random] = {}
-        if isinstance(rnd, random.Random):
-            single = rnd
-        elif isinstance(rnd, Mapping) and all(
-                isinstance(rnd.get(side), random.Random) for side in self.pack.sides):
-            by_side = rnd
-        else:
-            raise ValueError("playout draws from a random.Random, or a map of each side ("
-                             f"{', '.join(self.pack.sides)}) to its own, not {shown(rnd)}")
+        single, by_side = generators(rnd, self.pack.sides)
         rt = self.rt
         s = rt.s
         if self.undo_enabled or rt.chance is not None:
@@ -223,45 +213,14 @@ class Game:
                 self.apply(self.random_action(by_side[s["decision"]["side"]] if single is None
                                               else single))
             return s["result"] is not None
-        actions = self.actions
-        log = s["log"]
-        check_require = rt.check_require
-        log_length = len(log)
-        choosing = False
+        return play_on(rt, self.actions, limit, single, by_side, self._failed_playout)
 
-        def choose() -> Any:
-            nonlocal log_length, choosing
-            if len(actions) >= limit:
-                return STOP
-            choosing = True
-            d = s["decision"]
-            r = by_side[d["side"]] if single is None else single
-            if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_answer's
-                opts = d["options"]                       # own draw, without the call)
-                value = opts[r.randrange(len(opts))]
-            else:
-                value = random_answer(d, r, check_require)
-            choosing = False
-            log_length = len(log)
-            actions.append(value)
-            return value
-
-        if s["decision"] is None:
-            return s["result"] is not None
-        first = choose()
-        if first is STOP:
-            return False
-        try:
-            rt.give(first)
-            rt.run(choose)
-        except BaseException as err:
-            if choosing:  # no answer was given: the game waits at that decision, whole
-                raise
-            if isinstance(err, EngineFault):
-                self._locate(err)  # (with the actions up to the failed one)
-            self._roll_back(log_length, [], self._undo.checkpoint)
-            raise
-        return s["result"] is not None
+    def _failed_playout(self, err: BaseException, log_length: int) -> None:
+        """Put the game back as it was before the playout's answer that failed with `err`
+        (the log then `log_length` long)."""
+        if isinstance(err, EngineFault):
+            self._locate(err)  # (with the actions up to the failed one)
+        self._roll_back(log_length, [], self._undo.checkpoint)
 
     def validate(self, action: Any, side: str | None = None,
                  decision: int | None = None) -> Any:
@@ -431,6 +390,7 @@ class Game:
         self._undo.stop()  # undo stops at dice: no answer again could go past them
 
     def _refuse_loaded_dice(self) -> None:
+        """SaveError for a game whose dice were loaded: its save would not replay."""
         if "dice" in self.rt.s:
             raise SaveError("this game's dice were loaded (Game.load_dice): it is no replay "
                             "of its seed and actions, and cannot be saved")
