@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import engine.core.game
+import engine.core.starts
 from engine.core.errors import EngineFault, IllegalAction
 from engine.core.game import Game, replay
 
@@ -574,7 +574,7 @@ on setup:
 
 @pytest.mark.parametrize("chance", [None, [2, 0, 1]])
 def test_undo_back_to_the_start_makes_the_game_of_its_seed_again(inline_pack, chance):
-    """A new game's first undo checkpoint is its start, kept as no state (engine.core.game): undo
+    """A new game's first undo checkpoint is its start, kept as no state (engine.core.undo): undo
     back to it makes a new game of the seed again, shuffle included, or with the outcomes
     the host supplied (Game.new(..., chance=...)); the save comes out the same."""
     pack = inline_pack(SHUFFLED_START, CARDS)
@@ -1406,7 +1406,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
         seen: list[tuple[dict, int]] = []
         while not g.over and checked < 40:
             side = g.decision.side
-            if not (g.can_undo(side) and len(g._undo) >= 3):
+            if not (g.can_undo(side) and len(g._undo.entries) >= 3):
                 seen = seen if g.can_undo(side) else []
                 seen.append(({k: copy.deepcopy(v) for k, v in g.rt.s.items() if k != "log"},
                              len(g.rt.s["log"])))
@@ -1414,7 +1414,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
                 if not g.can_undo(side):
                     seen = []
                 continue
-            n = len(g._undo)
+            n = len(g._undo.entries)
             for state, log_length in reversed(seen[-n:]):
                 g.undo(side)
                 assert {k: v for k, v in g.rt.s.items() if k != "log"} == state
@@ -1429,7 +1429,7 @@ def test_undo_rebuilds_a_run_from_its_first_snapshot():
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
 def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
     """A new game's state at its first decision is kept by the random numbers drawn before
-    it (engine.core.game.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
+    it (engine.core.starts.Starts: tic-tac-toe draws none, Kuhn poker deals one of six ways) and
     loaded by the next game that draws the same. Every new game is the game its seed makes
     when setup runs (limits given: it runs), and changing one changes no other."""
     from engine.core.loader import load_pack
@@ -1442,7 +1442,7 @@ def test_new_games_load_kept_starts_and_each_gets_its_own(name, log):
         while not game.over:
             game.apply(game.random_action(rnd))
         assert game.save() == replay(pack, seed, game.actions, log=log).save()
-    starts = engine.core.game._starts(pack, log)
+    starts = engine.core.starts.starts_of(pack, log)
     assert starts.open and starts.size > 0
 
 
@@ -1458,13 +1458,13 @@ def _containers(x, into):
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn", "ap_battle"])
 def test_a_start_loaded_often_is_built_equal_and_independent(name, monkeypatch):
     """A kept start loaded Starts.BUILD_AFTER times is built from then on by a function
-    compiled from a literal (engine.core.game._builder) instead of marshal: each new game gets
+    compiled from a literal (engine.core.starts._builder) instead of marshal: each new game gets
     a state equal to the one setup makes, sharing no list or dict with another game's."""
     from engine.core.loader import load_pack
-    monkeypatch.setattr(engine.core.game.Starts, "BUILD_AFTER", 2)
+    monkeypatch.setattr(engine.core.starts.Starts, "BUILD_AFTER", 2)
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs" / name)
-    starts = engine.core.game.Starts()
-    monkeypatch.setitem(engine.core.game._STARTS, (id(pack), False), (pack, starts))
+    starts = engine.core.starts.Starts()
+    monkeypatch.setitem(engine.core.starts._STARTS, (id(pack), False), (pack, starts))
     for _ in range(3):
         for seed in range(8):
             Game.new(pack, seed, log=False)
@@ -1486,9 +1486,9 @@ def test_a_start_a_literal_cannot_copy_stays_marshalled():
     """`_builder` writes plain data only: a start holding a set or an alias (which marshal
     keeps and a literal would not) is not built, so it stays marshalled."""
     shared: list[int] = [1]
-    assert engine.core.game._builder({"a": {1, 2}}) is None
-    assert engine.core.game._builder({"a": shared, "b": shared}) is None
-    build = engine.core.game._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
+    assert engine.core.starts._builder({"a": {1, 2}}) is None
+    assert engine.core.starts._builder({"a": shared, "b": shared}) is None
+    build = engine.core.starts._builder({"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}})
     assert build() == {"a": [1, (2, [3])], "b": {"c": None, 4: 1.5}}
     assert build()["a"][1][1] is not build()["a"][1][1]
 
@@ -1498,9 +1498,10 @@ def test_a_start_the_builder_refuses_is_not_tried_again(monkeypatch):
     refuses is loaded by marshal from then on, never walked again."""
     import marshal
     asked = []
-    real = engine.core.game._builder
-    monkeypatch.setattr(engine.core.game, "_builder", lambda start: asked.append(1) or real(start))
-    starts = engine.core.game.Starts()
+    real = engine.core.starts._builder
+    monkeypatch.setattr(engine.core.starts, "_builder",
+                        lambda start: asked.append(1) or real(start))
+    starts = engine.core.starts.Starts()
     starts.keep([], marshal.dumps({"a": {1, 2}}))
     for _ in range(3 * starts.BUILD_AFTER):
         start, _rng = starts.find(0)
@@ -1511,10 +1512,10 @@ def test_a_start_the_builder_refuses_is_not_tried_again(monkeypatch):
 def test_starts_stop_growing_past_their_cap(monkeypatch):
     """A pack whose starts never repeat keeps no more of them past Starts.MAX_BYTES."""
     from engine.core.loader import load_pack
-    monkeypatch.setattr(engine.core.game.Starts, "MAX_BYTES", 1)
+    monkeypatch.setattr(engine.core.starts.Starts, "MAX_BYTES", 1)
     pack = load_pack(Path(__file__).resolve().parent.parent / "bench/packs/kuhn")
-    starts = engine.core.game.Starts()
-    monkeypatch.setitem(engine.core.game._STARTS, (id(pack), False), (pack, starts))
+    starts = engine.core.starts.Starts()
+    monkeypatch.setitem(engine.core.starts._STARTS, (id(pack), False), (pack, starts))
     Game.new(pack, 0, log=False)
     size = starts.size
     assert not starts.open and size > 0

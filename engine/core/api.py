@@ -20,17 +20,26 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict, Union
 
 import attrs
 
 from engine.core.saves import FORMAT_VERSION, SAVE_FORMAT
 from engine.core.views import decision_data, json_converter, result_data
 
+if TYPE_CHECKING:  # (imported where used: the format's types need no game)
+    from engine.core.decisions import Decision as DecisionClass
+
 __all__ = ["FORMAT_VERSION", "SAVE_FORMAT", "Doc", "FormatError", "structure", "View",
            "Decision", "DecisionSeen", "Pick", "HiddenZone", "Result", "Action", "Option",
            "LogEntry", "Save", "TYPES", "KINDS", "decision_data", "decision_of",
            "result_data"]
+
+# FORMAT_VERSION and SAVE_FORMAT as the types of their keys, written out, since mypy reads
+# a Literal of a literal only (tests/test_api_format.py validates real views and saves
+# against them)
+FormatVersion = Literal[2]
+SaveFormat = Literal["engine-save/2"]
 
 
 @attrs.frozen
@@ -253,7 +262,7 @@ class View(TypedDict):
     """What one side may see (`Game.view(side)`), or a spectator (`Game.view(None)`): the
     whole public state, that side's own hidden parts, the decision, and the log, with every
     card it may not see hidden. Send it to that side's player only."""
-    format_version: Annotated[Literal[FORMAT_VERSION], Doc(
+    format_version: Annotated[FormatVersion, Doc(
         "The version of this format (`FORMAT_VERSION`).")]
     pack: Annotated[str, Doc("The pack's id.")]
     side: Annotated[Union[str, None], Doc("The viewer: a side, or null for a spectator.")]
@@ -291,8 +300,8 @@ class Save(TypedDict):
     """A saved game (`Game.save()` is its JSON text, `Game.to_data()` the data;
     `Game.load(pack, text)` reads it back, checked). Front-ends keep it whole; the state
     is the engine's own and is read by `Game.load` only."""
-    format: Annotated[Literal[SAVE_FORMAT], Doc("What the file is: `engine-save/2`.")]
-    format_version: Annotated[Literal[FORMAT_VERSION], Doc(
+    format: Annotated[SaveFormat, Doc("What the file is: `engine-save/2`.")]
+    format_version: Annotated[FormatVersion, Doc(
         "The version of this format (`FORMAT_VERSION`); a save of another version is "
         "refused with a `SaveError` saying so.")]
     pack: Annotated[str, Doc("The pack's id.")]
@@ -529,8 +538,8 @@ def _json(value: Any, path: str, depth: int = 0) -> None:
     raise _Misfit(path, f"expected JSON data, got {type(value).__name__} {_shown(value)}")
 
 
-def decision_of(data: Any) -> Any:
+def decision_of(data: Any) -> DecisionClass:
     """The `engine.core.game.Decision` of a view's `Decision` (JSON, checked first: a
     `FormatError` says where it does not fit), e.g. for a front-end across a network."""
-    from engine.core.game import Decision as DecisionClass
+    from engine.core.decisions import Decision as DecisionClass
     return json_converter.structure(structure(data, Decision), DecisionClass)

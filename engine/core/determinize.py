@@ -39,7 +39,10 @@ no undo.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
 
 
 def redraw(world: Any, side: str, rng: random.Random) -> None:
@@ -128,7 +131,7 @@ def _relabelled(value: Any, relabel: dict[str, str]) -> Any:
 _TYPES: dict[int, tuple[Any, dict[str, str]]] = {}
 
 
-def _record_types(pack: Any) -> dict[str, str]:
+def _record_types(pack: PackData) -> dict[str, str]:
     """Record id -> its type, for a pack's own records (kept per pack: it never changes)."""
     got = _TYPES.get(id(pack))
     if got is None or got[0] is not pack:

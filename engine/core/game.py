@@ -1,202 +1,60 @@
-"""`Game`: the object a front-end holds. Decisions, actions, views, save/load, replay, undo."""
+"""`Game`: the object a front-end holds. Decisions, actions, views, save/load, replay, undo.
+
+What it is made of has its own modules, whose public names are imported from here too:
+engine.core.decisions (`Decision`, `Result`, the answers to a decision and their checks),
+engine.core.copies (`copy_state`), engine.core.undo (the undo run and its checkpoint),
+engine.core.starts (the kept starts of new games)."""
 from __future__ import annotations
 
-import ast
-import itertools
-import marshal
 import random
 import sys
-import types
 from collections.abc import Mapping
-from typing import Any
-
-import attrs
+from typing import TYPE_CHECKING, Any
 
 from engine.core import saves  # the save format, its checks and verification
+from engine.core.copies import copy_state, snapshot
+from engine.core.decisions import (
+    Decision,
+    Result,
+    check_addressee,
+    is_option,
+    legal_answers,
+    random_answer,
+    validated,
+)
 from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlayable, SaveError
 from engine.core.limits import Limits
-from engine.core.rng import below, seed_state
-from engine.core.runtime import STOP, Runtime, enumerate_many
-from engine.i18n import Message, lazy_ntr, lazy_tr
+from engine.core.playouts import generators, play_on
+from engine.core.runtime import Runtime
+from engine.core.starts import record_draws, starts_of, stop_recording
+from engine.core.undo import Checkpoint, UndoEntry, UndoRun, restore
+from engine.i18n import lazy_tr
+
+if TYPE_CHECKING:
+    from engine.core.packdata import PackData
+    from engine.core.views import ShownLog
+
+__all__ = ["CHECKPOINT_EVERY", "SAVE_FORMAT", "Decision", "Game", "Result", "copy_state",
+           "replay", "replay_actions", "replayed", "require_playable"]
 
 SAVE_FORMAT = saves.SAVE_FORMAT
-# Actions between two undo checkpoints at most (see Game.__init__): undo answers up to this
-# many again, plus the run's own.
+# Actions between two undo checkpoints at most (see engine.core.undo): undo answers up to
+# this many again, plus the run's own.
 CHECKPOINT_EVERY = 32
 
 
-class Starts:
-    """The states of a pack's new games at their first decision, by the random numbers
-    drawn before it. All randomness comes from the seeded generator, so that state is a
-    function of the numbers drawn (of how many outcomes each): a tic-tac-toe draws none
-    and always starts the same, a Kuhn poker deals one of six ways. A new game whose draws
-    lead to a start kept here loads it (one marshal call) instead of running setup, which
-    was most of a small game's time. Kept in a tree: a node is the number of outcomes of
-    the next draw and a child per outcome; a leaf the marshalled state, or, once a start
-    has been loaded BUILD_AFTER times, a function returning a fresh copy of it built from a
-    literal (see `_builder`): a call takes a third of marshal's time (no strings to intern
-    again), but compiling it takes as long as 50 to 100 loads, which a start loaded only a
-    few times never pays back. A pack whose starts do not repeat (a big shuffle) stops
-    adding them after MAX_BYTES."""
-
-    MAX_BYTES = 1 << 20
-    BUILD_AFTER = 64
-
-    def __init__(self) -> None:
-        self.root: Any = None  # (n, {outcome: node}) or a leaf (a start), None: none yet
-        self.size = 0
-        self.open = True  # still adding starts
-        self.loads: dict[int, int] = {}  # id of a marshalled start -> times loaded
-
-    def find(self, seed: int) -> tuple[dict[str, Any], int] | None:
-        """(a fresh copy of the start, the generator's state after its draws) of a new game
-        of `seed`, or None when it is not kept."""
-        node, state = self.root, seed_state(seed)
-        kids: dict[int, Any] | None = None
-        value = 0
-        while type(node) is tuple:
-            state, value = below(state, node[0])
-            kids = node[1]
-            node = kids.get(value)
-        if node is None:
-            return None
-        if type(node) is not bytes:
-            return node(), state
-        start = marshal.loads(node)
-        loads = self.loads[id(node)] = self.loads.get(id(node), 0) + 1
-        if loads == self.BUILD_AFTER:  # once: a start the builder refuses stays marshalled
-            build = _builder(start)
-            if build is not None:
-                del self.loads[id(node)]
-                if kids is None:
-                    self.root = build
-                else:
-                    kids[value] = build
-        return start, state
-
-    def keep(self, drawn: list[tuple[int, int]], start: bytes) -> None:
-        """Keep `start`, reached by `drawn`: (outcomes, the one drawn) of each draw."""
-        if not drawn:
-            self.root = start
-        else:
-            if self.root is None:
-                self.root = (drawn[0][0], {})
-            node = self.root
-            for i, (_n, value) in enumerate(drawn):
-                kids = node[1]
-                if i + 1 == len(drawn):
-                    kids[value] = start
-                else:
-                    node = kids.get(value)
-                    if node is None:
-                        node = kids[value] = (drawn[i + 1][0], {})
-        self.size += len(start) + 200 * len(drawn)  # (about what a node takes)
-        self.open = self.size < self.MAX_BYTES
-
-
-class _NotLiteral(Exception):
-    """A value `_literal` does not write (see `_builder`)."""
-
-
-_AT = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}  # (compile asks)
-
-
-def _literal(x: Any, seen: set[int]) -> ast.expr:
-    """An expression building a fresh copy of `x`, made of ast nodes and constants only
-    (nothing of a pack is pasted into source text)."""
-    t = type(x)
-    if t is str or t is int or t is float or t is bool or x is None or t is bytes:
-        return ast.Constant(x, **_AT)
-    if t is tuple:
-        return ast.Tuple([_literal(v, seen) for v in x], ast.Load(), **_AT)
-    if t is not dict and t is not list:
-        raise _NotLiteral(t)
-    if id(x) in seen:  # an alias (marshal would keep it, a literal would not)
-        raise _NotLiteral("alias")
-    seen.add(id(x))
-    if t is list:
-        return ast.List([_literal(v, seen) for v in x], ast.Load(), **_AT)
-    return ast.Dict([_literal(k, seen) for k in x], [_literal(v, seen) for v in x.values()],
-                    **_AT)
-
-
-def _builder(start: dict[str, Any]) -> Any:
-    """A function returning a fresh copy of `start` (equal, sharing no list or dict with it
-    or another copy), compiled from a literal; None for a start with a value it does not
-    write (a set, an alias) or too deep to compile: that start stays marshalled."""
-    try:
-        code = compile(ast.Expression(_literal(start, set())), "<start>", "eval")
-    except (_NotLiteral, RecursionError, MemoryError, SyntaxError, ValueError):
-        return None
-    return types.FunctionType(code, {"__builtins__": {}})
-
-
-# (pack id, log on) -> (pack, its Starts): see Starts
-_STARTS: dict[tuple[int, bool], tuple[Any, Starts]] = {}
-
-
-def _starts(pack: Any, log: bool) -> Starts:
-    got = _STARTS.get((id(pack), log))
-    if got is None or got[0] is not pack:
-        got = _STARTS[(id(pack), log)] = (pack, Starts())
-    return got[1]
-
-
-@attrs.frozen
-class Decision:
-    """What the game waits for. An action answers it:
-    kind 'one' -> one of `options` (or None when `optional`);
-    kind 'many' -> a list of `min`..`max` distinct options;
-    kind 'ask' -> True or False;  kind 'order' -> all options, reordered.
-    `id` numbers the decisions of a game; `apply(..., decision=id)` refuses a late answer.
-    `window` names the response window a 'one' decision opens (None for other decisions):
-    it is asked even with no options, and None (pass) always answers it.
-    `args`: the values of the prompt's placeholders `{0}`, `{1}` ... (records by id; a
-    front-end shows their names), or None. `each`: for a pick of a one-at-a-time choice,
-    {"picked": the items picked so far, "min": .., "max": ..} of the whole choice (the
-    decision is then kind 'one', and None, when optional, means "done"), else None."""
-
-    side: str
-    kind: str
-    options: list[Any]
-    min: int
-    max: int
-    optional: bool = False
-    prompt: str | None = None
-    id: int = 0
-    window: str | None = None
-    args: list[Any] | None = None
-    each: dict[str, Any] | None = None
-
-
-@attrs.frozen
-class Result:
-    winner: str | None
-    reason: str
-
-
 class Game:
-    def __init__(self, pack: Any, state: dict[str, Any], seed: int, actions: list[Any],
-                 log: bool = True, undo: bool = True, limits: Limits | None = None):
+    """A game of a pack: its state (held by its runtime, `rt`), the seed and the actions
+    that replay it, and the decisions its deciding side may take back."""
+
+    def __init__(self, pack: PackData, state: dict[str, Any], seed: int, actions: list[Any],
+                 log: bool = True, undo: bool = True, limits: Limits | None = None) -> None:
         self.pack = pack
         self.seed = seed
         self.actions = actions
         self.rt = Runtime(pack, state, log=log, limits=limits)
         self.undo_enabled = undo
-        # One entry per decision `side` may take back: (side, number of actions, log
-        # length). The state before an entry is rebuilt from the checkpoint by answering
-        # the actions since it again, which is exact (all randomness is in the state).
-        # The checkpoint (state without its log, as `_snapshot` keeps it, number of
-        # actions, log length) is taken when a run (the decisions one side takes in a row
-        # with nothing hidden or random between them) starts CHECKPOINT_EVERY actions or
-        # more after the last one: a snapshot at every run's start was most of the cost of
-        # undo in random play, and undo itself is rare. The log only grows, so both keep
-        # its length, not a copy.
-        # A new game's first checkpoint is its start, with no state (None): a new game of
-        # the same seed rebuilds it, so a game that ends before its next checkpoint (most
-        # small games) copies no state at all.
-        self._undo: list[tuple[str, int, int]] = []
-        self._checkpoint: tuple[bytes | dict[str, Any] | None, int, int] | None = None
+        self._undo = UndoRun()  # what undo takes back, and the checkpoint it starts from
         # the log's JSON so far, for the next save (made by the first: most games never save)
         self._log_text: saves.LogText | None = None
         # (the state's decision, the Decision made of it): front-ends and bots read
@@ -205,7 +63,7 @@ class Game:
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
-    def new(cls, pack: Any, seed: int = 0, *, log: bool = True, undo: bool = True,
+    def new(cls, pack: PackData, seed: int = 0, *, log: bool = True, undo: bool = True,
             limits: Limits | None = None, chance: list[int] | None = None) -> Game:
         """A new game, run up to its first decision. `chance` (a list, maybe empty) makes
         the host supply the game's chance: every random number (a die, each step of a
@@ -217,14 +75,14 @@ class Game:
         if type(seed) is not int:  # a save writes it, a replay reads it: a whole number
             raise ValueError(f"a game's seed is a whole number, not {seed!r}")
         require_playable(pack)
-        starts = _starts(pack, log) if chance is None and limits is None else None
+        starts = starts_of(pack, log) if chance is None and limits is None else None
         if starts is not None:
             got = starts.find(seed)
             if got is not None:
                 state, state_rng = got
                 state["rng"] = state_rng
                 game = cls(pack, state, seed, [], log=log, undo=undo)
-                game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+                game._undo.checkpoint = (None, 0, len(state["log"]))  # the start (see undo)
                 return game
         state = Runtime.initial_state(pack, seed)
         if chance is not None:
@@ -233,15 +91,7 @@ class Game:
         rt = game.rt
         if chance is not None:
             rt.chance = _supply(chance)
-        drawn: list[tuple[int, int]] = []
-        if starts is not None and starts.open:
-            seeded = rt._below
-
-            def recorded(n: int) -> int:
-                value = seeded(n)
-                drawn.append((n, value))
-                return value
-            rt._below = recorded  # type: ignore[method-assign]  (this run only)
+        drawn = record_draws(rt) if starts is not None and starts.open else None
         try:
             rt.setup()
             rt.run()
@@ -249,13 +99,10 @@ class Game:
             game._locate(err)
             raise
         finally:
-            rt.__dict__.pop("_below", None)
-        if starts is not None and starts.open:
-            try:
-                starts.keep(drawn, marshal.dumps(rt.s))
-            except ValueError:  # a value marshal cannot write: keep none of this pack's
-                starts.open = False
-        game._checkpoint = (None, 0, len(state["log"]))  # the start (see __init__)
+            stop_recording(rt)
+        if starts is not None and drawn is not None:
+            starts.keep_state(drawn, rt.s)
+        game._undo.checkpoint = (None, 0, len(state["log"]))  # the start (see undo)
         return game
 
     @property
@@ -270,10 +117,10 @@ class Game:
         if self.rt.chance is None:
             self.rt.s["chance"] = []
             self.rt.chance = []
-            if self._checkpoint is not None and self._checkpoint[0] is None:
+            checkpoint = self._undo.checkpoint
+            if checkpoint is not None and checkpoint[0] is None:
                 # a new game of the seed no longer rebuilds the start: undo stops here
-                self._undo.clear()
-                self._checkpoint = None
+                self._undo.stop()
 
     # ---- reading --------------------------------------------------------------------------
     @property
@@ -291,10 +138,7 @@ class Game:
         made = self._decision
         if made is not None and made[0] is d:  # asked again for the same decision: kept
             return made[1]
-        each = d.get("each")
-        got = Decision(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
-                       d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
-                       None if each is None else {**each, "picked": list(each["picked"])})
+        got = Decision.of(d)
         self._decision = (d, got)  # (the state's decision held, so `is` cannot mistake it)
         return got
 
@@ -322,30 +166,25 @@ class Game:
     @property
     def log(self) -> list[dict[str, Any]]:
         """The full event log (hidden parts included). Players get `view(side)["log"]`."""
-        return self.rt.s["log"]
+        log: list[dict[str, Any]] = self.rt.s["log"]
+        return log
 
     def var(self, name: str, *args: Any) -> Any:
+        """The value of var `name` at the indices `args` (hidden ones included)."""
         return self.rt.v[name]["|".join(str(a) for a in args)]
 
     def zone(self, name: str, *args: Any) -> list[Any]:
+        """The contents of zone `name` at the indices `args` (hidden ones included)."""
         return list(self.rt.z["|".join([name, *map(str, args)])])
+
+    # ---- actions --------------------------------------------------------------------------
 
     # ---- actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
         """Every legal answer to the decision (engine.core.api `Action`s; for `order` at most
         5040 orders), [] when the game is over. Listing them never runs an effect."""
         d = self.rt.s["decision"]
-        if d is None:
-            return []
-        kind, opts = d["kind"], d["options"]
-        if kind == "ask":
-            return [True, False]
-        if kind == "one":
-            return list(opts) + ([None] if d["optional"] else [])
-        if kind == "many":
-            return enumerate_many(d, lambda v: self.rt.check_require(d, v))
-        perms = itertools.islice(itertools.permutations(opts), 5040)
-        return [list(p) for p in perms]
+        return [] if d is None else legal_answers(d, self.rt.check_require)
 
     def random_action(self, rnd: random.Random) -> Any:
         """A uniformly random legal action, cheaper than listing them all."""
@@ -353,26 +192,7 @@ class Game:
         if d is None:
             raise IllegalAction(lazy_tr("the game is not waiting for a decision"),
                                 "no-decision")
-        kind, opts = d["kind"], d["options"]
-        if kind == "ask":
-            return rnd.random() < 0.5
-        if kind == "one":
-            n = len(opts) + (1 if d["optional"] else 0)
-            i = rnd.randrange(n)
-            return opts[i] if i < len(opts) else None
-        if kind == "order":
-            out = list(opts)
-            rnd.shuffle(out)
-            return out
-        for _ in range(50):
-            k = rnd.randint(d["min"], d["max"])
-            pick = [opts[i] for i in sorted(rnd.sample(range(len(opts)), k))]
-            if self.rt.check_require(d, pick):
-                return pick
-        legal = self.legal_actions()
-        if not legal:
-            raise EngineFault("a multi-choice has no legal answer")
-        return rnd.choice(legal)
+        return random_answer(d, rnd, self.rt.check_require)
 
     def playout(self, rnd: random.Random | Mapping[str, random.Random],
                 max_decisions: int | None = None) -> bool:
@@ -384,57 +204,23 @@ class Game:
         without returning. A failure is raised as `apply` raises it, the game as it was
         before the answer that failed."""
         limit = sys.maxsize if max_decisions is None else max_decisions
-        per_side = not isinstance(rnd, random.Random)
-        if per_side and not (isinstance(rnd, Mapping) and all(
-                isinstance(rnd.get(side), random.Random) for side in self.pack.sides)):
-            raise ValueError("playout draws from a random.Random, or a map of each side ("
-                             f"{', '.join(self.pack.sides)}) to its own, not {_shown(rnd)}")
+        single, by_side = generators(rnd, self.pack.sides)
         rt = self.rt
         s = rt.s
         if self.undo_enabled or rt.chance is not None:
             # undo watches every answer, and the host's chance may run out: one by one
             while s["decision"] is not None and len(self.actions) < limit:
-                self.apply(self.random_action(rnd[s["decision"]["side"]] if per_side else rnd))
+                self.apply(self.random_action(by_side[s["decision"]["side"]] if single is None
+                                              else single))
             return s["result"] is not None
-        actions = self.actions
-        log = s["log"]
-        random_action = self.random_action
-        log_length = len(log)
-        choosing = False
+        return play_on(rt, self.actions, limit, single, by_side, self._failed_playout)
 
-        def choose() -> Any:
-            nonlocal log_length, choosing
-            if len(actions) >= limit:
-                return STOP
-            choosing = True
-            d = s["decision"]
-            r = rnd[d["side"]] if per_side else rnd
-            if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_action's
-                opts = d["options"]                       # own draw, without the call)
-                value = opts[r.randrange(len(opts))]
-            else:
-                value = random_action(r)
-            choosing = False
-            log_length = len(log)
-            actions.append(value)
-            return value
-
-        if s["decision"] is None:
-            return s["result"] is not None
-        first = choose()
-        if first is STOP:
-            return False
-        try:
-            rt.give(first)
-            rt.run(choose)
-        except BaseException as err:
-            if choosing:  # no answer was given: the game waits at that decision, whole
-                raise
-            if isinstance(err, EngineFault):
-                self._locate(err)  # (with the actions up to the failed one)
-            self._roll_back(log_length, [], self._checkpoint)
-            raise
-        return s["result"] is not None
+    def _failed_playout(self, err: BaseException, log_length: int) -> None:
+        """Put the game back as it was before the playout's answer that failed with `err`
+        (the log then `log_length` long)."""
+        if isinstance(err, EngineFault):
+            self._locate(err)  # (with the actions up to the failed one)
+        self._roll_back(log_length, [], self._undo.checkpoint)
 
     def validate(self, action: Any, side: str | None = None,
                  decision: int | None = None) -> Any:
@@ -451,77 +237,8 @@ class Game:
                                 lazy_tr("the game is not waiting for a decision"),
                                 "no-decision")
         if side is not None or decision is not None:
-            self._check_addressee(d, side, decision)
-        to_decider = side is not None
-        kind, opts = d["kind"], d["options"]
-        if kind == "ask":
-            if not isinstance(action, bool):
-                # i18n: a front-end's answer to a yes/no question; action: what it sent
-                raise IllegalAction(lazy_tr("answer yes/no with true or false, not {action}",
-                                            action=_shown(action)), "ask")
-            return action
-        if kind == "one":
-            if action is None and d["optional"]:
-                return None
-            i = None if isinstance(action, (list, tuple)) else _find(opts, action)
-            if i is None:
-                # i18n: action: what was sent; options: "the options [...]" (messages below)
-                raise IllegalAction(lazy_tr("{action} is not one of {options}",
-                                            action=_shown(action),
-                                            options=_options(opts, to_decider,
-                                                             "window" not in d)), "choose")
-            return opts[i]
-        if not isinstance(action, (list, tuple)):
-            raise IllegalAction(lazy_tr("this decision takes a list, not {action}",
-                                        action=_shown(action)), kind)
-        remaining = list(opts)
-        chosen = []
-        for a in action:
-            i = _find(remaining, a)
-            if i is None:
-                raise IllegalAction(lazy_tr("{action} is not an option here (or is chosen "
-                                            "twice)", action=_shown(a)), kind)
-            chosen.append(remaining.pop(i))
-        if kind == "order":
-            if remaining:
-                raise IllegalAction(lazy_tr("order all of {options}",
-                                            options=_options(opts, to_decider)), "order")
-            return chosen
-        if not d["min"] <= len(chosen) <= d["max"]:
-            # i18n: min, max: how many to choose; count: how many were chosen
-            raise IllegalAction(lazy_tr("choose between {min} and {max}, not {count}",
-                                        min=d["min"], max=d["max"], count=len(chosen)),
-                                "count")
-        if not self.rt.check_require(d, chosen):
-            raise IllegalAction(lazy_tr("{action} does not meet the choice's condition",
-                                        action=_shown(chosen)), "require")
-        return chosen
-
-    def _check_addressee(self, d: dict[str, Any], side: Any, decision: Any) -> None:
-        """IllegalAction unless `side` (when given) decides now and `decision` (when given)
-        is the id of the decision waiting."""
-        if side is not None:
-            if not isinstance(side, str) or side not in self.pack.side_set:
-                raise IllegalAction(lazy_tr("{side} is not a side of this game (sides: "
-                                            "{sides})", side=_shown(side),
-                                            sides=", ".join(self.pack.sides)), "side")
-            if side != d["side"]:
-                # i18n: side: who decides now; other: who answered
-                raise IllegalAction(lazy_tr("it is {side}'s decision, not {other}'s",
-                                            side=d["side"], other=side), "side")
-        if decision is not None:
-            if isinstance(decision, bool) or not isinstance(decision, int):
-                raise IllegalAction(lazy_tr("decision is the id of a decision (a whole "
-                                            "number), not {decision}",
-                                            decision=_shown(decision)), "stale")
-            if decision < d["id"]:
-                raise IllegalAction(lazy_tr("decision {decision} was answered already; the "
-                                            "game waits for decision {current}",
-                                            decision=decision, current=d["id"]), "stale")
-            if decision != d["id"]:
-                raise IllegalAction(lazy_tr("decision {decision} has not been asked; the game "
-                                            "waits for decision {current}",
-                                            decision=decision, current=d["id"]), "stale")
+            check_addressee(d, side, decision, self.pack)
+        return validated(d, action, side is not None, self.rt.check_require)
 
     def apply(self, action: Any, side: str | None = None, decision: int | None = None, *,
               chance: list[int] | None = None) -> None:
@@ -538,7 +255,7 @@ class Game:
         # An option itself, as `random_action` and `legal_actions` give them (the very
         # object), is valid as it is: bots and simulations skip the checks of `validate`.
         if side is not None or decision is not None or d is None or d["kind"] != "one" \
-                or not _is_option(d["options"], action):
+                or not is_option(d["options"], action):
             action = self.validate(action, side, decision)
         if chance is not None:
             if rt.chance is None:
@@ -547,18 +264,19 @@ class Game:
             rt.chance[:0] = _supply(chance)  # the queue is kept last-first
         decider = d["side"]
         undo = self._undo
-        undo_before = undo[:] if undo else []
-        checkpoint_before = self._checkpoint
+        entries = undo.entries
+        entries_before = entries[:] if entries else []
+        checkpoint_before = undo.checkpoint
         log_length = len(s["log"])
         watched = self.undo_enabled
         if watched:
-            if undo and undo[-1][0] != decider:
-                undo.clear()  # another player decided since: no undo across them
+            if entries and entries[-1][0] != decider:
+                entries.clear()  # another player decided since: no undo across them
             n = len(self.actions)
-            if not undo and (checkpoint_before is None
-                             or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
-                self._checkpoint = (_snapshot(s, self.pack), n, log_length)
-            undo.append((decider, n, log_length))
+            if not entries and (checkpoint_before is None
+                                or n - checkpoint_before[1] >= CHECKPOINT_EVERY):
+                undo.checkpoint = (snapshot(s, self.pack), n, log_length)
+            entries.append((decider, n, log_length))  # (inline: apply is the hot path)
             rt.watch(decider)
         self.actions.append(action)
         try:
@@ -567,7 +285,7 @@ class Game:
             if isinstance(err, EngineFault):
                 self._locate(err)  # (with the actions up to this one, before rolling back)
             rt.unwatch()
-            self._roll_back(log_length, undo_before, checkpoint_before)
+            self._roll_back(log_length, entries_before, checkpoint_before)
             raise
         if watched:
             hit = rt.barrier_hit
@@ -576,50 +294,36 @@ class Game:
             # Undo ends at dice, draws, reveals, reads of what `decider` cannot see, and as
             # soon as another side is asked anything (it has seen the move).
             if hit or nxt is None or nxt["side"] != decider:
-                undo.clear()
+                entries.clear()
 
-    def _roll_back(self, log_length: int, undo_before: list,
-                   checkpoint_before: tuple[Any, int, int] | None) -> None:
+    def _roll_back(self, log_length: int, entries_before: list[UndoEntry],
+                   checkpoint_before: Checkpoint | None) -> None:
         """Put the game back as it was before a failed `apply`: rebuilt from the undo run
         when there is one, else replayed from the seed and the earlier actions (exact, and
         free until a fault happens). The log only grows, so it is cut back to its length;
         replay runs without it, since logging changes nothing else in the state."""
         if self.undo_enabled:
-            self._rewind(len(self._undo) - 1)
+            self._rewind(len(self._undo.entries) - 1)
             self.actions.pop()
         else:
             self.actions.pop()
             before = replay(self.pack, self.seed, self.actions, log=False,
                             limits=self.limits, chance=self.rt.s.get("chance")).rt.s
-            self._restore(before, log_length)
-        self._undo[:] = undo_before
-        self._checkpoint = checkpoint_before
+            restore(self.rt, before, log_length)
+        self._undo.entries[:] = entries_before
+        self._undo.checkpoint = checkpoint_before
         self.rt.barrier_hit = False
 
     def _rewind(self, k: int) -> None:
-        """Back to the state before the undo run's entry k: the checkpoint (taken at or
-        before the run's start), then the answers given since, again (all randomness is in
-        the state, so they come out the same, log included)."""
-        assert self._checkpoint is not None
-        state, n0, log0 = self._checkpoint
-        n_k = self._undo[k][1]
-        rt = self.rt
-        if state is None:  # the game's start: a new game of its seed (and supplied chance)
-            limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
-            state = Game.new(self.pack, self.seed, log=False, undo=False, limits=limits,
-                             chance=rt.s.get("chance")).rt.s
-        else:
-            state = _thaw(state, self.pack)
-        waiting = rt.chance  # host-supplied chance: the answers again draw what they drew
-        if waiting is not None:
-            drawn = rt.s["chance"][len(state.get("chance", ())):]
-        self._restore(state, log0)
-        if waiting is not None:
-            rt.chance = drawn[::-1]
-        for a in self.actions[n0:n_k]:
-            rt.answer(a)
-        if waiting is not None:
-            rt.chance = waiting  # the outcomes the host gave for later (none after ChanceNeeded)
+        """Back to the state before the undo run's entry k (see UndoRun.rewind)."""
+        self._undo.rewind(k, self.rt, self.actions, self.pack, self._start_state)
+
+    def _start_state(self) -> dict[str, Any]:
+        """The game's start again: a new game of its seed (and supplied chance)."""
+        limits = None if self.limits is self.pack.limits else self.limits  # (kept starts)
+        state: dict[str, Any] = Game.new(self.pack, self.seed, log=False, undo=False,
+                                         limits=limits, chance=self.rt.s.get("chance")).rt.s
+        return state
 
     def _locate(self, err: EngineFault) -> None:
         """Tell a fault what replays it: the pack, the seed and the actions so far."""
@@ -628,7 +332,8 @@ class Game:
 
     # ---- undo -----------------------------------------------------------------------------
     def can_undo(self, side: str) -> bool:
-        return bool(self._undo) and self._undo[-1][0] == side
+        """May `side` take back its last decision now (see `undo`)?"""
+        return self._undo.can_undo(side)
 
     def undo(self, side: str) -> None:
         """Take back `side`'s last decision. Refused across a die roll, a draw or reveal of
@@ -637,20 +342,13 @@ class Game:
             raise IllegalAction(lazy_tr("{side} has nothing to undo (undo stops at dice, "
                                         "draws, reveals and the other side's decisions)",
                                         side=side), "undo")
-        self._rewind(len(self._undo) - 1)
-        del self.actions[self._undo.pop()[1]:]
-
-    def _restore(self, state: dict[str, Any], log_length: int) -> None:
-        """Go back to `state` (a snapshot without the log), cutting the log back to the
-        length it had then."""
-        log = self.rt.s["log"]
-        del log[log_length:]
-        state["log"] = log
-        self.rt.attach(state)
+        entries = self._undo.entries
+        self._rewind(len(entries) - 1)
+        del self.actions[entries.pop()[1]:]
 
     # ---- views ----------------------------------------------------------------------------
-    # per side, its log as its views show it (engine.core.views.ShownLog): made by its first view
-    _shown_logs: dict[str | None, Any] | None = None
+    # per side, its log as its views show it: made by its first view
+    _shown_logs: dict[str | None, ShownLog] | None = None
 
     def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
         """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
@@ -689,10 +387,10 @@ class Game:
         if not all(type(v) is int and v >= 1 for v in values):
             raise ValueError(f"loaded dice are whole numbers from 1 up, not {values!r}")
         self.rt.s["dice"] = self.rt.s.get("dice", []) + list(values)
-        self._undo.clear()  # undo stops at dice; the undo run could not answer again past them
-        self._checkpoint = None  # nor could answers from a checkpoint taken before them
+        self._undo.stop()  # undo stops at dice: no answer again could go past them
 
     def _refuse_loaded_dice(self) -> None:
+        """SaveError for a game whose dice were loaded: its save would not replay."""
         if "dice" in self.rt.s:
             raise SaveError("this game's dice were loaded (Game.load_dice): it is no replay "
                             "of its seed and actions, and cannot be saved")
@@ -712,7 +410,7 @@ class Game:
                                self._log_text)
 
     @classmethod
-    def load(cls, pack: Any, text: str, *, log: bool = True, undo: bool = True,
+    def load(cls, pack: PackData, text: str, *, log: bool = True, undo: bool = True,
              verify: str = "replay", limits: Limits | None = None) -> Game:
         """The game saved in `text`, exactly as it was saved, or SaveError saying what is
         wrong and where. verify="replay" replays the save's actions from its seed and
@@ -745,8 +443,7 @@ class Game:
         state["log"] = list(self.rt.s["log"])
         g = Game(self.pack, state, self.seed, list(self.actions), log=self.rt.logging,
                  undo=self.undo_enabled, limits=self.limits)
-        g._undo = list(self._undo)
-        g._checkpoint = self._checkpoint  # never changed (restoring copies it): shared
+        g._undo = self._undo.copy()
         return g
 
     def determinized(self, side: str, rng: random.Random) -> Game:
@@ -772,6 +469,7 @@ class Game:
         return failed_invariants(self)
 
 
+
 def _supply(outcomes: Any) -> list[int]:
     """Supplied chance outcomes as the runtime takes them: last one first (it pops)."""
     if not isinstance(outcomes, (list, tuple)):
@@ -779,151 +477,15 @@ def _supply(outcomes: Any) -> list[int]:
     return list(reversed(outcomes))
 
 
-def _is_option(options: list[Any], action: Any) -> bool:
-    """Is `action` one of `options`, the very object (no copy, no equal value of another
-    type: `validate` looks at those)?"""
-    try:
-        return options[options.index(action)] is action
-    except ValueError:
-        return False
 
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same type: `True` is not the option 1, nor 1.0 the option 1."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is list:
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
-
-
-def _find(options: list[Any], value: Any) -> int | None:
-    """The index of the option that is `value` (see `_same`), or None."""
-    try:
-        i = options.index(value)  # C speed; Python's equality (True == 1) is checked below
-    except ValueError:
-        return None
-    if _same(options[i], value):
-        return i
-    return next((j for j in range(i + 1, len(options)) if _same(options[j], value)), None)
-
-
-def _shown(value: Any, width: int = 60) -> str:
-    """A front-end's own input in a message, cut short."""
-    text = repr(value)
-    return text if len(text) <= width else text[:width - 3] + "..."
-
-
-def _options(options: list[Any], to_decider: bool, counted: bool = True) -> Message:
-    """The options for a message: listed for the decider, counted for anyone else, since
-    they may be cards in the decider's hidden hand; not even counted when the count is
-    itself the secret (how many cards answer a response window)."""
-    if to_decider:
-        # i18n: options: the list of options, as Python writes it
-        return lazy_tr("the options {options}", options=repr(options))
-    if not counted:  # i18n: side= is the name of an argument: keep it
-        return lazy_tr("the options (give side= to see them listed)")
-    return lazy_ntr("the {n} option (give side= to see it listed)",
-                    "the {n} options (give side= to see them listed)", len(options))
-
-
-# ---- copies of the state ----------------------------------------------------------------------
-# The state is plain data (engine.core.runtime), copied for every clone, undo run and determinized
-# world: a bot's look-ahead copies it thousands of times a game, and pickling the whole
-# state was most of the greedy bot's time. Most of it has a known shape: zones hold record
-# ids, locations name zones, vars and var fields hold plain values (a list only when
-# declared so), so most of the copy is a dict or list copy at C speed; the frames (and the
-# log, when it is copied) go through marshal. Aliases inside the state are not kept:
-# the state never relies on them (a save written as JSON and loaded has none either).
-_ATOMS = frozenset((str, int, float, bool, type(None)))
-
-
-def _deep(x: Any) -> Any:
-    t = type(x)
-    if t is dict:
-        return {k: v if type(v) in _ATOMS else _deep(v) for k, v in x.items()}
-    if t is list:
-        return [v if type(v) in _ATOMS else _deep(v) for v in x]
-    if t is tuple:
-        return tuple(v if type(v) in _ATOMS else _deep(v) for v in x)
-    return x
-
-
-_SHAPES: dict[int, tuple[Any, frozenset[str], frozenset[str]]] = {}
-
-
-def _shape(pack: Any) -> tuple[frozenset[str], frozenset[str]]:
-    """The vars and the fields in play of `pack` whose values may be lists (declared a list
-    or `any`): only those need more than a copy of their table. Kept per pack."""
-    got = _SHAPES.get(id(pack))
-    if got is None or got[0] is not pack:
-        from engine.dsl import ast as A
-        model = pack.model
-        listy = frozenset(name for name, decl in model.vars.items()
-                          if isinstance(decl.type, A.TList) or decl.type.name == "any")
-        # in the state: var fields, and every field of a record made in play
-        fields = frozenset(f.name for t in model.types.values() for f in t.fields.values()
-                           if (f.var or t.created)
-                           and (isinstance(f.type, tuple) or f.type == "any"))
-        got = _SHAPES[id(pack)] = (pack, listy, fields)
-    return got[1], got[2]
-
-
-def copy_state(state: dict[str, Any], pack: Any, *, log: bool = True) -> dict[str, Any]:
-    """A deep copy of a state of a game of `pack` (without its "log" when `log` is
-    False)."""
-    listy, list_fields = _shape(pack)
-    out: dict[str, Any] = {}
-    for key, value in state.items():
-        if key == "z" or key == "revealed" or key == "made":  # key -> list of ids or sides
-            out[key] = {k: v[:] for k, v in value.items()}
-        elif key == "loc" or key == "serial":  # id -> zone key, type -> count
-            out[key] = value.copy()
-        elif key == "v":
-            v = out[key] = {k: table.copy() for k, table in value.items()}
-            for name in listy:
-                if name in v:
-                    v[name] = _deep(v[name])
-        elif key == "f":
-            f = out[key] = {k: rec.copy() for k, rec in value.items()}
-            if list_fields:
-                for rec in f.values():
-                    for name in list_fields.intersection(rec):
-                        rec[name] = _deep(rec[name])
-        elif type(value) in _ATOMS:
-            out[key] = value
-        elif key == "stack" or key == "log":  # deep and long: at C speed
-            if log or key != "log":
-                out[key] = marshal.loads(marshal.dumps(value))
-        else:
-            out[key] = _deep(value)
-    return out
-
-
-def _snapshot(state: dict[str, Any], pack: Any) -> bytes | dict[str, Any]:
-    """A state without its log, kept for an undo checkpoint: marshalled, which is one
-    object made at C speed and leaves the cyclic garbage collector nothing to walk (the
-    deep copy's containers made it walk the log: a checkpoint cost more than the copy),
-    or, for a state marshal cannot write, a copy (`_thaw` reads either)."""
-    try:
-        return marshal.dumps({k: v for k, v in state.items() if k != "log"})
-    except ValueError:
-        return copy_state(state, pack, log=False)
-
-
-def _thaw(kept: bytes | dict[str, Any], pack: Any) -> dict[str, Any]:
-    """A new state from a `_snapshot` (which stays as it is, for another undo)."""
-    return marshal.loads(kept) if type(kept) is bytes else copy_state(kept, pack)
-
-
-def require_playable(pack: Any) -> None:
+def require_playable(pack: PackData) -> None:
     """A data pack (`playable: false`) has no rules to play: no game is made from it
     (`NotPlayable`)."""
     if not pack.model.playable:
         raise NotPlayable(pack.id)
 
 
-def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
+def replay(pack: PackData, seed: int, actions: list[Any], *, log: bool = True,
            limits: Limits | None = None, chance: list[int] | None = None) -> Game:
     """Play `actions` from a new game with `seed`; exact, since all randomness is seeded,
     or, for a game whose chance the host supplied, taken from `chance`: the outcomes it
@@ -934,7 +496,7 @@ def replay(pack: Any, seed: int, actions: list[Any], *, log: bool = True,
     return game
 
 
-def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
+def replay_actions(pack: PackData, seed: int, actions: list[Any], *, log: bool,
                    limits: Limits | None = None, chance: list[int] | None = None) -> Game:
     """A new game with `seed` (and the host's chance outcomes, if it supplied them) played
     through `actions` (`replay`, with a located SaveError when an action is refused or a
@@ -952,7 +514,7 @@ def replay_actions(pack: Any, seed: int, actions: list[Any], *, log: bool,
     return game
 
 
-def replayed(pack: Any, save: saves.Save, limits: Limits | None = None) -> Game:
+def replayed(pack: PackData, save: saves.Save, limits: Limits | None = None) -> Game:
     """The game the save's actions lead to, which must be exactly the saved state
     (saves.check_replayed)."""
     f = save.file

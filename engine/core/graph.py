@@ -19,7 +19,7 @@ class Graph:
         self.adj: dict[str, Adjacency] = {}
         self.by_pair: dict[tuple[str, str], str] = {}
         # the map never changes during a game: unblocked searches are remembered
-        self._memo: dict[tuple, tuple[dict[str, int], dict[str, str]]] = {}
+        self._memo: dict[tuple[str, int | None], tuple[dict[str, int], dict[str, str]]] = {}
         for e in edges:
             a, b = e["a"], e["b"]
             cost = e.get("cost")
@@ -71,8 +71,7 @@ class Graph:
         heap = [(0, start)]
         shut: dict[str, Any] = {}  # blocked(node), asked once per node and search
         adj, pop, push = self.adj, heapq.heappop, heapq.heappush
-        if limit is None:
-            limit = float("inf")
+        bound = float("inf") if limit is None else limit
         while heap:
             d, node = pop(heap)
             if d > dist[node]:
@@ -83,7 +82,7 @@ class Graph:
                 self._usable(node, edge_blocked)
             for other, cost, _kind, _eid in edges:
                 nd = d + cost
-                if nd > limit or nd >= dist.get(other, nd + 1):
+                if nd > bound or nd >= dist.get(other, nd + 1):
                     continue
                 if blocked is not None:
                     no = shut.get(other)

@@ -15,7 +15,7 @@ import attrs
 from engine.dsl.model import LIMIT_KEYS
 
 
-def _positive(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
+def _positive(_inst: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"limit '{attribute.name}' must be a whole number of at least 1, "
                          f"not {value!r}")

@@ -1,299 +1,30 @@
-"""Find a pack by name or path, build it, and hold what a running game needs from it."""
+"""Find a pack by name or path, build it, and make the `CompiledPack` a game runs on
+(engine.core.compiled; its parts are engine.core.packdata's `PackData`)."""
 from __future__ import annotations
 
-import functools
 import itertools
 import linecache
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-import attrs
-
+from engine.core.compiled import CompiledPack
 from engine.core.errors import EngineFault, PackError
+from engine.core.packdata import PackData, visible_keys
 from engine.dsl.build import Build, build_pack, module_filename
 from engine.dsl.errors import Diagnostic, source_line
 from engine.dsl.places import resolve_pack
 
-if TYPE_CHECKING:  # imported where used: finding packs (validate) needs none of them
-    from engine.core.graph import Graph
-    from engine.core.limits import Limits
-    from engine.core.tables import Table
+if TYPE_CHECKING:
+    from engine.dsl.ast import Param, Pos, VarDecl, ZoneDecl
     from engine.dsl.model import PackModel
 
-
-@attrs.define(eq=False)
-class CompiledPack:
-    id: str
-    name: str
-    version: str
-    sides: list[str]
-    meta: dict[str, Any]
-    hash: str
-    root: Path
-    model: PackModel
-    code: str
-    ns: dict[str, Any]
-    records: dict[str, dict[str, Any]]
-    by_type: dict[str, list[str]]
-    zone_keys: list[str]
-    var_keys: dict[str, list[tuple[str, tuple]]]
-    graphs: dict[str, Graph]
-    tables: dict[str, Table]
-    other: dict[str, str]
-    side_set: frozenset[str]
-    plans: dict[str, tuple[list, list, list, list]]  # event -> before, instead, on, after
-    visible_zones: dict[str | None, frozenset[str]]  # side (None: observer) -> zone keys
-    limits: Limits  # pack.yaml `limits:`, or the defaults
-    rule_labels: dict[str, str]  # generated function -> what a designer calls that rule
-    # Records with fields in the game state (see `record_state`): none in most packs.
-    record_state: bool = False  # the state has "f" (record fields in play)
-    created: frozenset[str] = frozenset()  # types whose records rules make (`create`)
-    var_field_types: tuple[str, ...] = ()  # pack record types with var fields
-    # created type -> ("z" or "v", zone or var name, its parameter types) for every zone and
-    # var indexed by that type: their keys come and go with the records
-    keyed: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = attrs.Factory(dict)
-    # sha256 (16 hex digits) of `code`, the rules as the compiler wrote them, and of the
-    # engine that runs them (engine.dsl.cache.toolchain_hash: every engine and dsl source file): a
-    # save keeps it, since its waiting rules (the state's stack) are places in that code,
-    # run as that engine runs them
-    code_hash: str = ""
-
-    # ---- games ------------------------------------------------------------------------------
-    @property
-    def playable(self) -> bool:
-        """False for a data pack (`playable: false`): records, tables and checks, no game."""
-        return self.model.playable
-
-    def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True,
-                 limits: Limits | None = None) -> Any:
-        """A new game, run up to its first decision; `NotPlayable` for a data pack.
-        `limits` overrides the pack's step budget and size caps for this game."""
-        return _game_class().new(self, seed, log=log, undo=undo, limits=limits)
-
-    # ---- what front-ends and bots read of the pack ---------------------------------------------
-    @property
-    def turn_event(self) -> str | None:
-        """The event whose count is the game's turns (pack.yaml `turn_event:`), or None."""
-        return self.meta.get("turn_event")
-
-    @property
-    def heuristic(self) -> str | None:
-        """The name of the `value NAME(s: side): int` the greedy bot maximises (pack.yaml
-        `heuristic:`), or None; `Game.heuristic(side)` evaluates it."""
-        return self.meta.get("heuristic")
-
-    # ---- names for people ---------------------------------------------------------------------
-    @functools.cached_property
-    def enum_ids(self) -> frozenset[str]:
-        """Every value of the pack's enums."""
-        return frozenset(v for e in self.model.enums for v in self.model.enum_values(e))
-
-    @functools.cached_property
-    def name_ids(self) -> frozenset[str]:
-        """Every id `name_of` names: records, sides, enum values, and the names of zones, vars,
-        events, record types and their fields."""
-        m = self.model
-        fields = {f for t in m.types.values() for f in t.fields}
-        return frozenset((*self.records, *self.sides, *self.enum_ids, *m.zones, *m.vars, *m.events,
-                          *m.types, *fields))
-
-    def name_of(self, id: str, lang: str | None = None) -> str:
-        """The name of `id` for people, in `lang` (default English; a name the language
-        lacks falls back to English, then to the id): a record's name, or the term of a
-        side, an enum value, a zone, var, event, record type or field (an enum value that
-        is also a declaration's name is named as the value, as a decision offers it). A
-        record made in play (`unit#3`) is named by its type. (`pack.name` is the pack's own name.)
-        KeyError (with a did-you-mean) for an id the pack does not have."""
-        from engine.i18n.translations import DEFAULT_LANG, catalog
-        cat = catalog(self, lang or DEFAULT_LANG)
-        kind, hash_, serial = id.partition("#") if isinstance(id, str) else ("", "", "")
-        if hash_ and serial.isdigit() and kind in self.created:
-            return cat.term(kind)
-        if not isinstance(id, str) or id not in self.name_ids:
-            from engine.dsl.errors import did_you_mean
-            hint = did_you_mean(str(id), sorted(self.name_ids))
-            raise KeyError(f"pack '{self.id}' has no id {id!r}" + (f"; {hint}" if hint else ""))
-        if id in self.records:
-            return cat.name(id)
-        if id in self.side_set or id in self.enum_ids:  # an option before a declaration
-            return cat.value(id)
-        return cat.term(id)
-
-    def names_in(self, data: Any, lang: str | None = None) -> dict[str, str]:
-        """id -> `name_of(id, lang)` for every id in `data` (a view, a decision, a log
-        entry: any JSON), zone and var keys taken apart at `|`. The keys of a view's `vars`,
-        `zones` and `fields` are ids; other keys are the format's own, not ids."""
-        out: dict[str, str] = {}
-        ids = self.name_ids
-        created = self.created
-
-        def visit(x: Any, keyed: bool = False) -> None:
-            if isinstance(x, str):
-                for part in x.split("|") if "|" in x else (x,):
-                    if part not in out and (part in ids or "#" in part
-                                            and part.partition("#")[0] in created):
-                        out[part] = self.name_of(part, lang)
-            elif isinstance(x, list):
-                for v in x:
-                    visit(v)
-            elif isinstance(x, dict):
-                for k, v in x.items():
-                    if keyed:
-                        visit(k)
-                    visit(v, keyed and k in self.model.vars or k in ("vars", "zones",
-                                                                     "fields")
-                          or keyed and k in self.records)
-        visit(data)
-        return out
-
-    # ---- visibility -------------------------------------------------------------------------
-    def can_see_zone(self, side: str | None, key: str) -> bool:
-        """May `side` see the contents of zone `key`? (None = an observer.)"""
-        visible = self.visible_zones.get(side)
-        return key in visible if visible is not None else _zone_visible(self.model, side, key)
-
-    def var_visible(self, side: str | None, name: str, key: str) -> bool:
-        vis = self.model.vars[name].visibility
-        if vis == "hidden":
-            return False
-        if vis == "private":
-            return side is not None and key.split("|")[0] == side
-        return True
-
-    # ---- the pre-setup state: checks and values --------------------------------------------
-    def static_runtime(self) -> Any:
-        """A runtime on the state before `setup` runs: every zone empty, every var at its
-        default, no modifiers. Checks and `call_value` evaluate against it."""
-        from engine.core.runtime import Runtime
-        rt = Runtime(self, Runtime.initial_state(self, 0), log=False)
-        for key in self.zone_keys:
-            rt.z[key] = []
-        for name, combos in self.var_keys.items():
-            fn = self.ns["DEFAULTS"][name]
-            rt.v[name] = {key: fn(rt, *args) for key, args in combos}
-        rt.init_fields()
-        return rt
-
-    def call_value(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        """Evaluate the pack's `value` declaration `name` with `args` on the pre-setup state
-        (see `static_runtime`): tables and formulas of a data pack, worked examples in tests.
-        Records and sides are passed by id; arguments may be given by name, and parameters
-        with a default may be left out. An unknown name raises KeyError, a wrong number
-        of arguments or an argument of the wrong kind TypeError, a rule that fails
-        EngineFault."""
-        from engine.dsl.errors import did_you_mean
-        decl = self.model.values.get(name)
-        if decl is None:
-            hint = did_you_mean(name, self.model.values)
-            known = ", ".join(sorted(self.model.values)) or "none"
-            raise KeyError(f"pack '{self.id}' has no value '{name}'"
-                           + (f"; {hint}" if hint else f" (values: {known})"))
-        rt = self.static_runtime()
-        args = _bind_value_args(self, rt, name, decl, args, kwargs)
-        _check_value_args(self, name, decl, args)
-        try:
-            return self.ns["VALUES"][name](rt, *args)
-        except Exception as err:
-            from engine.core.errors import EngineFault
-            from engine.core.runtime import broke
-            raise EngineFault(f"value {name}({', '.join(map(repr, args))}) failed: "
-                              f"{broke(err)}", self.id, self.hash) from err
-
-    def run_checks(self) -> list[tuple[str, Any, str, int]]:
-        """Evaluate the pack's `check` declarations; returns the failing ones."""
-        from engine.core.runtime import broke
-        rt = self.static_runtime()
-        failed = []
-        for (decl, path), fn in zip(self.model.checks, self.ns["CHECKS"]):
-            if decl.invariant:
-                continue  # invariants hold during play; tests and simulate check them
-            rt.left = self.limits.steps  # each check has the whole budget
-            try:
-                ok = fn(rt)
-            except Exception as err:  # a check that crashes is a failed check, located
-                ok = broke(err)
-            if ok is not True and not (ok and not isinstance(ok, str)):
-                failed.append((decl.message, ok, path, decl.at.line))
-        return failed
-
-
-    def failing_records(self, check_index: int) -> list[tuple[str, str | None]]:
-        """For a failed check of the form `every(test for x in records)`: (record id, the
-        field the test reads) of each record that fails it, so validate can point at the
-        record's own line; [] for other checks."""
-        entry = self.ns["CHECK_ITEMS"].get(check_index)
-        if entry is None:
-            return []
-        fn, field = entry
-        try:
-            items = self.static_runtime().call_rule(fn)
-        except Exception:  # the check itself already reports the failure
-            return []
-        return [(x, field) for x in items if isinstance(x, str) and x in self.records]
-
-
-def _bind_value_args(pack: CompiledPack, rt: Any, name: str, decl: Any, args: tuple,
-                     kwargs: dict[str, Any]) -> tuple:
-    """`args` and `kwargs` in parameter order, defaults filled in (TypeError for a name that
-    is no parameter, one given twice, or one left out that has no default)."""
-    fill = pack.ns["VALUE_DEFAULTS"].get(name)
-    if not kwargs and (len(args) >= len(decl.params) or fill is None):
-        return args  # nothing to fill in: a count that is wrong is told by _check_value_args
-    from engine.dsl.errors import did_you_mean
-    names = [p.name for p in decl.params]
-    slots: dict[str, Any] = dict(zip(names, args))
-    for key, value in kwargs.items():
-        if key not in names:
-            hint = did_you_mean(key, names)
-            raise TypeError(f"value '{name}' has no parameter '{key}'" + (f"; {hint}" if hint
-                            else f" (parameters: {', '.join(names)})"))
-        if key in slots:
-            raise TypeError(f"value '{name}': '{key}' is given twice")
-        slots[key] = value
-    defaults = rt.call_rule(fill) if fill is not None else {}
-    missing = [n for n in names if n not in slots and n not in defaults]
-    if missing:
-        raise TypeError(f"value '{name}' needs {', '.join(map(repr, missing))}")
-    return tuple(slots[n] if n in slots else defaults[n] for n in names)
-
-
-def _check_value_args(pack: CompiledPack, name: str, decl: Any, args: tuple) -> None:
-    """TypeError unless `args` fit the parameters of value `name` (count; records and sides
-    by id, whole numbers, true/false, text)."""
-    from engine.dsl.ast import TOptional
-    from engine.dsl.types import from_ast, show
-    params = [(p.name, from_ast(p.type), isinstance(p.type, TOptional)) for p in decl.params]
-    shown = ", ".join(f"{n}: {show(t)}{'?' * opt}" for n, t, opt in params)
-    if len(args) != len(params):
-        raise TypeError(f"value '{name}' takes {len(params)} argument"
-                        f"{'s' * (len(params) != 1)} ({shown}), got {len(args)}")
-    for (pname, t, optional), arg in zip(params, args):
-        if not (optional and arg is None or _fits(pack, t, arg)):
-            article = "an" if show(t)[0] in "aeiou" else "a"
-            raise TypeError(f"value '{name}': argument '{pname}' is {article} {show(t)}, not "
-                            f"{arg!r}")
-
-
-def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
-    """Does `arg` (plain data, records and sides by id) fit the checker type `t`?"""
-    if isinstance(t, tuple):  # list of X
-        return isinstance(arg, list) and all(_fits(pack, t[1], a) for a in arg)
-    if t == "int":
-        return isinstance(arg, int) and not isinstance(arg, bool)
-    if t == "bool":
-        return isinstance(arg, bool)
-    if t == "text":
-        return isinstance(arg, str)
-    if t == "side":
-        return isinstance(arg, str) and arg in pack.side_set
-    if t in pack.model.enums:
-        return isinstance(arg, str) and arg in pack.model.enum_values(t)
-    if t in pack.by_type:
-        return isinstance(arg, str) and arg in pack.by_type[t]
-    return True
+__all__ = ["CompiledPack", "PackData", "instantiate", "load_pack"]
 
 
 def _domain(model: PackModel, by_type: dict[str, list[str]], t: Any) -> list[str]:
+    """The values an index of type `t` (a checker type) takes: sides, an enum's values or a
+    record type's ids."""
     if t == "side":
         return list(model.sides)
     if t in model.enums:
@@ -301,13 +32,17 @@ def _domain(model: PackModel, by_type: dict[str, list[str]], t: Any) -> list[str
     return list(by_type.get(t, []))
 
 
-def _keys(model: PackModel, by_type: dict[str, list[str]], params: tuple) -> list[tuple]:
+def _keys(model: PackModel, by_type: dict[str, list[str]],
+          params: tuple[Param, ...]) -> list[tuple[str, ...]]:
+    """Every combination of indices of a zone or var with `params`, in declaration order."""
     from engine.dsl.types import from_ast
     domains = [_domain(model, by_type, from_ast(p.type)) for p in params]
     return list(itertools.product(*domains))
 
 
 def instantiate(build: Build) -> CompiledPack:
+    """The pack `build` compiled, its code run and its tables made (PackError for a build
+    that failed)."""
     import hashlib  # (8 ms to import: not for `engine --help`)
 
     from engine.core.graph import Graph
@@ -315,11 +50,13 @@ def instantiate(build: Build) -> CompiledPack:
     from engine.core.tables import Table
     from engine.dsl.cache import toolchain_hash
     from engine.dsl.types import from_ast  # the syntax tree: only when a pack is built
-    src, model = build.source, build.source.model
+    src, model, code = build.source, build.source.model, build.code
+    if code is None:
+        raise PackError(build.diagnostics)
     filename = module_filename(src)
-    linecache.cache[filename] = (len(build.code), None, build.code.splitlines(True), filename)
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     ns: dict[str, Any] = {"__name__": f"engine_pack_{model.id}"}
-    exec(build.code_object or compile(build.code, filename, "exec"), ns)
+    exec(build.code_object or compile(code, filename, "exec"), ns)
     records = {rid: r.data for rid, r in model.records.items()}
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:
@@ -330,7 +67,7 @@ def instantiate(build: Build) -> CompiledPack:
     for field in ns.get("RECORD_FIELDS", ()):
         ns["RF_" + field] = {rid: data[field] for rid, data in records.items() if field in data}
     keyed_by_table = set(ns.get("ZONE_KEYS", ()))
-    zone_keys = []
+    zone_keys: list[str] = []
     for name, z in model.zones.items():
         if not z.params:
             zone_keys.append(name)
@@ -342,7 +79,7 @@ def instantiate(build: Build) -> CompiledPack:
             zone_keys.append(key)
             if table is not None:
                 table[combo[0]] = key
-    var_keys = {}
+    var_keys: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for name, v in model.vars.items():
         if not v.params:
             var_keys[name] = [("", ())]
@@ -360,20 +97,23 @@ def instantiate(build: Build) -> CompiledPack:
              for event, kinds in ns["TRIGGERS"].items()}
     created = frozenset(model.created_types)
     keyed: dict[str, list[tuple[str, str, tuple[str, ...]]]] = {}
-    for kind, table in (("z", model.zones), ("v", model.vars)):
-        for name, decl in table.items():
-            types = tuple(from_ast(p.type) for p in decl.params)
+    indexed: tuple[tuple[str, Mapping[str, ZoneDecl | VarDecl]], ...] = (
+        ("z", model.zones), ("v", model.vars))
+    for kind, decls in indexed:
+        for name, decl in decls.items():
+            # (an index's type is a name: the checker refuses a list there)
+            types = tuple(cast(str, from_ast(p.type)) for p in decl.params)
             for t in dict.fromkeys(types):
                 if t in created:
                     keyed.setdefault(t, []).append((kind, name, types))
     pack = CompiledPack(
         id=model.id, name=str(meta.get("name", model.id)), version=str(meta.get("version", "")),
-        sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=build.code,
-        code_hash=hashlib.sha256(toolchain_hash().encode() + b"\0" + build.code.encode(
+        sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=code,
+        code_hash=hashlib.sha256(toolchain_hash().encode() + b"\0" + code.encode(
             "utf-8", "surrogatepass")).hexdigest()[:16],
         ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
-        visible_zones={s: _visible_keys(model, s, zone_keys, created) for s in [*sides, None]},
+        visible_zones={s: visible_keys(model, s, zone_keys, created) for s in [*sides, None]},
         limits=Limits.from_meta(meta.get("limits")),
         rule_labels=_rule_labels(model),
         record_state=model.has_record_state, created=created,
@@ -413,13 +153,14 @@ def _at_load(pack: CompiledPack, sources: dict[str, str]) -> None:
             except Exception as err:
                 raise _load_error(
                     "E248", f"the filter of graph '{name}' failed on {g.edge_type} '{eid}': "
-                    f"{broke(err)}", model.decl_paths[name], g.where.at,
-                    sources) from err
+                    f"{broke(err)}", model.decl_paths[name],
+                    g.at if g.where is None else g.where.at, sources) from err
         pack.graphs[name] = Graph(edges)
 
 
-def _load_error(code: str, message: str, path: str, at: Any, sources: dict[str, str],
+def _load_error(code: str, message: str, path: str, at: Pos, sources: dict[str, str],
                 underline: bool = True) -> PackError:
+    """A located error of a pack as it loads (`at`: where in `path` its declaration is)."""
     end = at.end_col if underline and at.end_line == at.line else None
     return PackError([Diagnostic(code, message, path, at.line, at.col,
                                  source_line(sources.get(path, ""), at.line), end)])
@@ -436,50 +177,6 @@ def _rule_labels(model: PackModel) -> dict[str, str]:
         labels[tr.fn] = f"'{kind} {d.event}'" + (f" of {tr.record}" if tr.record else "")
     labels.update({eff.fn: f"'{eff.field}' of {eff.record}" for eff in model.effects})
     return labels
-
-
-@functools.cache
-def _game_class() -> Any:
-    """engine.core.game.Game, imported when first asked for (it imports this module), and then
-    without the cost of an import statement at each `new_game` call."""
-    from engine.core.game import Game
-    return Game
-
-
-def _visible_keys(model: PackModel, side: str | None, zone_keys: list[str],
-                  created: frozenset[str]) -> frozenset[str]:
-    keys = frozenset(k for k in zone_keys if _zone_visible(model, side, k))
-    return _VisibleKeys(keys, model, side, frozenset(zone_keys)) if created else keys
-
-
-class _VisibleKeys(frozenset):
-    """The zone keys a side sees, in a pack with records made in play: a key made with such
-    a record (none exists at setup) is judged by its zone's declaration when asked."""
-
-    def __new__(cls, keys: frozenset[str], model: PackModel, side: str | None,
-                static: frozenset[str]) -> _VisibleKeys:
-        self = super().__new__(cls, keys)
-        self.model, self.side, self.static = model, side, static
-        return self
-
-    def __contains__(self, key: object) -> bool:
-        return frozenset.__contains__(self, key) or (
-            isinstance(key, str) and key not in self.static
-            and key.partition("|")[0] in self.model.zones
-            and _zone_visible(self.model, self.side, key))
-
-
-def _zone_visible(model: PackModel, side: str | None, key: str) -> bool:
-    """The visibility rule of a zone key: hidden to all, private to its first index, or
-    public. Every zone key but those of records made in play exists from the start, so
-    CompiledPack keeps the answers (see _VisibleKeys for the others)."""
-    name, _, rest = key.partition("|")
-    flags = model.zones[name].flags
-    if "hidden" in flags:
-        return False
-    if "private" in flags:
-        return side is not None and rest.split("|")[0] == side
-    return True
 
 
 _LOADED: dict[tuple[str, str], CompiledPack] = {}

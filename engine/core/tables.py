@@ -6,11 +6,13 @@ from typing import Any
 from engine.dsl.pack import key_matcher
 
 
-def _matches(spec: tuple | None, value: Any) -> bool:
+def _matches(spec: tuple[Any, ...] | None, value: Any) -> bool:
+    """Does `value` fall under the table key `spec` (engine.dsl.pack.key_matcher's form)?"""
     if spec is None:
         return False
     if spec[0] == "=":
-        return value == spec[1]
+        same: bool = value == spec[1]
+        return same
     lo, hi = spec
     if not isinstance(value, int) or isinstance(value, bool):
         return False

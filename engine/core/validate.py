@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import PackError
 from engine.dsl.errors import Diagnostic, did_you_mean, source_line
+
+if TYPE_CHECKING:
+    from engine.i18n.translations import TranslationFile
 
 
 class Report:
@@ -240,7 +243,7 @@ def _check_translations(paths: list[Path], infos: dict[str, Any]
     )
     tfiles = [read_translation(p) for p in paths]
     diags = check_translations(tfiles, infos)
-    by_pack: dict[str, list] = {}
+    by_pack: dict[str, list[TranslationFile]] = {}
     for tf in tfiles:
         if tf.ok and tf.pack in infos:
             by_pack.setdefault(tf.pack, []).append(tf)
@@ -374,10 +377,11 @@ def _validate_pack(root: Path) -> PackReport:
     if cache is not None:
         from engine.dsl.build import imports_unchanged, pack_key
         key = pack_key(root)
-        got = cache.get("report", key[0], imports_unchanged) if key is not None else None
-        if isinstance(got, PackReport):
-            got.key = key[0]
-            return got
+        if key is not None:
+            got = cache.get("report", key[0], imports_unchanged)
+            if isinstance(got, PackReport):
+                got.key = key[0]
+                return got
     found, build = _validate_built(root)
     if cache is not None and key is not None and build is not None and build.ok:
         from engine.dsl.build import imports_header

@@ -19,25 +19,32 @@ it may see, revealed to it, or in no zone).
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cattrs
 
 from engine.core.saves import FORMAT_VERSION, key_order, made_in_turn
+
+if TYPE_CHECKING:
+    from engine.core.decisions import Decision, Result
 
 # cattrs converts between the engine's attrs classes (`Game.decision`, `Game.result`) and
 # the JSON shapes of engine.core.api, both ways (api.decision_of reads one back).
 json_converter = cattrs.Converter()
 
 
-def decision_data(decision: Any) -> dict[str, Any]:
+def decision_data(decision: Decision) -> dict[str, Any]:
     """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
-    return json_converter.unstructure(decision)
+    data: dict[str, Any] = json_converter.unstructure(decision)
+    return data
 
 
-def result_data(result: Any) -> dict[str, Any] | None:
+def result_data(result: Result | None) -> dict[str, Any] | None:
     """`Game.result` (an attrs class, or None) as the JSON `Result` a view carries."""
-    return None if result is None else json_converter.unstructure(result)
+    if result is None:
+        return None
+    data: dict[str, Any] = json_converter.unstructure(result)
+    return data
 
 
 def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:

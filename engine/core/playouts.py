@@ -1,0 +1,73 @@
+"""Random play at the runtime's speed (`Game.playout` of a game without undo or the host's
+chance): each decision answered with a random legal answer as the rules ask for it, the
+rules running on from one decision to the next without returning to the game."""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.core.decisions import random_answer, shown
+from engine.core.runtime import STOP
+
+if TYPE_CHECKING:
+    from engine.core.runtime import Runtime
+
+
+def generators(rnd: random.Random | Mapping[str, random.Random], sides: list[str]
+               ) -> tuple[random.Random | None, Mapping[str, random.Random]]:
+    """The generators `rnd` gives (one for every side, or side -> its own): (the one, {}),
+    or (None, each side's); ValueError for anything else."""
+    if isinstance(rnd, random.Random):
+        return rnd, {}
+    if isinstance(rnd, Mapping) and all(isinstance(rnd.get(side), random.Random)
+                                        for side in sides):
+        return None, rnd
+    raise ValueError("playout draws from a random.Random, or a map of each side ("
+                     f"{', '.join(sides)}) to its own, not {shown(rnd)}")
+
+
+def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random | None,
+            by_side: Mapping[str, random.Random],
+            failed: Callable[[BaseException, int], None]) -> bool:
+    """Answer each decision of `rt` at random (from `single`, or the decider's generator
+    in `by_side`), each answer added to `actions`, until the game is over (True) or
+    `actions` holds `limit` (False). When an answer fails, `failed(err, the log's length
+    before it)` puts the game back before it, and the error is raised."""
+    s = rt.s
+    log = s["log"]
+    check_require = rt.check_require
+    log_length = len(log)
+    choosing = False
+
+    def choose() -> Any:
+        nonlocal log_length, choosing
+        if len(actions) >= limit:
+            return STOP
+        choosing = True
+        d = s["decision"]
+        r = by_side[d["side"]] if single is None else single
+        if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_answer's
+            opts = d["options"]                       # own draw, without the call)
+            value = opts[r.randrange(len(opts))]
+        else:
+            value = random_answer(d, r, check_require)
+        choosing = False
+        log_length = len(log)
+        actions.append(value)
+        return value
+
+    if s["decision"] is None:
+        return s["result"] is not None
+    first = choose()
+    if first is STOP:
+        return False
+    try:
+        rt.give(first)
+        rt.run(choose)
+    except BaseException as err:
+        if choosing:  # no answer was given: the game waits at that decision, whole
+            raise
+        failed(err, log_length)
+        raise
+    return s["result"] is not None
