@@ -254,7 +254,7 @@ LOG_ENTRIES = (EventEntry, DoneEntry, TriggerEntry, ChoiceEntry, SetEntry, MoveE
                SayEntry, EndEntry)
 LogEntry = Annotated[Union[LOG_ENTRIES], Doc(  # type: ignore[valid-type]
     "One entry of the log: its key `t` says which kind. `Catalog.render(entry)` (engine."
-    "translations) or a front-end's own words tell it to people.")]
+    "i18n.translations) or a front-end's own words tell it to people.")]
 
 
 # ---- views -------------------------------------------------------------------------------------
