@@ -40,7 +40,7 @@ def main() -> None:
         ("  digest load: read the JSON", lambda: saves.parse_json(text), 100),
         ("  digest load: the schema", lambda: saves.structure(data, scan=fractions), 100),
         ("  digest load: the pack checks", lambda: saves.check_against_pack(pack, file), 100),
-        ("  digest load: the digest", lambda: saves._digest_holds(pack, text), 100),
+        ("  digest load: the digest", lambda: saves.digest_holds(pack, text), 100),
     ]
     for label, fn, calls in figures:
         print(f"{label:<34} {cpu_ms(fn, calls, args.rounds):8.3f} ms", flush=True)
