@@ -37,7 +37,7 @@ LogEntry: TypeAlias = Annotated[Any, LOG_ENTRY]
 ModEntry: TypeAlias = Annotated[Any, MOD_ENTRY]
 
 
-class SavedEventFrame(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
+class SavedEventFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
                       tag_field="k", tag="e"):
     """An event running on the stack (engine.core.runtime.Runtime.push_event)."""
     n: str  # the event
@@ -49,7 +49,7 @@ class SavedEventFrame(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
     x: dict[str, JsonData] | None = None  # the state of an event declared `with` state
 
 
-class SavedProcFrame(msgspec.Struct, frozen=True, forbid_unknown_fields=True,
+class SavedProcFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
                      tag_field="k", tag="p"):
     """A rule waiting on the stack: a generated function, its resume point and locals."""
     f: str
@@ -64,14 +64,14 @@ FRAME_KINDS: dict[str, type[SavedEventFrame] | type[SavedProcFrame]] = {
     "e": SavedEventFrame, "p": SavedProcFrame}
 
 
-class SavedPick(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedPick(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """A pick of a one-at-a-time choice: the items picked so far, and the choice's counts."""
     picked: list[JsonData]
     min: int
     max: int
 
 
-class SavedDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedDecision(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """The decision the game waits for (engine.core.runtime's `ask`)."""
     id: int
     kind: Literal["one", "many", "ask", "order"]
@@ -88,7 +88,7 @@ class SavedDecision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     each: SavedPick | None = None  # a pick of a one-at-a-time choice
 
 
-class SavedModifier(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedModifier(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """`modify value(...) by/to/at least/at most amount` (engine.core.runtime.Runtime.modify)."""
     value: str
     key: str
@@ -97,7 +97,7 @@ class SavedModifier(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     op: Literal["to", "least", "most"] | None = None  # absent: `by`
 
 
-class SavedTempSet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedTempSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """`set var[...] = now until ...` (engine.core.runtime.Runtime.set_until)."""
     var: str
     key: str
@@ -114,12 +114,12 @@ def modifier_kind(entry: dict[str, Any]) -> type[SavedModifier] | type[SavedTemp
     return SavedTempSet if "var" in entry else SavedModifier
 
 
-class SavedResult(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedResult(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     winner: str | None
     reason: str
 
 
-class SavedState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SavedState(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     v: dict[str, dict[str, JsonData]]
     z: dict[str, list[str]]
     loc: dict[str, str]
@@ -142,7 +142,7 @@ class SavedState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     chance: list[int] | None = None
 
 
-class SaveFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SaveFile(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     format: str
     pack: str
     pack_hash: str
