@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.saves import schema
 from engine.core.saves.order import in_game_order
 from engine.core.saves.pack_checks import check_against_pack
-from engine.core.saves.reading import check_header, parse_json, structure
+from engine.core.saves.reading import check_header, parse_json, read_as_written, structure
 from engine.core.saves.schema import Save
 from engine.core.saves.text import digest_holds
 from engine.core.saves.verify import check_digest
@@ -16,25 +15,16 @@ from engine.core.saves.verify import check_digest
 def read_save(pack: Any, text: Any) -> Save:
     """The save in `text`, checked against its schema and against `pack`; SaveError says
     what is wrong and where."""
-    data, fractions = parse_json(text)
-    check_header(pack, data)
-    file = structure(data, scan=fractions)
+    read = read_as_written(text)  # (most often: a text as Game.save writes it)
+    if read is None:
+        data, fractions = parse_json(text)
+        check_header(pack, data)
+        file = structure(data, scan=fractions)
+    else:
+        file, data = read
+        check_header(pack, data)
     check_against_pack(pack, file)
-    return Save(file, _with_tables_of(data, file.state))
-
-
-# The state's tables msgspec read into the structs (a copy of each, as read), which the
-# runtime takes, so that the reader's own are freed: a load makes half as many objects
-# then, which the garbage collector would otherwise walk again and again.
-_TABLES = ("v", "z", "loc", "revealed", "f", "made")
-
-
-def _with_tables_of(data: dict[str, Any], read: schema.SavedState) -> dict[str, Any]:
-    state = dict(data["state"])  # (its keys in the save's order)
-    for key in _TABLES:
-        if key in state:
-            state[key] = getattr(read, key)
-    return {**data, "state": state}
+    return Save(file, data)
 
 
 def read_digested(pack: Any, text: Any) -> Save:

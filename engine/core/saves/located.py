@@ -9,6 +9,7 @@ from types import NoneType, UnionType
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import msgspec
+from msgspec import UnsetType
 
 from engine.core.saves.schema import (
     FRAME_KINDS,
@@ -84,9 +85,10 @@ def check_value(value: Any, kind: Any, scan: bool) -> None:
             raise Problem(f"expected one of {', '.join(map(repr, args))}, got {show(value)}")
     elif kind == Frame:
         _check_frame(value, scan)
-    elif origin in (Union, UnionType):  # `X | None`: the schema's only other union
-        if value is not None:
-            check_value(value, next(arg for arg in args if arg is not NoneType), scan)
+    elif origin in (Union, UnionType):  # `X | None` (| UnsetType: the key may be absent)
+        if value is None and NoneType in args:
+            return
+        check_value(value, next(arg for arg in args if arg not in (NoneType, UnsetType)), scan)
     elif origin is list:
         if not isinstance(value, list):
             raise Problem(f"expected a list, got {show(value)}")

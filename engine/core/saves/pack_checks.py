@@ -13,6 +13,7 @@ from engine.core.saves.order import key_order
 from engine.core.saves.schema import (
     RNG_LIMIT,
     SavedEventFrame,
+    SavedPick,
     SavedProcFrame,
     SavedState,
     SavedTempSet,
@@ -280,7 +281,7 @@ def _check_frame(pack: Any, frame: Any, path: str) -> None:
         if frame.i < 0:
             raise fail(f"{path}.i", f"expected a trigger's place (0 or more), got {frame.i}")
         insteads = pack.plans.get(frame.n, ([], [], [], []))[1]
-        if frame.m is not None and not -1 <= frame.m < len(insteads):
+        if isinstance(frame.m, int) and not -1 <= frame.m < len(insteads):
             raise fail(f"{path}.m", f"event {frame.n!r} has {len(insteads)} 'instead of' "
                         f"trigger{'s' * (len(insteads) != 1)}, got {frame.m}")
         for j, (name, args) in enumerate(frame.q):
@@ -298,7 +299,7 @@ def _check_frame(pack: Any, frame: Any, path: str) -> None:
 def _check_event_state(pack: Any, frame: SavedEventFrame, path: str) -> None:
     decl = pack.model.events.get(frame.n)
     fields = [f.name for f in decl.state] if decl is not None else []
-    if frame.x is None:
+    if not isinstance(frame.x, dict):  # (null or absent)
         if fields:
             raise fail(f"{path}.x", f"missing: event {frame.n!r} keeps state "
                         f"({', '.join(fields)})")
@@ -331,11 +332,11 @@ def _check_decision(pack: Any, st: SavedState, frames: bool = True) -> None:
     if d.require is not None and frames:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")
-    if d.window is not None and (d.window not in pack.model.windows or d.kind != "one"
+    if isinstance(d.window, str) and (d.window not in pack.model.windows or d.kind != "one"
                                  or frames and d.fn != pack.model.windows[d.window].fn):
         raise fail(f"{path}.window", f"{show(d.window)} is not a response window of pack "
                     f"{pack.id!r} asked by {d.fn!r}")
-    each = d.each
+    each = d.each if isinstance(d.each, SavedPick) else None
     if each is not None and (not 0 <= each.min <= each.max or len(each.picked) >= each.max):
         raise fail(f"{path}.each", f"expected 0 <= min <= max and fewer picks than max, got "
                     f"{len(each.picked)} picked, min {each.min}, max {each.max}")

@@ -1,7 +1,9 @@
-"""Reading a save's text strictly: its JSON (msgspec's reader, or json's careful one where
-the text is not laid out as a save is written, to say what is wrong), its header (format,
-version, pack), and its schema (msgspec structs, strict: engine.core.saves.schema), every
-refusal a SaveError that says what is wrong and where."""
+"""Reading a save's text strictly into its schema (msgspec structs: engine.core.saves.schema)
+and the plain data the runtime runs on. A text laid out exactly as a save is written is
+read by msgspec straight into the structs (`read_as_written`), the runtime's data taken from
+them; any other is read the careful way: its JSON (`parse_json`: json's careful reader where
+msgspec's cannot tell, to say what is wrong), its header (`check_header`: format, version,
+pack), its schema (`structure`), every refusal a SaveError that says what is wrong and where."""
 from __future__ import annotations
 
 import json
@@ -17,10 +19,97 @@ from engine.core.saves.schema import (
     FORMAT_VERSION,
     OLD_FORMATS,
     SAVE_FORMAT,
+    Frame,
+    SavedDecision,
+    SavedState,
     SaveFile,
     modifier_kind,
 )
 from engine.core.saves.shown import show
+
+
+class _Fraction(ValueError):
+    """A fractional number in a save's JSON: read the careful way, which says where."""
+
+
+def _refuse_fraction(token: str) -> float:
+    raise _Fraction(token)
+
+
+# strict: no type coerced; a fraction (only ever in game data, and refused there) read again
+_STRUCTS = msgspec.json.Decoder(SaveFile, strict=True, float_hook=_refuse_fraction)
+
+
+def read_as_written(text: Any) -> tuple[SaveFile, dict[str, Any]] | None:
+    """The save in `text` read into its schema, and the runtime's data, when `text` is laid
+    out exactly as `canonical` writes its value (as `save_text` writes a save) and fits the
+    schema; else None (then read it the careful way: `parse_json`, `structure`). msgspec
+    reads it into the structs at C speed, and writing them out again gives the text: so no
+    object in it gives a key twice (msgspec keeps the last of such keys silently), and no
+    key the structs lack a place for was absent (absent keys are read as UNSET, written as
+    nothing). The runtime takes the structs' tables as they are (a second reading of the
+    JSON, as plain data, took half a load)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        return None
+    try:
+        file = _STRUCTS.decode(text)
+        mods = [msgspec.convert(entry, modifier_kind(entry), strict=True)
+                for entry in file.state.mods]
+    except (msgspec.DecodeError, ValueError, TypeError, RecursionError):
+        return None  # (TypeError: a modifier not an object)
+    if not _all_log_entries(file.state.log) or not written_canonically(file, text):
+        return None
+    data = {"actions": file.actions, "code": file.code, "digest": file.digest,
+            "format": file.format, "format_version": file.format_version, "log": file.log,
+            "pack": file.pack, "pack_hash": file.pack_hash, "seed": file.seed,
+            "state": state_data(file.state)}
+    read = msgspec.structs.replace(file, state=msgspec.structs.replace(file.state, mods=mods))
+    return read, {key: value for key, value in data.items() if value is not msgspec.UNSET}
+
+
+def _as_read(part: msgspec.Struct) -> dict[str, Any]:
+    """A struct as the JSON object it was read from (keys sorted, as a save writes them)."""
+    data: dict[str, Any] = msgspec.to_builtins(part)
+    return dict(sorted(data.items()))
+
+
+# (the schema's tuples are the save's lists of a fixed length: lists again, as read)
+
+def _decision_data(decision: SavedDecision) -> dict[str, Any]:
+    data = _as_read(decision)
+    if data["require"] is not None:
+        data["require"] = list(data["require"])
+    if isinstance(data.get("each"), dict):
+        data["each"] = dict(sorted(data["each"].items()))
+    return data
+
+
+def _frame_data(frame: Frame) -> dict[str, Any]:
+    data = _as_read(frame)
+    if "q" in data:
+        data["q"] = list(map(list, data["q"]))
+    return data
+
+
+def state_data(state: SavedState) -> dict[str, Any]:
+    """The runtime's state as the save's JSON gives it (its keys in the save's order), from
+    the structs msgspec read it into: their tables as they are, their parts (frames, the
+    decision, the result: few) written as the JSON objects they were read from."""
+    data = {"asked": state.asked, "chance": state.chance,
+            "decision": None if state.decision is None else _decision_data(state.decision),
+            "decisions": state.decisions, "f": state.f, "loc": state.loc, "log": state.log,
+            "made": state.made, "mods": state.mods,
+            "result": None if state.result is None else _as_read(state.result),
+            "revealed": state.revealed, "rng": state.rng, "serial": state.serial,
+            "stack": list(map(_frame_data, state.stack)),
+            "steps": state.steps, "v": state.v, "z": state.z}
+    for key in _ABSENT_WHEN_NONE:
+        if data[key] is None:
+            del data[key]
+    return data
+
+
+_ABSENT_WHEN_NONE = ("chance", "f", "made", "serial")  # (SavedState omits its defaults)
 
 
 def parse_json(text: Any) -> tuple[Any, bool]:

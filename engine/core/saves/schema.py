@@ -3,14 +3,18 @@ decoded strictly (no type coerced, no key unknown or missing: engine.core.saves.
 
 Game data (a var's value, a rule's locals, a log entry) is typed `JsonData`: any JSON value
 to msgspec; the reader checks it is JSON data when the file held a fractional number (the
-only way anything else gets in). The runtime runs on the plain JSON data, not on these
-structs: they hold what is checked (`Save` pairs the two).
+only way anything else gets in). A key a save may lack reads as UNSET when absent (null is
+another value), so that the structs written out again give the text they were read from;
+but for the state's tables that only some packs have, absent when None (omit_defaults).
+The runtime runs on the plain JSON data, not on these structs: they hold what is checked
+(`Save` pairs the two).
 """
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeAlias
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 SAVE_FORMAT = "engine-save/2"
 # The version of the public format (views, decisions, actions, log entries, saves: see
@@ -45,8 +49,8 @@ class SavedEventFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fiel
     st: int  # stage: 0 before, 1 instead/on, 2 after, 3 its queue
     i: int  # the next trigger of the stage
     q: list[tuple[str, list[JsonData]]]  # events queued to run after it
-    m: int | None = None  # the `instead of` trigger chosen (-1: none), once settled
-    x: dict[str, JsonData] | None = None  # the state of an event declared `with` state
+    m: int | None | UnsetType = UNSET  # the `instead of` trigger chosen (-1: none), once settled
+    x: dict[str, JsonData] | None | UnsetType = UNSET  # the state of an event with state
 
 
 class SavedProcFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
@@ -55,8 +59,9 @@ class SavedProcFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_field
     f: str
     pc: int
     L: dict[str, JsonData]
-    rv: JsonData = None  # what a procedure it called returned
-    in_: JsonData = msgspec.field(default=None, name="in")  # the answer it is about to read
+    rv: JsonData | UnsetType = UNSET  # what a procedure it called returned
+    # the answer it is about to read
+    in_: JsonData | UnsetType = msgspec.field(default=UNSET, name="in")
 
 
 Frame = SavedEventFrame | SavedProcFrame
@@ -83,9 +88,9 @@ class SavedDecision(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields
     prompt: str | None
     require: tuple[str, dict[str, JsonData]] | None  # a condition function, its captured locals
     fn: str  # the rule that asks
-    window: str | None = None  # the response window it opens (absent for other decisions)
-    args: list[JsonData] | None = None  # the values of the prompt's placeholders
-    each: SavedPick | None = None  # a pick of a one-at-a-time choice
+    window: str | None | UnsetType = UNSET  # the response window it opens (absent: none)
+    args: list[JsonData] | None | UnsetType = UNSET  # the values of the prompt's placeholders
+    each: SavedPick | None | UnsetType = UNSET  # a pick of a one-at-a-time choice
 
 
 class SavedModifier(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
@@ -94,7 +99,7 @@ class SavedModifier(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields
     key: str
     amount: JsonData  # a whole number, or for `to` the new value
     dur: JsonData  # see engine.core.saves.pack_checks: check_duration
-    op: Literal["to", "least", "most"] | None = None  # absent: `by`
+    op: Literal["to", "least", "most"] | None | UnsetType = UNSET  # absent: `by`
 
 
 class SavedTempSet(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
@@ -119,7 +124,8 @@ class SavedResult(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=T
     reason: str
 
 
-class SavedState(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+class SavedState(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
+                 omit_defaults=True):
     v: dict[str, dict[str, JsonData]]
     z: dict[str, list[str]]
     loc: dict[str, str]
@@ -151,10 +157,10 @@ class SaveFile(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True
     actions: list[JsonData]
     state: SavedState
     digest: str
-    format_version: int = FORMAT_VERSION  # absent in saves written before it was added
+    format_version: int | UnsetType = UNSET  # absent in saves written before it was added
     # the pack's code_hash when saved (absent in saves written before it was added): the
     # waiting rules in the state are places in that code (see pack_checks.frames_hold)
-    code: str | None = None
+    code: str | None | UnsetType = UNSET
 
 
 class Save(msgspec.Struct, frozen=True):
