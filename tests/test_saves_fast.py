@@ -261,3 +261,51 @@ def test_made_records_and_their_fields_checked_at_c_speed_still_say_where():
                    s["serial"].__setitem__(tname, 10**12 - 1)))
     assert f"state.f['{ids[0]}'].extra: the pack has no field of '{ids[0]}'" in refused(
         lambda s: s["f"][ids[0]].__setitem__("extra", 0))
+
+
+# ---- a save as written, read straight into the structs ------------------------------------
+
+def same_data(read: Any, given: Any) -> bool:
+    """Equal, of the same types (a list is no tuple, true no 1) and in the same key order,
+    at every level."""
+    if type(read) is not type(given):
+        return False
+    if isinstance(read, dict):
+        return list(read) == list(given) and all(same_data(read[k], given[k]) for k in read)
+    if isinstance(read, list):
+        return len(read) == len(given) and all(map(same_data, read, given))
+    return bool(read == given)
+
+
+@pytest.mark.parametrize("name", ["testgame", "stackgame", "windowgame", "choicegame"])
+def test_a_save_as_written_is_read_into_the_structs_as_json_reads_it(name):
+    """Game.save's texts take the quick way (engine.core.saves.reading.read_as_written:
+    msgspec reads them into the structs, the runtime's data taken from them), and the
+    data are those json's reader gives, types and key order included (frames, decisions
+    with and without a window, an event's state, records made in play)."""
+    from engine.core.saves.reading import read_as_written
+    p = pack(TESTS / "packs" / name)
+    for seed in range(6):
+        game = p.new_game(seed)
+        rnd = random.Random(seed)
+        while not game.over:
+            game.apply(game.random_action(rnd))
+            if len(game.actions) % 3 == 1 or game.over:
+                text = game.save()
+                read = read_as_written(text)
+                assert read is not None and same_data(read[1], json.loads(text))
+    pretty = json.dumps(json.loads(text), indent=1)  # laid out otherwise: the careful way
+    assert read_as_written(pretty) is None
+    assert Game.load(p, pretty, verify="digest").save() == text
+
+
+@pytest.mark.parametrize("value", [1.5, 1e16, 1e-07, 1.2345678901234568e+17, -0.0, 5e-324,
+                                   1e22, [0.1, {"a": 2.5e-5}], 2 ** 64, -2 ** 63 - 1,
+                                   "caf\u00e9 \u2028 del\x7f", "\ud800", "a:1.5", (1, [2])])
+def test_the_one_canonical_writer_writes_jsons_text(value):
+    """msgspec writes floats' exponents otherwise than json ("1e16", not "1e+16"): the
+    canonical writer notices a fraction in its text and writes that value with json's
+    writer; numbers past 64 bits, text outside ASCII (escaped again) and tuples it writes
+    as json does, lone surrogates by json's writer."""
+    assert saves.canonical(value, nan_free=True) == json.dumps(
+        value, separators=(",", ":"), sort_keys=True) == saves.canonical(value)

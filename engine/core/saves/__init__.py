@@ -6,7 +6,8 @@ exactly, and the state, which loads it at once. `Game.load` trusts neither blind
 
 * the JSON is read into msgspec structs, strictly (no type is coerced, no key is unknown
   or missing, game data is JSON data only), so a damaged file gives a located message
-  ("state.decision.options: expected a list, got 3"), never a raw KeyError (`reading`,
+  ("state.decision.options: expected a list, got 3"), never a raw KeyError (`reading`:
+  a text as Game.save writes it straight into the structs, any other the careful way;
   its messages worked out by `located`, the schema in `schema`);
 * names in the state are checked against the pack (vars, zones, records, events, rules:
   `pack_checks`, the tables' keys in the game's order from `order`);
@@ -26,7 +27,7 @@ from engine.core.saves.loading import read_digested, read_save
 from engine.core.saves.logtext import LogText
 from engine.core.saves.order import KeyOrder, in_game_order, key_order, made_in_turn
 from engine.core.saves.pack_checks import check_against_pack, frames_hold
-from engine.core.saves.reading import check_header, parse_json, structure
+from engine.core.saves.reading import check_header, parse_json, read_as_written, structure
 from engine.core.saves.schema import FORMAT_VERSION, SAVE_FORMAT, Save, SaveFile
 from engine.core.saves.text import digest_holds, save_data, save_text
 from engine.core.saves.verify import check_digest, check_replayed, check_verify_mode
@@ -35,6 +36,6 @@ __all__ = [
     "FORMAT_VERSION", "SAVE_FORMAT", "KeyOrder", "LogText", "Save", "SaveFile", "canonical",
     "check_against_pack", "check_digest", "check_header", "check_replayed",
     "check_verify_mode", "digest_holds", "digest_of", "frames_hold", "in_game_order",
-    "key_order", "made_in_turn", "parse_json", "read_digested", "read_save", "save_data",
-    "save_text", "structure",
+    "key_order", "made_in_turn", "parse_json", "read_as_written", "read_digested", "read_save",
+    "save_data", "save_text", "structure",
 ]
