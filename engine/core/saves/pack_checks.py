@@ -123,22 +123,22 @@ def _live(st: SavedState) -> set[str]:
 def _check_fields(pack: Any, st: SavedState) -> None:
     """The fields in play: every live record made in play with its type's fields, and
     every pack record with var fields with those."""
-    _check_present("state.f", st.f, pack.record_state, "record fields that change in play")
-    if st.f is None:
+    _check_present("state.f", st.fields, pack.record_state, "record fields that change in play")
+    if st.fields is None:
         return
     want = key_order(pack, st.made).fields  # record -> its fields (made: checked before)
-    _check_same_keys("state.f", "record with fields in play", st.f, want)
-    if not any(map(operator.ne, map(dict.keys, st.f.values()),
-                   map(dict.keys, map(want.__getitem__, st.f)))):
+    _check_same_keys("state.f", "record with fields in play", st.fields, want)
+    if not any(map(operator.ne, map(dict.keys, st.fields.values()),
+                   map(dict.keys, map(want.__getitem__, st.fields)))):
         return  # (most often) every record with its fields: compared at C speed
-    for rid in [rid for rid, rec in st.f.items() if rec.keys() != want[rid].keys()]:
-        _check_same_keys(f"state.f{key_step(rid)}", f"field of {rid!r}", st.f[rid], want[rid])
+    for rid in [rid for rid, rec in st.fields.items() if rec.keys() != want[rid].keys()]:
+        _check_same_keys(f"state.f{key_step(rid)}", f"field of {rid!r}", st.fields[rid], want[rid])
 
 
 def _check_vars(pack: Any, st: SavedState) -> None:
     var_keys = key_order(pack, st.made).vars
-    _check_same_keys("state.v", "var", st.v, var_keys)
-    for name, table in st.v.items():
+    _check_same_keys("state.v", "var", st.vars, var_keys)
+    for name, table in st.vars.items():
         if not _same_keys(table, var_keys[name]):
             _check_same_keys(f"state.v.{name}", f"key of var {name!r}", table, var_keys[name])
 
@@ -151,13 +151,13 @@ def _check_record(pack: Any, path: str, rid: str, live: set[str] | None = None) 
 def _check_zones(pack: Any, st: SavedState) -> None:
     zone_keys = key_order(pack, st.made).zones
     live = _live(st)
-    _check_same_keys("state.z", "zone", st.z, zone_keys)
-    placed = _placed_as_loc_says(st.z, st.loc)
+    _check_same_keys("state.z", "zone", st.zones, zone_keys)
+    placed = _placed_as_loc_says(st.zones, st.loc)
     if placed is not None and placed.difference(pack.records) <= live:
         return  # (most often) every record once, where loc says, each a record or live
     where: dict[str, str] = {}
     records, loc = pack.records, st.loc
-    for key, items in st.z.items():
+    for key, items in st.zones.items():
         for i, rid in enumerate(items):
             if (rid in records or rid in live) and rid not in where and loc.get(rid) == key:
                 where[rid] = key  # (most often) a record, once, where loc says it lies
@@ -275,38 +275,40 @@ def _check_duration(pack: Any, path: str, dur: Any, inside_any: bool = False) ->
 
 def _check_frame(pack: Any, frame: Any, path: str) -> None:
     if isinstance(frame, SavedEventFrame):
-        _check_event(pack, f"{path}.n", frame.n, frame.a)
-        if not 0 <= frame.st <= 3:
-            raise fail(f"{path}.st", f"an event's stage is 0 to 3, got {frame.st}")
-        if frame.i < 0:
-            raise fail(f"{path}.i", f"expected a trigger's place (0 or more), got {frame.i}")
-        insteads = pack.plans.get(frame.n, ([], [], [], []))[1]
-        if isinstance(frame.m, int) and not -1 <= frame.m < len(insteads):
-            raise fail(f"{path}.m", f"event {frame.n!r} has {len(insteads)} 'instead of' "
-                        f"trigger{'s' * (len(insteads) != 1)}, got {frame.m}")
-        for j, (name, args) in enumerate(frame.q):
+        _check_event(pack, f"{path}.n", frame.event, frame.args)
+        if not 0 <= frame.stage <= 3:
+            raise fail(f"{path}.st", f"an event's stage is 0 to 3, got {frame.stage}")
+        if frame.next_trigger < 0:
+            raise fail(f"{path}.i", "expected a trigger's place (0 or more), got "
+                       f"{frame.next_trigger}")
+        insteads = pack.plans.get(frame.event, ([], [], [], []))[1]
+        if isinstance(frame.instead, int) and not -1 <= frame.instead < len(insteads):
+            raise fail(f"{path}.m", f"event {frame.event!r} has {len(insteads)} 'instead of' "
+                        f"trigger{'s' * (len(insteads) != 1)}, got {frame.instead}")
+        for j, (name, args) in enumerate(frame.queued):
             _check_event(pack, f"{path}.q[{j}]", name, args)
         _check_event_state(pack, frame, path)
         return
     waiting = pack.ns.get("SUSPENDING", pack.ns["FUNCS"])
-    if frame.f not in pack.ns["FUNCS"] or frame.f not in waiting:
-        raise fail(f"{path}.f", f"{frame.f!r} is not a rule of pack {pack.id!r} that can "
+    if frame.function not in pack.ns["FUNCS"] or frame.function not in waiting:
+        raise fail(f"{path}.f", f"{frame.function!r} is not a rule of pack {pack.id!r} that can "
                     "wait for a decision")
-    if frame.pc < 0:
-        raise fail(f"{path}.pc", f"expected a resume point (0 or more), got {frame.pc}")
+    if frame.resume_at < 0:
+        raise fail(f"{path}.pc", f"expected a resume point (0 or more), got {frame.resume_at}")
 
 
 def _check_event_state(pack: Any, frame: SavedEventFrame, path: str) -> None:
-    decl = pack.model.events.get(frame.n)
+    decl = pack.model.events.get(frame.event)
     fields = [f.name for f in decl.state] if decl is not None else []
-    if not isinstance(frame.x, dict):  # (null or absent)
+    if not isinstance(frame.event_state, dict):  # (null or absent)
         if fields:
-            raise fail(f"{path}.x", f"missing: event {frame.n!r} keeps state "
+            raise fail(f"{path}.x", f"missing: event {frame.event!r} keeps state "
                         f"({', '.join(fields)})")
     elif not fields:
-        raise fail(f"{path}.x", f"event {frame.n!r} keeps no state")
+        raise fail(f"{path}.x", f"event {frame.event!r} keeps no state")
     else:
-        _check_same_keys(f"{path}.x", f"state field of event {frame.n!r}", frame.x, fields)
+        _check_same_keys(f"{path}.x", f"state field of event {frame.event!r}",
+                         frame.event_state, fields)
 
 
 def _check_decision(pack: Any, st: SavedState, frames: bool = True) -> None:
@@ -326,9 +328,9 @@ def _check_decision(pack: Any, st: SavedState, frames: bool = True) -> None:
     if not 0 <= d.min <= d.max:
         raise fail(f"{path}.min", f"expected 0 <= min <= max, got min {d.min}, max {d.max}")
     top = st.stack[-1] if st.stack else None
-    if not isinstance(top, SavedProcFrame) or top.f != d.fn:
+    if not isinstance(top, SavedProcFrame) or top.function != d.fn:
         raise fail(f"{path}.fn", f"the decision was asked by {d.fn!r}, but the rule waiting "
-                    f"on top of the stack is {show(getattr(top, 'f', None))}")
+                    f"on top of the stack is {show(getattr(top, 'function', None))}")
     if d.require is not None and frames:
         _check_function(pack, f"{path}.require[0]", d.require[0], "require_",
                         "a choice's condition")

@@ -45,10 +45,10 @@ def read_as_written(text: Any) -> tuple[SaveFile, dict[str, Any]] | None:
     out exactly as `canonical` writes its value (as `save_text` writes a save) and fits the
     schema; else None (then read it the careful way: `parse_json`, `structure`). msgspec
     reads it into the structs at C speed, and writing them out again gives the text: so no
-    object in it gives a key twice (msgspec keeps the last of such keys silently), and no
-    key the structs lack a place for was absent (absent keys are read as UNSET, written as
-    nothing). The runtime takes the structs' tables as they are (a second reading of the
-    JSON, as plain data, took half a load)."""
+    object in it gives a key twice (msgspec keeps the last of such keys silently), and
+    the data lack the keys the text lacks (an absent key reads as UNSET, which is written
+    as nothing). The runtime takes the structs' tables as they are (reading the JSON a
+    second time, as plain data, took half a load)."""
     if not isinstance(text, (str, bytes, bytearray)):
         return None
     try:
@@ -97,12 +97,12 @@ def state_data(state: SavedState) -> dict[str, Any]:
     decision, the result: few) written as the JSON objects they were read from."""
     data = {"asked": state.asked, "chance": state.chance,
             "decision": None if state.decision is None else _decision_data(state.decision),
-            "decisions": state.decisions, "f": state.f, "loc": state.loc, "log": state.log,
+            "decisions": state.decisions, "f": state.fields, "loc": state.loc, "log": state.log,
             "made": state.made, "mods": state.mods,
             "result": None if state.result is None else _as_read(state.result),
             "revealed": state.revealed, "rng": state.rng, "serial": state.serial,
             "stack": list(map(_frame_data, state.stack)),
-            "steps": state.steps, "v": state.v, "z": state.z}
+            "steps": state.steps, "v": state.vars, "z": state.zones}
     for key in _ABSENT_WHEN_NONE:
         if data[key] is None:
             del data[key]

@@ -44,24 +44,26 @@ ModEntry: TypeAlias = Annotated[Any, MOD_ENTRY]
 class SavedEventFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
                       tag_field="k", tag="e"):
     """An event running on the stack (engine.core.runtime.Runtime.push_event)."""
-    n: str  # the event
-    a: list[JsonData]  # its arguments
-    st: int  # stage: 0 before, 1 instead/on, 2 after, 3 its queue
-    i: int  # the next trigger of the stage
-    q: list[tuple[str, list[JsonData]]]  # events queued to run after it
-    m: int | None | UnsetType = UNSET  # the `instead of` trigger chosen (-1: none), once settled
-    x: dict[str, JsonData] | None | UnsetType = UNSET  # the state of an event with state
+    # (the attributes named for what they hold, the keys of the file short)
+    event: str = msgspec.field(name="n")
+    args: list[JsonData] = msgspec.field(name="a")
+    stage: int = msgspec.field(name="st")  # 0 before, 1 instead/on, 2 after, 3 its queue
+    next_trigger: int = msgspec.field(name="i")  # of the stage
+    queued: list[tuple[str, list[JsonData]]] = msgspec.field(name="q")  # to run after it
+    # the `instead of` trigger chosen (-1: none), once settled
+    instead: int | None | UnsetType = msgspec.field(default=UNSET, name="m")
+    # the state of an event declared `with` state
+    event_state: dict[str, JsonData] | None | UnsetType = msgspec.field(default=UNSET, name="x")
 
 
 class SavedProcFrame(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
                      tag_field="k", tag="p"):
     """A rule waiting on the stack: a generated function, its resume point and locals."""
-    f: str
-    pc: int
-    L: dict[str, JsonData]
-    rv: JsonData | UnsetType = UNSET  # what a procedure it called returned
-    # the answer it is about to read
-    in_: JsonData | UnsetType = msgspec.field(default=UNSET, name="in")
+    function: str = msgspec.field(name="f")
+    resume_at: int = msgspec.field(name="pc")
+    local_values: dict[str, JsonData] = msgspec.field(name="L")
+    returned: JsonData | UnsetType = msgspec.field(default=UNSET, name="rv")  # by a procedure
+    answer: JsonData | UnsetType = msgspec.field(default=UNSET, name="in")  # about to be read
 
 
 Frame = SavedEventFrame | SavedProcFrame
@@ -126,8 +128,8 @@ class SavedResult(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=T
 
 class SavedState(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True,
                  omit_defaults=True):
-    v: dict[str, dict[str, JsonData]]
-    z: dict[str, list[str]]
+    vars: dict[str, dict[str, JsonData]] = msgspec.field(name="v")
+    zones: dict[str, list[str]] = msgspec.field(name="z")
     loc: dict[str, str]
     mods: list[ModEntry]  # Mod structs, each read as its `modifier_kind` (reading.structure)
     revealed: dict[str, list[str]]
@@ -140,7 +142,8 @@ class SavedState(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=Tr
     decisions: int
     asked: int
     # only in games of packs with var fields or created types (see Runtime.initial_state)
-    f: dict[str, dict[str, JsonData]] | None = None  # record -> its fields in play
+    # record -> its fields in play
+    fields: dict[str, dict[str, JsonData]] | None = msgspec.field(default=None, name="f")
     made: dict[str, list[str]] | None = None  # created type -> its live records
     serial: dict[str, int] | None = None  # created type -> records made so far
     # only in games whose chance the host supplies (Game.new(..., chance=...)): the
