@@ -18,7 +18,8 @@ import msgspec
 # writes another way ("1e16", not "1e+16": such a text goes to json's writer, see
 # holds_fraction_token); NaN and the infinities, written as null (hence `nan_free`); and
 # what json writes and it refuses (lone surrogates, subclasses of str, int, dict and list,
-# keys other than text), written by json's writer.
+# keys other than text), written by json's writer. (What msgspec writes and json refuses,
+# dates, UUIDs and the like, is never in a game's data: the runtime keeps JSON data.)
 _ENCODER = msgspec.json.Encoder(order="sorted")
 encode_sorted = _ENCODER.encode
 
@@ -30,7 +31,7 @@ def canonical(value: Any, *, nan_free: bool = False) -> str:
     if nan_free:
         try:
             written = encode_sorted(value)
-        except (TypeError, ValueError, RecursionError):
+        except (TypeError, ValueError, OverflowError, RecursionError):
             written = None
         if written is not None and not holds_fraction_token(written):
             return escaped_as_json(written.decode())

@@ -55,7 +55,7 @@ def read_as_written(text: Any) -> tuple[SaveFile, dict[str, Any]] | None:
         file = _STRUCTS.decode(text)
         mods = [msgspec.convert(entry, modifier_kind(entry), strict=True)
                 for entry in file.state.mods]
-    except (msgspec.DecodeError, ValueError, TypeError, RecursionError):
+    except (msgspec.DecodeError, ValueError, TypeError, OverflowError, RecursionError):
         return None  # (TypeError: a modifier not an object)
     if not _all_log_entries(file.state.log) or not written_canonically(file, text):
         return None
@@ -161,7 +161,7 @@ def written_canonically(data: Any, text: str | bytes | bytearray) -> bool:
                                else text)
         if not isinstance(text, str):
             text = bytes(text).decode()
-    except (TypeError, ValueError, RecursionError):
+    except (TypeError, ValueError, OverflowError, RecursionError):
         return False
     return escaped_as_json(written.decode()) == text
 

@@ -65,7 +65,7 @@ def same_json(live: Any, saved: Any) -> bool:
     try:
         if live == saved and encode_sorted(live) == encode_sorted(saved):
             return True
-    except (TypeError, ValueError, RecursionError):
+    except (TypeError, ValueError, OverflowError, RecursionError):
         pass
     return canonical(live) == _canonical_saved(saved)
 
