@@ -445,11 +445,11 @@ def test_the_digest_is_checked_on_the_text_or_on_the_json(saves):
     checked on its JSON; either way a changed byte of what it claims is refused."""
     from engine.core import saves as saves_module
     pack, original = saves["ante_portas"]
-    assert saves_module._digest_holds(pack, original)
+    assert saves_module.digest_holds(pack, original)
     game = Game.load(pack, original, verify="digest")
     assert game.save() == original
     pretty = json.dumps(json.loads(original), indent=1)
-    assert not saves_module._digest_holds(pack, pretty)
+    assert not saves_module.digest_holds(pack, pretty)
     assert Game.load(pack, pretty, verify="digest").save() == original
     i = original.index(",", original.index('"rng":')) - 1  # the random state's last digit
     damaged = original[:i] + str((int(original[i]) + 5) % 10) + original[i + 1:]
@@ -475,13 +475,14 @@ def test_a_key_given_twice_is_refused_in_a_save_laid_out_as_written(saves):
     refuses a key given twice, also when the save looks exactly as `Game.save` writes it
     and its digest is of the text with the key twice."""
     from engine.core import saves as saves_module
+    from engine.core.saves.reading import written_canonically
     pack, original = saves["ante_portas"]
-    assert saves_module._written_canonically(json.loads(original), original)
+    assert written_canonically(json.loads(original), original)
     asked = re.search(r'"asked":[0-9]+', original).group()
     for twice in (asked + "," + asked, asked + "," + asked.replace('":', '":1')):
         text = redigested(original.replace(asked, twice, 1))
-        assert saves_module._digest_holds(pack, text)
-        assert not saves_module._written_canonically(json.loads(text), text)
+        assert saves_module.digest_holds(pack, text)
+        assert not written_canonically(json.loads(text), text)
         for verify in ("replay", "digest"):
             with pytest.raises(SaveError, match="the key 'asked' appears twice in one object"):
                 Game.load(pack, text, verify=verify)
@@ -494,27 +495,28 @@ def test_json_read_at_c_speed_is_what_the_careful_reader_reads(value):
     duplicate-key hook; every other text goes to the careful reader, and both give the
     same value (texts, escapes, lone surrogates, numbers past 64 bits)."""
     from engine.core import saves as saves_module
+    from engine.core.saves.reading import written_canonically
     data = {"b": [value, {"k": value}], "a": {value if isinstance(value, str) else "n": 1}}
     text = saves_module.canonical(data)
     for given in (text, text.encode("utf-8", "surrogatepass"), json.dumps(data, indent=1)):
         if isinstance(given, bytes) and "\ud800" in text:
             continue  # not UTF-8: json refuses it either way
         assert saves_module.parse_json(given) == (data, False)
-    assert saves_module._written_canonically(data, text) == (
-        value not in ("\ud800", 2 ** 64, -2 ** 63 - 1))  # orjson writes no such value
+    assert written_canonically(data, text) == (value != "\ud800")  # msgspec writes no such text
 
 
 def test_fractions_in_a_save_laid_out_as_written_are_still_found(saves):
     """Game data with a fractional number is refused also when the save is laid out as
     `Game.save` writes it (read at C speed): the reader still says it saw one."""
     from engine.core import saves as saves_module
+    from engine.core.saves.reading import written_canonically
     pack, original = saves["testgame"]
     data = json.loads(original)
     name = next(iter(data["state"]["v"]))
     key = next(iter(data["state"]["v"][name]))
     data["state"]["v"][name][key] = 1.5
     text = saves_module.canonical(data)
-    assert saves_module._written_canonically(json.loads(text), text)
+    assert written_canonically(json.loads(text), text)
     assert saves_module.parse_json(text) == (data, True)
     for verify in ("replay", "digest"):
         with pytest.raises(SaveError, match="expected game data .*got a fractional number 1.5"):
@@ -560,9 +562,10 @@ def test_zones_and_loc_that_disagree_are_refused_with_the_place(saves):
     ([2 ** 70], [2 ** 70]), ([2 ** 70], [2 ** 70 + 1]), ({"b": 1, "a": 2}, {"a": 2, "b": 1}),
     ({"a": "caf\u00e9"}, {"a": "cafe"}), ({"a": [[[]]]}, {"a": [[[]]]}), ([None], [0])])
 def test_the_replayed_state_is_compared_as_its_canonical_json(live, saved):
-    """saves._same_json, which compares the replayed state with the saved one most often
-    without json's writer, says what comparing their canonical JSON says (floats, NaN
-    written as null by orjson, 1 and true, tuples, numbers of more than 64 bits)."""
+    """saves.verify.same_json, which compares the replayed state with the saved one most
+    often without json's writer, says what comparing their canonical JSON says (floats, NaN
+    written as null by msgspec, 1 and true, tuples, numbers of more than 64 bits)."""
     from engine.core import saves as saves_module
-    assert saves_module._same_json(live, saved) == (
+    from engine.core.saves.verify import same_json
+    assert same_json(live, saved) == (
         saves_module.canonical(live) == saves_module.canonical(saved))

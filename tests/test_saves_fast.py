@@ -1,5 +1,5 @@
-"""Saves written by orjson and read by msgspec are exactly what json's writer and reader give
-(engine.core.saves: canonical_fast, parse_json), because a game state holds no fractional number:
+"""Saves written and read by msgspec are exactly what json's writer and reader give
+(engine.core.saves: canonical, parse_json), because a game state holds no fractional number:
 the rules language has none, and every way one could come in is closed or noticed
 (issue 16, save + load of a mid-game Hannibal <= 2 ms)."""
 from __future__ import annotations
@@ -19,6 +19,8 @@ from engine.core import saves
 from engine.core.errors import EngineFault, IllegalAction, PackError, SaveError
 from engine.core.game import Game
 from engine.core.loader import load_pack
+from engine.core.saves import canonical_json as canonical_module
+from engine.core.saves import text as text_module
 from engine.dsl.places import find_packs, is_playable
 
 # the shipped packs, then every other playable test and bench pack
@@ -69,7 +71,7 @@ def test_random_games_hold_no_fraction_and_save_as_jsons_writer_writes(path, see
     state holds no float; every few decisions the save is byte for byte json's text, and
     reading it gives json's value, with no fraction seen."""
     p = pack(path)
-    assert not saves._fractions_possible(p)  # no fractional number in the pack's data
+    assert not canonical_module.fractions_possible(p)  # no fractional number in the pack's data
     game = p.new_game(seed)
     rnd = random.Random(seed)
     limit = MAX_DECISIONS.get(path.name, 400)
@@ -103,10 +105,12 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
 @settings(max_examples=400, deadline=None)
 @given(value=VALUES)
 def test_the_fast_writer_writes_jsons_text(value):
-    """canonical_fast is canonical for every value without NaN or infinity: texts of any
-    character (escaped as json escapes), numbers past 64 bits, finite floats of any size
-    (written by json's writer: orjson writes exponents otherwise), tuples."""
-    assert saves.canonical_fast(value) == saves.canonical(value)
+    """msgspec's canonical text (nan_free) is json's for every value without NaN or
+    infinity: texts of any character (escaped as json escapes), numbers past 64 bits,
+    finite floats of any size (written by json's writer: msgspec writes exponents
+    otherwise), tuples."""
+    assert saves.canonical(value, nan_free=True) == saves.canonical(value) == json.dumps(
+        value, separators=(",", ":"), sort_keys=True)
 
 
 @settings(max_examples=400, deadline=None)
@@ -116,7 +120,7 @@ def test_a_fraction_written_canonically_is_always_noticed(value):
     found), and the reader notes it; a value without one is read exactly as json reads it."""
     text = saves.canonical(value)
     if fractions_in(value):
-        assert saves._holds_fraction_token(text)
+        assert canonical_module.holds_fraction_token(text)
     data, fractions = saves.parse_json(text)
     json_data, json_fractions = jsons_reading(text)
     assert fractions == json_fractions == bool(fractions_in(value))
@@ -125,13 +129,14 @@ def test_a_fraction_written_canonically_is_always_noticed(value):
 
 def test_nan_and_infinity_are_written_by_jsons_writer_where_data_hold_fractions(
         inline_pack, monkeypatch):
-    """orjson writes NaN and the infinities as null, which no look at its text can tell
+    """msgspec writes NaN and the infinities as null, which no look at its text can tell
     from a null: so a pack whose data hold a fraction (the only way to a NaN or an
     infinity in a state; a table's data may) has its saves written by json's writer, which
     writes them as json does (and loading such a save refuses it)."""
-    assert saves.canonical_fast([float("nan")]) == "[null]" != saves.canonical([float("nan")])
+    nan = [float("nan")]
+    assert saves.canonical(nan, nan_free=True) == "[null]" != saves.canonical(nan) == "[NaN]"
     p = inline_pack(RULES, records())
-    monkeypatch.setattr(saves, "_fractions_possible", lambda pack: True)
+    monkeypatch.setattr(text_module, "fractions_possible", lambda pack: True)
     game = p.new_game(1)
     for value in (float("nan"), float("inf"), -float("inf")):
         game.state["v"]["held"][""] = value  # as a broken rule could leave it
@@ -183,7 +188,7 @@ def test_an_any_field_written_with_a_fraction_is_a_pack_error(inline_pack):
 
 def test_whole_number_data_in_an_any_field_keeps_the_fast_writer(inline_pack):
     p = inline_pack(RULES, records(extra="[2, {a: 1000}]"))
-    assert not saves._fractions_possible(p)
+    assert not canonical_module.fractions_possible(p)
     game = p.new_game(1)
     game.apply("one")
     assert game.save() == jsons_text(game)
@@ -256,3 +261,51 @@ def test_made_records_and_their_fields_checked_at_c_speed_still_say_where():
                    s["serial"].__setitem__(tname, 10**12 - 1)))
     assert f"state.f['{ids[0]}'].extra: the pack has no field of '{ids[0]}'" in refused(
         lambda s: s["f"][ids[0]].__setitem__("extra", 0))
+
+
+# ---- a save as written, read straight into the structs ------------------------------------
+
+def same_data(read: Any, given: Any) -> bool:
+    """Equal, of the same types (a list is no tuple, true no 1) and in the same key order,
+    at every level."""
+    if type(read) is not type(given):
+        return False
+    if isinstance(read, dict):
+        return list(read) == list(given) and all(same_data(read[k], given[k]) for k in read)
+    if isinstance(read, list):
+        return len(read) == len(given) and all(map(same_data, read, given))
+    return bool(read == given)
+
+
+@pytest.mark.parametrize("name", ["testgame", "stackgame", "windowgame", "choicegame"])
+def test_a_save_as_written_is_read_into_the_structs_as_json_reads_it(name):
+    """Game.save's texts take the quick way (engine.core.saves.reading.read_as_written:
+    msgspec reads them into the structs, the runtime's data taken from them), and the
+    data are those json's reader gives, types and key order included (frames, decisions
+    with and without a window, an event's state, records made in play)."""
+    from engine.core.saves.reading import read_as_written
+    p = pack(TESTS / "packs" / name)
+    for seed in range(6):
+        game = p.new_game(seed)
+        rnd = random.Random(seed)
+        while not game.over:
+            game.apply(game.random_action(rnd))
+            if len(game.actions) % 3 == 1 or game.over:
+                text = game.save()
+                read = read_as_written(text)
+                assert read is not None and same_data(read[1], json.loads(text))
+    pretty = json.dumps(json.loads(text), indent=1)  # laid out otherwise: the careful way
+    assert read_as_written(pretty) is None
+    assert Game.load(p, pretty, verify="digest").save() == text
+
+
+@pytest.mark.parametrize("value", [1.5, 1e16, 1e-07, 1.2345678901234568e+17, -0.0, 5e-324,
+                                   1e22, [0.1, {"a": 2.5e-5}], 2 ** 64, -2 ** 63 - 1,
+                                   "caf\u00e9 \u2028 del\x7f", "\ud800", "a:1.5", (1, [2])])
+def test_the_one_canonical_writer_writes_jsons_text(value):
+    """msgspec writes floats' exponents otherwise than json ("1e16", not "1e+16"): the
+    canonical writer notices a fraction in its text and writes that value with json's
+    writer; numbers past 64 bits, text outside ASCII (escaped again) and tuples it writes
+    as json does, lone surrogates by json's writer."""
+    assert saves.canonical(value, nan_free=True) == json.dumps(
+        value, separators=(",", ":"), sort_keys=True) == saves.canonical(value)
