@@ -81,7 +81,7 @@ def test_every_stored_game_is_a_replay_of_its_move_history(database, tmp_path):
         for game in games:
             row, moves = store.read(game), store.moves(game)
             assert row.finished == 1 and row.moves == len(moves) > 0
-            assert [m.n for m in moves] == list(range(len(moves)))
+            assert [m.number for m in moves] == list(range(len(moves)))
             assert {m.played_by for m in moves} == {"random"}
             decisions = [m.decision for m in moves]
             assert decisions == sorted(set(decisions))  # each decision answered once

@@ -135,7 +135,7 @@ class ShownLog:
         side = self.side
         self.state = game.rt.s  # the state whose log was read
         self.log = self.state["log"]
-        self.n = 0  # lines read
+        self.lines_read = 0
         self.last: Any = None  # the last line read (the very entry)
         self.then = _Then(game, side)
         self.shown: list[Any] = []  # per line read, what the side is shown (None: nothing)
@@ -149,10 +149,10 @@ class ShownLog:
         """The side's log now (a new list; the entries are shared, never changed)."""
         rt = game.rt
         log = rt.s["log"]
-        if rt.s is not self.state or log is not self.log or self.n > len(log) \
-                or (self.n and log[self.n - 1] is not self.last):
+        if rt.s is not self.state or log is not self.log or self.lines_read > len(log) \
+                or (self.lines_read and log[self.lines_read - 1] is not self.last):
             self._start(game)  # read again from the start
-        n, side, then = self.n, self.side, self.then
+        n, side, then = self.lines_read, self.side, self.then
         known = {e for e, seen in rt.revealed.items() if side in seen} \
             if side is not None and rt.revealed else set()
         changed = known ^ self.known
@@ -187,7 +187,7 @@ class ShownLog:
             if line is not None:
                 out.append(line)
         if new:
-            self.n, self.last = len(log), log[-1]
+            self.lines_read, self.last = len(log), log[-1]
         return out[:]
 
     def _read_again(self, game: Any, changed: set[Any]) -> None:

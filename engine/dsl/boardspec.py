@@ -59,7 +59,7 @@ class BoardCheck:
 
     def __init__(self, model: Any,
                  error: Callable[[str, Any, Any, bool, str | None], None]):
-        self.m = model
+        self.model = model
         self._error = error
 
     def error(self, message: str, node: Any, key: Any, at_key: bool = False,
@@ -80,7 +80,7 @@ class BoardCheck:
             self._list(board, "vars", self._vars)
         if "cards" in board:
             self._list(board, "cards",
-                       lambda v: self._each(v, self._zone_name, "a zone", self.m.zones))
+                       lambda v: self._each(v, self._zone_name, "a zone", self.model.zones))
         if "turn" in board:
             self._turn(board, board["turn"])
         if "map" in board:
@@ -115,14 +115,14 @@ class BoardCheck:
                            did_you_mean(name, names) if isinstance(name, str) else None)
 
     def _vars(self, items: list[Any]) -> None:
-        self._each(items, lambda n: isinstance(n, str) and n in self.m.vars, "a var",
-                   self.m.vars)
+        self._each(items, lambda n: isinstance(n, str) and n in self.model.vars, "a var",
+                   self.model.vars)
 
     def _zone_name(self, n: Any) -> bool:
-        return isinstance(n, str) and n in self.m.zones
+        return isinstance(n, str) and n in self.model.zones
 
     def _type(self, n: Any) -> Any:
-        return self.m.types.get(n) if isinstance(n, str) and n != "table" else None
+        return self.model.types.get(n) if isinstance(n, str) and n != "table" else None
 
     def _field(self, m: Any, key: str, tinfo: Any, refers: str | None = None) -> Any:
         """The field m[key] of the type `tinfo` (E340 if it has none, or it does not refer
@@ -152,7 +152,7 @@ class BoardCheck:
             return []
         out = []
         for i, z in enumerate(items):
-            decl = self.m.zones.get(z) if isinstance(z, str) else None
+            decl = self.model.zones.get(z) if isinstance(z, str) else None
             if decl is None:
                 self.error(f"board: {z!r} is not a zone of the pack", items, i)
             elif not decl.params or getattr(decl.params[0].type, "name", None) != tname:
@@ -170,7 +170,7 @@ class BoardCheck:
             return
         if not self._keys(turn, TURN_KEYS, "board: turn"):
             return
-        if turn["var"] not in self.m.vars:
+        if turn["var"] not in self.model.vars:
             self.error(f"board: {turn['var']!r} is not a var of the pack", turn, "var")
         if ("of" in turn) != ("by" in turn):
             self.error("board: 'turn' gives 'of' (a record type) and 'by' (its number field) "
@@ -203,7 +203,7 @@ class BoardCheck:
                 self._fields(m, key, places)
             elif key in m:
                 self._field(m, key, places)
-        items = {self.m.zones[z].of for z in zones}
+        items = {self.model.zones[z].of for z in zones}
         for key in ("count_by", "flags"):
             if key not in m:
                 continue
@@ -223,7 +223,7 @@ class BoardCheck:
             self.error("board: 'show' maps a record type to a list of its fields "
                        "({TYPE: [FIELD, ...]})", board, "show")
             return
-        types = [t for t in self.m.types if t != "table"]
+        types = [t for t in self.model.types if t != "table"]
         for tname, paths in show.items():
             tinfo = self._type(tname)
             if tinfo is None:

@@ -118,11 +118,11 @@ class GameRow:
 
 @attrs.frozen
 class Move:
-    """One action of a game: the `n`-th (from 0), by `side`, answering decision `decision`;
+    """One action of a game: the `number`-th (from 0), by `side`, answering decision `decision`;
     `action` as JSON text; `played_by`: "person", the bot's kind, or "imported";
     `signature`: the server's (engine.frontends.serve.signing)."""
 
-    n: int
+    number: int
     side: str
     decision: int
     action: str
@@ -199,17 +199,17 @@ class Store:
 
     def record_move(self, game_id: str, move: Move, finished: bool,
                     snapshot: GameRow | None = None) -> None:
-        """Move `move` (the game's `move.n`-th) and the game's row after it, together: its
+        """Move `move` (the game's `move.number`-th) and the game's row after it, together: its
         move count and whether it is over, or the whole row `snapshot` (a new snapshot).
-        The row stored must still be at move `move.n`, else Conflict and nothing changes."""
+        The row stored must still be at move `move.number`, else Conflict and nothing changes."""
         with self._conn.transaction() as tx:
             if snapshot is not None:
-                assert snapshot.moves == move.n + 1 and snapshot.id == game_id
-                self._update(tx, snapshot, expect_moves=move.n)
+                assert snapshot.moves == move.number + 1 and snapshot.id == game_id
+                self._update(tx, snapshot, expect_moves=move.number)
             else:
                 changed = tx.run("UPDATE games SET moves = ?, finished = ?, updated = ? "
                                  "WHERE id = ? AND moves = ?",
-                                 (move.n + 1, int(finished), move.at, game_id, move.n))
+                                 (move.number + 1, int(finished), move.at, game_id, move.number))
                 if changed != 1:
                     raise Conflict(f"game {game_id} was changed by another server since it "
                                    "was read")
@@ -242,7 +242,7 @@ class Store:
     def _insert_move(tx: Transaction, game: str, move: Move) -> None:
         tx.run(f"INSERT INTO moves (game, {', '.join(MOVE_COLUMNS)}) "
                f"VALUES (?, {', '.join('?' * len(MOVE_COLUMNS))})",
-               (game, move.n, move.side, move.decision, move.action, move.played_by, move.at,
+               (game, move.number, move.side, move.decision, move.action, move.played_by, move.at,
                 move.signature))
 
     # ---- reads --------------------------------------------------------------------------------

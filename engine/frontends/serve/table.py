@@ -129,7 +129,7 @@ def signed_fields(row: GameRow) -> tuple[Any, ...]:
 
 def move_fields(game_id: str, move: Move) -> tuple[Any, ...]:
     """What a move's signature covers."""
-    return ("move", game_id, move.n, move.side, move.decision, move.action, move.played_by)
+    return ("move", game_id, move.number, move.side, move.decision, move.action, move.played_by)
 
 
 def signed_move(key: bytes, game_id: str, move: Move) -> Move:

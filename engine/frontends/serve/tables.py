@@ -321,13 +321,13 @@ class Tables:
         """Check a game's move history against its snapshot `game` and play the moves made
         after it: ValueError (or IllegalAction) when a move is not the server's."""
         snapshot = len(game.actions)
-        if [m.n for m in moves] != list(range(len(moves))) or len(moves) < snapshot:
+        if [m.number for m in moves] != list(range(len(moves))) or len(moves) < snapshot:
             raise ValueError(f"its move history ({len(moves)} moves) is not the moves of "
                              f"its save ({snapshot})")
         for m in moves:
             if not verify(self.key, move_fields(game_id, m), m.signature):
                 raise ValueError(f"its move history was changed outside the server (move "
-                                 f"{m.n}'s signature does not match)")
+                                 f"{m.number}'s signature does not match)")
         if [m.action for m in moves[:snapshot]] != [encode(a) for a in game.actions]:
             raise ValueError(f"its move history ({len(moves)} moves) is not the moves of "
                              f"its save ({snapshot})")
