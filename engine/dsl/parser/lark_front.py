@@ -48,7 +48,7 @@ class BadDedent(DedentError):
 def lark_parser() -> Lark:
     """The parser of the grammar, with three start rules: a file, an effect, an expression."""
     return Lark.open_from_package(
-        "dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
+        "engine.dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
         propagate_positions=True, maybe_placeholders=True,
         start=["start", "effect", "expression"],
         cache=_cache_path(),
