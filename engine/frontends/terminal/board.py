@@ -95,8 +95,22 @@ def _board_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> li
             if shown:
                 lines.append(f"  {cat.term(var)}: {shown}")
         else:
-            lines.append(f"  {cat.term(var)} = {cat.value(value)}")
+            lines.append(f"  {var_line(cat, var, value)}")
     return lines
+
+
+def var_line(cat: Catalog, var: str, value: Any) -> str:
+    """A var as a line of the board, said with the pack's term for it: a number after the
+    term as the pack writes it ("round 1"), a yes/no or a name after a colon ("Hannibal's
+    army: Illiberis")."""
+    head = cat.term(var)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{head} {cat.value(value)}"
+    if isinstance(value, bool):
+        return f"{head}: {tr(cat.lang, 'yes') if value else tr(cat.lang, 'no')}"
+    if value is None:  # i18n: a var of the board that is not set
+        return f"{head}: {tr(cat.lang, 'none')}"
+    return f"{head}: {cat.value(value)}"
 
 
 def _cards_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], on_map: set[str],
@@ -134,12 +148,12 @@ def _cards_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], on_ma
 
 def _turn_line(view: dict[str, Any], cat: Catalog, turn: dict[str, Any]) -> str | None:
     """The turn track: "Spring 2 - 2 of 6" (the record of type `of` whose field `by`
-    is the var's value, named in the catalog's language), or "Turn = 3"."""
+    is the var's value, named in the catalog's language), or "Turn 3"."""
     value = view.get("vars", {}).get(turn["var"])
     if value is None:
         return None
     if not turn.get("of"):
-        return f"{cat.term(turn['var'])} = {cat.value(value)}"
+        return var_line(cat, turn["var"], value)
     pack = cat.pack
     rids = pack.model.by_type.get(turn["of"], [])
     here = next((rid for rid in rids if pack.records[rid].get(turn["by"]) == value), None)

@@ -72,7 +72,9 @@ class HumanPlayer:
         from engine.dsl.boardspec import board_spec
         spec = board_spec(game.pack.meta.get("board"))
         name = Namer(cat, spec.get("show"), view.get("fields"))
-        listed = len(legal) <= MAX_LISTED
+        # several picks (`many`, `order`) are typed as the options' numbers, never as a
+        # numbered list of their combinations
+        listed = len(legal) <= MAX_LISTED and decision["kind"] not in ("many", "order")
         self._question(decision, legal, cat, name, listed)
         while True:
             try:
@@ -84,7 +86,7 @@ class HumanPlayer:
             if line == "q":
                 raise QuitGame()
             if line in ("?", "help"):
-                self._output(help_text(self.lang))
+                self._output(help_text(self.lang, picks(decision)))
                 continue
             if line == "l":
                 self._page(log_lines(view["log"], cat,
@@ -101,9 +103,17 @@ class HumanPlayer:
                 continue
             action = self._parse(line, legal, decision, listed)
             if action is _NOT_AN_ANSWER:
-                # i18n: the letters are the commands, typed as they are
-                self._output(tr(lang, "enter a number from 1 to {n}, or u, s FILE, l, ?, q",
-                                n=len(legal) if listed else len(decision["options"])))
+                span = whole_numbers(decision)
+                low, high = span if span else (1, len(legal) if listed
+                                               else len(decision["options"]))
+                if decision["kind"] in ("many", "order"):
+                    # i18n: the letters are the commands, typed as they are
+                    self._output(tr(lang, "enter numbers from {low} to {high} separated by "
+                                    "spaces, or u, s FILE, l, ?, q", low=low, high=high))
+                else:
+                    # i18n: the letters are the commands, typed as they are
+                    self._output(tr(lang, "enter a number from {low} to {high}, or u, s FILE, "
+                                    "l, ?, q", low=low, high=high))
                 continue
             from engine.core.errors import IllegalAction
             try:
@@ -143,7 +153,11 @@ class HumanPlayer:
         """The question and its numbered options."""
         lang = cat.lang
         self._output(describe_decision(decision, cat))
-        if listed:
+        span = whole_numbers(decision)
+        if span:  # the options are the whole numbers of a range: typed as they are
+            # i18n: the answer is a number itself, e.g. "enter a number, 0–10"
+            self._output(tr(lang, "enter a number, {low}–{high}", low=span[0], high=span[1]))
+        elif listed:
             each = decision.get("each") is not None
             for number, action in enumerate(legal, 1):
                 self._option(number, action_label(action, cat, decision["kind"], each, name))
@@ -160,6 +174,8 @@ class HumanPlayer:
             elif decision["kind"] == "order":
                 self._output(tr(lang, "enter option numbers separated by spaces (all of them, "
                                 "in order)"))
+            elif decision.get("min") == 0:
+                self._output(tr(lang, "enter option numbers separated by spaces (0: none)"))
             else:
                 self._output(tr(lang, "enter option numbers separated by spaces"))
         # i18n: the command letters are typed as they are: keep them
@@ -200,6 +216,11 @@ class HumanPlayer:
             numbers = [int(word) for word in line.replace(",", " ").split()]
         except ValueError:
             return _NOT_AN_ANSWER
+        span = whole_numbers(decision)
+        if span:  # the number typed is the answer
+            if len(numbers) == 1 and span[0] <= numbers[0] <= span[1]:
+                return numbers[0]
+            return _NOT_AN_ANSWER
         if listed:
             if len(numbers) == 1 and 1 <= numbers[0] <= len(legal):
                 return legal[numbers[0] - 1]
@@ -212,12 +233,35 @@ class HumanPlayer:
                 return None
             return options[numbers[0] - 1] if 1 <= numbers[0] <= len(options) \
                 else _NOT_AN_ANSWER
+        if numbers == [0] and decision["kind"] == "many" and decision.get("min") == 0:
+            return []  # none of them
         if not all(1 <= number <= len(options) for number in numbers):
             return _NOT_AN_ANSWER
         return [options[number - 1] for number in numbers]
 
 
 _NOT_AN_ANSWER = object()  # what `_parse` makes of a line that picks nothing
+
+
+def whole_numbers(decision: dict[str, Any]) -> tuple[int, int] | None:
+    """(lowest, highest) when a decision picks one of the whole numbers of a range (a count,
+    "0 to 10"), which a person types as the number itself; else None."""
+    options = decision.get("options") or []
+    if decision.get("kind") != "one" or decision.get("optional") or decision.get("each") \
+            or len(options) < 2:
+        return None
+    if not all(isinstance(value, int) and not isinstance(value, bool) for value in options):
+        return None
+    low, high = min(options), max(options)
+    return (low, high) if sorted(options) == list(range(low, high + 1)) else None
+
+
+def picks(decision: dict[str, Any]) -> str:
+    """What an answer to the decision is typed as: "number" (a count typed as it is),
+    "several" (options' numbers) or "one" (an option's number)."""
+    if whole_numbers(decision):
+        return "number"
+    return "several" if decision.get("kind") in ("many", "order") else "one"
 
 
 def _read_line(prompt: str, stream: Any) -> str:

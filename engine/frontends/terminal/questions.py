@@ -69,17 +69,28 @@ def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:
     return f"{who}: {text}"
 
 
-def help_text(lang: str) -> str:
-    """The commands at the prompt, in `lang` (`?` or `help` shows them)."""
+def help_text(lang: str, picks: str = "one") -> str:
+    """The commands at the prompt, in `lang` (`?` or `help` shows them); the first says how
+    the decision is answered: `picks` "one" (an option's number), "several" (the numbers of
+    options) or "number" (a count, typed as the number itself)."""
     # the commands (N, u, s, l, ?, help, q) are typed as they are in any language
+    if picks == "several":
+        # i18n: the first line of the commands: keep "N M ..." and the columns lined up
+        first = tr(lang, "  N M ...   pick the options numbered N, M, ... (e.g. 1 3)")
+    elif picks == "number":
+        # i18n: the first line of the commands: keep "N" and the columns lined up
+        first = tr(lang, "  N         the number N itself (a count: 0 is 0)")
+    else:
+        # i18n: the first line of the commands: keep "N" and the columns lined up
+        first = tr(lang, "  N         pick option N")
     # i18n: keep the command letters and "help" as they are, and the columns lined up
-    return tr(lang, """commands:
-  N         pick option N (a question of several options: their numbers, e.g. 1 3)
-  u         undo your last decision
+    rest = tr(lang, """  u         undo your last decision
   s FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
   l         the whole log, page by page (Enter: next page, q: back to the question)
   ? or help this list
   q         quit""")
+    # i18n: the head of the list of commands
+    return "\n".join([tr(lang, "commands:"), first, rest])
 
 
 HELP = help_text("en")
