@@ -19,6 +19,10 @@ one is a mapping of sections, each optional:
           general: {at: at, under: superior, zones: [escort], show: [rank, hidden]}
         fields: [kind, owner, damage]  # fields of a place shown with it when set
         summary: owner               # a field of a place counted per group
+        links: {type: road, kind: surface}
+                                     # records that join two places (the type's two fields
+                                     # that name a place), and the field saying what kind of
+                                     # connection each is ("a pass"), for `s PLACE`
       cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
       show:                          # a record of these types, as an option or a card, is
         unit: [strength, veteran]    # its name and these fields ("Spearmen (strength 3)");
@@ -38,7 +42,9 @@ from engine.dsl.errors import did_you_mean
 BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
-MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary")
+MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary",
+            "links")
+LINK_KEYS = ("type", "kind")
 PIECE_KEYS = ("at", "under", "zones", "show")
 
 
@@ -217,6 +223,28 @@ class BoardCheck:
                     self._field(m, key, tinfo)
         if "pieces" in m:
             self._pieces(m, m["pieces"], places.name)
+        if "links" in m:
+            self._links(m, m["links"], places.name)
+
+    def _links(self, m: Any, links: Any, places: str) -> None:
+        """`links: {type: T, kind: F}`: records of type T join two places (T has two fields
+        naming a place), and their field F says the connection's kind."""
+        if not isinstance(links, dict) or "type" not in links:
+            self.error("board: 'links' is a mapping {type: TYPE, kind: FIELD}", m, "links")
+            return
+        if not self._keys(links, LINK_KEYS, "board: links"):
+            return
+        tinfo = self._type(links["type"])
+        if tinfo is None:
+            self.error(f"board: unknown record type {links['type']!r}", links, "type",
+                       suggestion=did_you_mean(links["type"], self.model.types)
+                       if isinstance(links["type"], str) else None)
+            return
+        if len(link_ends(tinfo, places)) != 2:
+            self.error(f"board: {tinfo.name} does not join two places: it needs two fields "
+                       f"naming a {places}", links, "type")
+        if "kind" in links:
+            self._field(links, "kind", tinfo)
 
     def _show(self, board: Any, show: Any) -> None:
         if not isinstance(show, dict):
@@ -284,6 +312,11 @@ class BoardCheck:
                 self._zones_of(spec_map, "zones", tname)
             if "show" in spec_map:
                 self._fields(spec_map, "show", tinfo)
+
+
+def link_ends(tinfo: Any, places: str) -> list[str]:
+    """The fields of a link type (board `map: links:`) that name a place of type `places`."""
+    return [name for name, f in tinfo.fields.items() if f.type == places]
 
 
 def log_sentences(raw: Any) -> bool:

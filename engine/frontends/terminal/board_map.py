@@ -62,6 +62,12 @@ def map_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], width: i
     return board_map.lines(width), board_map.zones_shown
 
 
+def board_map(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> _Map:
+    """The map of a side's view read through the board's `map:` spec (its commands: the
+    whole map, one place, a place's contents)."""
+    return _Map(view, cat, spec)
+
+
 class _Map:
     """The map of a side's view, read through the board's `map:` spec: the places of type
     `places` by `group`, the `pieces` standing in them (or under another piece), and the
@@ -81,6 +87,7 @@ class _Map:
         self.flags = list(spec.get("flags") or [])
         self.shown_fields = list(spec.get("fields") or [])
         self.summary: str | None = spec.get("summary")
+        self.links_spec: dict[str, Any] | None = spec.get("links")
         self.pieces: dict[str, dict[str, Any]] = {
             tname: ({"at": piece} if isinstance(piece, str) else dict(piece))
             for tname, piece in (spec.get("pieces") or {}).items()}
@@ -159,30 +166,130 @@ class _Map:
             head += f" ({cat.term(summary)}: {summed})"
         return head
 
-    def _place_lines(self, pid: str, width: int) -> list[str]:
-        """A place worth showing in detail (pieces in it, a var field set) on its lines:
-        its name, its fields, what stands in it; none for a quiet place."""
-        cat = self.cat
-        info = self.place_info
-        record = self.record(pid)
+    def _parts(self, pid: str) -> list[str]:
+        """What is in a place: the pieces of its zones, and those standing in it."""
         parts = [units for i, zone in enumerate(self.place_zones)
                  if (units := self._units(zone, pid, i > 0))]
-        parts += [self._piece_text(rid, tname) for tname, rid in self.standing.get(pid, [])]
-        marked = [field for field in self.shown_fields if field != self.summary
-                  and info.fields[field].var and not _unset(info, field, record.get(field))]
-        if not parts and not marked:
-            return []
-        notes = [_field_text(cat, field, record.get(field), field in marked)
-                 for field in self.shown_fields if not _unset(info, field, record.get(field))]
-        line = f"    {cat.name(pid)}" + (f" ({', '.join(notes)})" if notes else "")
-        return wrap(line + (": " + ", ".join(parts) if parts else ""), width)
+        return parts + [self._piece_text(rid, tname) for tname, rid in self.standing.get(pid, [])]
 
-    def lines(self, width: int) -> list[str]:
-        """The busy groups, each with its places in detail, then the quiet ones."""
+    def _notes(self, pid: str, marked: list[str]) -> list[str]:
+        """A place's `fields` that are set, a var field among `marked` after its term."""
+        info = self.place_info
+        record = self.record(pid)
+        return [_field_text(self.cat, field, record.get(field), field in marked)
+                for field in self.shown_fields if not _unset(info, field, record.get(field))]
+
+    def _marked(self, pid: str) -> list[str]:
+        info = self.place_info
+        record = self.record(pid)
+        return [field for field in self.shown_fields if field != self.summary
+                and info.fields[field].var and not _unset(info, field, record.get(field))]
+
+    def place_text(self, pid: str, always: bool = False) -> str:
+        """A place on one line: its name, its fields, what is in it ("" for a quiet place
+        unless `always`)."""
+        parts = self._parts(pid)
+        marked = self._marked(pid)
+        if not parts and not marked and not always:
+            return ""
+        notes = self._notes(pid, marked)
+        line = self.cat.name(pid) + (f" ({', '.join(notes)})" if notes else "")
+        return line + (": " + ", ".join(parts) if parts else "")
+
+    def is_place(self, rid: str) -> bool:
+        """Is `rid` a place of the map?"""
+        record = self.model.records.get(rid)
+        return record is not None and record.type == self.place_type
+
+    def what_is_there(self, pid: str) -> str:
+        """What a place holds and its fields set, in a few words ("" when nothing)."""
+        return "; ".join(self._notes(pid, self._marked(pid)) + self._parts(pid))
+
+    def _place_lines(self, pid: str, width: int, always: bool = False) -> list[str]:
+        """A place worth showing in detail (pieces in it, a var field set) on its lines:
+        its name, its fields, what stands in it; none for a quiet place unless `always`."""
+        text = self.place_text(pid, always)
+        return wrap(f"    {text}", width) if text else []
+
+    def groups(self) -> dict[Any, list[str]]:
+        """The places by group, in the pack's order."""
         groups: dict[Any, list[str]] = {}
         for pid in self.model.by_type.get(self.place_type, []):
             group = self.record(pid).get(self.group_by) if self.group_by else None
             groups.setdefault(group, []).append(pid)
+        return groups
+
+    def whole(self, width: int) -> list[str]:
+        """Every group, each with every place in it and what is there (the `m` command)."""
+        out: list[str] = []
+        for gid, pids in self.groups().items():
+            out.append(f"  {self._group_head(gid, pids)}")
+            out.extend(line for pid in pids for line in self._place_lines(pid, width, True))
+        return out
+
+    def links(self, pid: str) -> list[tuple[str, str | None]]:
+        """The places joined to `pid` (board `map: links:`), each with its connection's kind
+        as the pack names it (None for the kind field's default, or without one)."""
+        from engine.dsl.boardspec import link_ends
+        spec = self.links_spec
+        if not spec:
+            return []
+        tinfo = self.model.types[spec["type"]]
+        ends = link_ends(tinfo, self.place_type)
+        kind_field = spec.get("kind")
+        out: list[tuple[str, str | None]] = []
+        for rid in self._of_type(spec["type"]):
+            record = self.record(rid)
+            joined: list[str] = [str(record.get(end)) for end in ends]
+            if pid not in joined:
+                continue
+            other: str = joined[1] if joined[0] == pid else joined[0]
+            kind = record.get(kind_field) if kind_field else None
+            shown = None if kind_field is None or _unset(tinfo, kind_field, kind) \
+                else self.cat.value(kind)
+            out.append((other, shown))
+        return out
+
+    def space_lines(self, pid: str, width: int) -> list[str]:
+        """One place (the `s PLACE` command): its line, its group, and its connections."""
+        cat = self.cat
+        lines = wrap(f"  {self.place_text(pid, True)}", width, "    ")
+        group = self.record(pid).get(self.group_by) if self.group_by else None
+        if group is not None:
+            # i18n: the group (e.g. province) a place on the map lies in
+            lines.append(f"    {tr(cat.lang, 'in {group}', group=cat.name(group))}")
+        links = self.links(pid)
+        if links:
+            said = []
+            for other, kind in links:
+                there = self.what_is_there(other)
+                text = cat.name(other) + (f" ({kind})" if kind else "")
+                said.append(f"{text}: {there}" if there else text)
+            # i18n: the places joined to a place on the map, counted
+            lines.append("    " + ntr(cat.lang, "{n} connection:", "{n} connections:",
+                                      len(links)))
+            lines.extend(row for text in said for row in wrap(f"      {text}", width, "        "))
+        return lines
+
+    def find(self, text: str) -> tuple[str | None, list[str]]:
+        """The place named `text` as shown (case-insensitive), or None and the names of the
+        closest ones."""
+        import difflib
+        names = {self.cat.name(pid).casefold(): pid
+                 for pid in self.model.by_type.get(self.place_type, [])}
+        key = " ".join(text.split()).casefold()
+        if key in names:
+            return names[key], []
+        starts = [pid for name, pid in names.items() if name.startswith(key)]
+        if len(starts) == 1:
+            return starts[0], []
+        close = difflib.get_close_matches(key, list(names), n=3, cutoff=0.6)
+        return None, [self.cat.name(names[name]) for name in close] or \
+            [self.cat.name(pid) for pid in starts[:3]]
+
+    def lines(self, width: int) -> list[str]:
+        """The busy groups, each with its places in detail, then the quiet ones."""
+        groups = self.groups()
         busy: list[str] = []
         quiet: list[str] = []
         for gid, pids in groups.items():

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.frontends.bots import UNDONE
 from engine.frontends.terminal.board import render_view
+from engine.frontends.terminal.board_map import board_map
 from engine.frontends.terminal.lines import WIDTH, wrap
 from engine.frontends.terminal.log import log_lines, since_last_decision
 from engine.frontends.terminal.namer import Namer
@@ -71,11 +72,12 @@ class HumanPlayer:
         self._output(self.screen(game, side, view))
         from engine.dsl.boardspec import board_spec
         spec = board_spec(game.pack.meta.get("board"))
-        name = Namer(cat, spec.get("show"), view.get("fields"))
+        the_map = board_map(view, cat, spec["map"]) if spec.get("map") else None
+        name = _with_places(Namer(cat, spec.get("show"), view.get("fields")), the_map)
         # several picks (`many`, `order`) are typed as the options' numbers, never as a
         # numbered list of their combinations
         listed = len(legal) <= MAX_LISTED and decision["kind"] not in ("many", "order")
-        self._question(decision, legal, cat, name, listed)
+        self._question(decision, legal, cat, name, listed, the_map is not None)
         while True:
             try:
                 line = self._input("> ").strip()
@@ -86,12 +88,19 @@ class HumanPlayer:
             if line == "q":
                 raise QuitGame()
             if line in ("?", "help"):
-                self._output(help_text(self.lang, picks(decision)))
+                self._output(help_text(self.lang, picks(decision), the_map is not None))
+                continue
+            if line == "m" and the_map is not None:
+                # i18n: the head of the whole map (the command m)
+                self._output("\n".join([tr(self.lang, "map:"), *the_map.whole(WIDTH)]))
+                continue
+            if line.startswith("s ") and the_map is not None and self._space(
+                    the_map, line[2:].strip()):
                 continue
             if line == "l":
                 self._page(log_lines(view["log"], cat,
                                      sentences=spec.get("log") == "sentences"))
-                self._question(decision, legal, cat, name, listed)
+                self._question(decision, legal, cat, name, listed, the_map is not None)
                 continue
             lang = self.lang
             if line == "u":
@@ -122,6 +131,25 @@ class HumanPlayer:
                 # i18n: reason: why the rules refuse the choice
                 self._output(tr(lang, "not allowed: {reason}", reason=err.text(lang)))
 
+    def _space(self, the_map: Any, text: str) -> bool:
+        """`s SPACE`: the place named `text` and its connections, or a did-you-mean; False
+        when `text` names no place and is a file's name (it has a dot or a slash): a save."""
+        found, close = the_map.find(text)
+        if found is not None:
+            self._output("\n".join(the_map.space_lines(found, WIDTH)))
+            return True
+        if "." in text or "/" in text:
+            return False
+        if close:
+            # i18n: name: what was typed after s; names: the places named most like it
+            self._output(tr(self.lang, "no space named {name}; did you mean {names}?",
+                            name=text, names=", ".join(close)))
+        else:
+            # i18n: name: what was typed after s; a file's name has a dot (s game.save)
+            self._output(tr(self.lang, "no space named {name} (to save, give a file name "
+                            "with a dot: s game.save)", name=text))
+        return True
+
     def _undo(self, game: Game, side: str) -> bool:
         """Take back the side's last decision, if the game can."""
         if game.can_undo(side):
@@ -149,8 +177,8 @@ class HumanPlayer:
         self._output(tr(lang, "saved to {path}", path=path))
 
     def _question(self, decision: dict[str, Any], legal: list[Any], cat: Catalog,
-                  name: Namer, listed: bool) -> None:
-        """The question and its numbered options."""
+                  name: Callable[[Any], str], listed: bool, has_map: bool = False) -> None:
+        """The question and its numbered options (and the map's commands `has_map`)."""
         lang = cat.lang
         self._output(describe_decision(decision, cat))
         span = whole_numbers(decision)
@@ -180,6 +208,9 @@ class HumanPlayer:
                 self._output(tr(lang, "enter option numbers separated by spaces"))
         # i18n: the command letters are typed as they are: keep them
         self._output(tr(lang, "  (u = undo, s FILE = save, l = log, ? = help, q = quit)"))
+        if has_map:
+            # i18n: the map's command letters are typed as they are: keep them
+            self._output(tr(lang, "  (m = the map, s SPACE = one space and its connections)"))
 
     def _option(self, number: int, text: str) -> None:
         """An option on its lines, wrapped under the start of its text."""
@@ -241,6 +272,21 @@ class HumanPlayer:
 
 
 _NOT_AN_ANSWER = object()  # what `_parse` makes of a line that picks nothing
+
+
+def _with_places(name: Namer, the_map: Any) -> Callable[[Any], str]:
+    """`name`, with what is on a place of the map after a place's name ("Capua: PC Rome;
+    Rome 5 CU") as an option shows it."""
+    if the_map is None:
+        return name
+
+    def said(value: Any) -> str:
+        text = name(value)
+        if isinstance(value, str) and the_map.is_place(value):
+            there = the_map.what_is_there(value)
+            return f"{text}: {there}" if there else text
+        return text
+    return said
 
 
 def whole_numbers(decision: dict[str, Any]) -> tuple[int, int] | None:

@@ -69,10 +69,11 @@ def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:
     return f"{who}: {text}"
 
 
-def help_text(lang: str, picks: str = "one") -> str:
+def help_text(lang: str, picks: str = "one", has_map: bool = False) -> str:
     """The commands at the prompt, in `lang` (`?` or `help` shows them); the first says how
     the decision is answered: `picks` "one" (an option's number), "several" (the numbers of
-    options) or "number" (a count, typed as the number itself)."""
+    options) or "number" (a count, typed as the number itself); `has_map`: the commands of
+    the map (m, s SPACE) too."""
     # the commands (N, u, s, l, ?, help, q) are typed as they are in any language
     if picks == "several":
         # i18n: the first line of the commands: keep "N M ..." and the columns lined up
@@ -90,7 +91,12 @@ def help_text(lang: str, picks: str = "one") -> str:
   ? or help this list
   q         quit""")
     # i18n: the head of the list of commands
-    return "\n".join([tr(lang, "commands:"), first, rest])
+    lines = [tr(lang, "commands:"), first]
+    if has_map:
+        # i18n: the map's commands: keep m, s and the columns lined up
+        lines.append(tr(lang, """  m         the map: every space by group, with what is there
+  s SPACE   one space by its name: what is there and its connections"""))
+    return "\n".join([*lines, rest])
 
 
 HELP = help_text("en")
