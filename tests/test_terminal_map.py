@@ -150,3 +150,33 @@ def test_links_of_the_test_pack_show_its_roads(tmp_path):
              if space in (pack.records[r]["a"], pack.records[r]["b"])]
     assert len(the_map.links(space)) == len(roads) > 0
     assert all(kind is None for _, kind in the_map.links(space))  # no kind field: none said
+
+
+@pytest.mark.parametrize("pack_name", ["hannibal", "ante_portas"])
+def test_a_person_plays_a_whole_game_against_greedy(pack_name, capsys, monkeypatch):
+    """`engine play PACK --bots human,greedy --seed 1`, the person typing the help, the map
+    and one space, then always the first option (or 1 for a count): the game reaches its
+    result, the counts are asked as numbers, and no board line reads "name = value"."""
+    import io
+
+    from engine.frontends.cli import main
+    monkeypatch.setattr("sys.stdin", io.StringIO("?\nm\ns Saguntum\n" + "1\n" * 3000))
+    assert main(["play", pack_name, "--bots", "human,greedy", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1].startswith("result: ")
+    boards = []  # the lines of each board: those under "board:" up to the next head
+    for block in out.split("\nboard:\n")[1:]:
+        lines = block.splitlines()
+        end = next((i for i, line in enumerate(lines) if not line.startswith("  ")), len(lines))
+        boards.append(lines[:end])
+    assert boards and all(board for board in boards)
+    assert all(" = " not in line for board in boards for line in board), boards[0]
+    if pack_name == "hannibal":
+        # seed 002 §8.1: how many CUs go with a leader who moves is a count, typed as such
+        assert "how many of the 10 CUs there go with him?\nenter a number, 0–10" in out
+        assert "\nmap:\n  Latium (PC: Rome 4)\n    Rome (Walled city, Rome): Rome" in out
+        assert "  Saguntum (Walled city, Carthage): Carthage" in out
+        assert "    in Idubeda\n" in out
+    else:
+        assert "\n  round 1\n  sub-round 1\n" in out
+        assert "m = the map" not in out  # Ante Portas has no map
