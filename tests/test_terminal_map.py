@@ -95,7 +95,8 @@ def test_space_options_say_what_is_there(hannibal):
     g.apply(answer)
     _, shown = typed(g, ["q"])
     assert "Carthage: Hannibal: march from Saguntum to which space?" in shown
-    assert "  1) Dertosa" in shown and "  2) Segobriga: Carthage" in shown
+    # seed 002 §8.3: Saguntum-Segobriga is a mountain pass (content/hannibal/connections.yaml)
+    assert "  1) Dertosa" in shown and "  2) Segobriga (pass): Carthage" in shown
 
 
 def test_help_lists_the_map_commands_only_with_a_map(hannibal):

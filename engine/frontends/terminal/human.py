@@ -73,7 +73,8 @@ class HumanPlayer:
         from engine.dsl.boardspec import board_spec
         spec = board_spec(game.pack.meta.get("board"))
         the_map = board_map(view, cat, spec["map"]) if spec.get("map") else None
-        name = _with_places(Namer(cat, spec.get("show"), view.get("fields")), the_map)
+        name = _with_places(Namer(cat, spec.get("show"), view.get("fields")), the_map,
+                            decision.get("args"))
         # several picks (`many`, `order`) are typed as the options' numbers, never as a
         # numbered list of their combinations
         listed = len(legal) <= MAX_LISTED and decision["kind"] not in ("many", "order")
@@ -274,15 +275,21 @@ class HumanPlayer:
 _NOT_AN_ANSWER = object()  # what `_parse` makes of a line that picks nothing
 
 
-def _with_places(name: Namer, the_map: Any) -> Callable[[Any], str]:
-    """`name`, with what is on a place of the map after a place's name ("Capua: PC Rome;
-    Rome 5 CU") as an option shows it."""
+def _with_places(name: Namer, the_map: Any, args: list[Any] | None = None
+                 ) -> Callable[[Any], str]:
+    """`name`, with what is on a place of the map after a place's name ("Capua: Rome"),
+    as an option shows it; when the question names one place (`args`: "march from Saguntum
+    to which space?"), a place joined to it says the connection's kind ("Segobriga (pass)")."""
     if the_map is None:
         return name
+    places = [arg for arg in args or [] if isinstance(arg, str) and the_map.is_place(arg)]
+    kinds = dict(the_map.links(places[0])) if len(places) == 1 else {}
 
     def said(value: Any) -> str:
         text = name(value)
         if isinstance(value, str) and the_map.is_place(value):
+            if kinds.get(value):
+                text += f" ({kinds[value]})"
             there = the_map.what_is_there(value)
             return f"{text}: {there}" if there else text
         return text
