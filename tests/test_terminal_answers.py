@@ -92,3 +92,4 @@ def test_ante_portas_vars_read_as_words():
     assert "  round 1" in lines and "  sub-round 1" in lines, lines
     assert all(" = " not in line for line in lines), lines
     assert "  Hannibal's army: Illiberis" in lines, lines
+    assert "  sea hegemony: 3" in lines, lines  # a term of several words: a colon before it

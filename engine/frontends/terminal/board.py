@@ -100,11 +100,12 @@ def _board_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> li
 
 
 def var_line(cat: Catalog, var: str, value: Any) -> str:
-    """A var as a line of the board, said with the pack's term for it: a number after the
-    term as the pack writes it ("round 1"), a yes/no or a name after a colon ("Hannibal's
-    army: Illiberis")."""
+    """A var as a line of the board, said with the pack's term for it: a number right after
+    a term of one word ("round 1"), else after a colon ("sea hegemony: 3"), as are a yes/no
+    and a name ("Hannibal's army: Illiberis")."""
     head = cat.term(var)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and len(head.split()) == 1:
         return f"{head} {cat.value(value)}"
     if isinstance(value, bool):
         return f"{head}: {tr(cat.lang, 'yes') if value else tr(cat.lang, 'no')}"
