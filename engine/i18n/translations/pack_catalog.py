@@ -14,6 +14,7 @@ from engine.i18n.translations.coverage import derived_named
 from engine.i18n.translations.files import (
     DEFAULT_LANG,
     SECTIONS,
+    TEXT_FIELDS,
     name_parts,
     read_translation,
     translation_dirs,
@@ -115,6 +116,42 @@ class Catalog:
         if got is None and self.lang != DEFAULT_LANG:
             got = self.own_name(rid, DEFAULT_LANG)
         return rid if got is None else got
+
+    def own_text(self, rid: str, lang: str | None = None) -> str | None:
+        """The record's rules text (a card's event) in `lang` itself: its `texts:` entry,
+        or in English its `text` (else `event`) field of type text. None when it has none there."""
+        lang = lang or self.lang
+        got = self._table(lang)["texts"].get(rid)
+        if got is None and lang == DEFAULT_LANG:
+            data = self.pack.records.get(rid) or {}
+            fields = self._text_fields(rid)
+            got = next((str(data[f]) for f in fields
+                        if isinstance(data.get(f), str) and data[f].strip()), None)
+        return got
+
+    def _text_fields(self, rid: str) -> list[str]:
+        """The record's fields of TEXT_FIELDS declared as `text` (an `event:` written in the
+        rules language, an effect, is no text)."""
+        model = getattr(self.pack, "model", None)
+        rec = model.records.get(rid) if model is not None else None
+        if model is None or rec is None or rec.type not in model.types:
+            return []
+        info = model.types[rec.type]
+        return [f for f in TEXT_FIELDS
+                if f in info.fields and str(info.fields[f].type) == "text"]
+
+    def text(self, rid: str) -> str:
+        """The record's rules text in this language, else in English; "" when it has none.
+        A record without a text of its own has that of the record its `kind` field names
+        (the copies of a battle card share their kind's text)."""
+        for lang in self._chain():
+            got = self.own_text(rid, lang)
+            if got is not None:
+                return got
+        kind = (self.pack.records.get(rid) or {}).get("kind")
+        if isinstance(kind, str) and kind in self.pack.records and kind != rid:
+            return self.text(kind)
+        return ""
 
     def is_named(self, rid: str) -> bool:
         """Named in this language: a name of its own, or a derived name whose records are
