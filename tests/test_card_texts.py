@@ -127,3 +127,18 @@ def test_terminal_cards_section_shows_a_cards_text(hannibal):
     card = hand[0]
     assert cat.name(card) in text
     assert " ".join(cat.text(card).split()) in text
+
+
+def test_a_view_in_a_language_gives_its_cards_texts(hannibal):
+    g = hannibal.new_game(1)
+    plain = g.view("rome")
+    assert "texts" not in plain  # (a view without a language: what digests and saves see)
+    view = g.view("rome", lang="nl")
+    hand = [c for z in view["zones"].values() if isinstance(z, list) for c in z
+            if hannibal.model.records.get(c) is not None
+            and hannibal.model.records[c].type == "strategy_card"]
+    assert hand
+    cat = Catalog(hannibal, "nl")
+    for card in hand:
+        assert view["texts"][card] == cat.text(card)
+    assert set(view["texts"]) <= set(view["names"])
