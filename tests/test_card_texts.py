@@ -142,3 +142,11 @@ def test_a_view_in_a_language_gives_its_cards_texts(hannibal):
     for card in hand:
         assert view["texts"][card] == cat.text(card)
     assert set(view["texts"]) <= set(view["names"])
+def test_every_hannibal_strategy_card_has_a_dutch_text(hannibal):
+    """seed 002: every strategy card's event, in Dutch words of our own."""
+    en, nl = Catalog(hannibal, "en"), Catalog(hannibal, "nl")
+    for rid in hannibal.by_type["strategy_card"]:
+        assert nl.own_text(rid) is not None, rid
+        assert nl.text(rid) != en.text(rid), rid
+
+
