@@ -150,3 +150,29 @@ def test_every_hannibal_strategy_card_has_a_dutch_text(hannibal):
         assert nl.text(rid) != en.text(rid), rid
 
 
+
+
+# ---- Ante Portas (reconstructed texts: seed 000 prints no card list) ----------------------
+def test_every_ante_portas_half_has_an_english_and_a_hungarian_text():
+    pack = load_pack("ante_portas")
+    en, hu = Catalog(pack, "en"), Catalog(pack, "hu")
+    halves = [*pack.by_type["rhalf"], *pack.by_type["chalf"]]
+    assert len(halves) == 38
+    for rid in halves:
+        assert en.own_text(rid), rid
+        assert hu.own_text(rid) and hu.own_text(rid) != en.own_text(rid), rid
+    assert en.text("trasimene_fog") == "Attached to the battle: the Roman infantry is halved."
+
+
+def test_an_ante_portas_card_shows_both_halves_texts():
+    pack = load_pack("ante_portas")
+    card = next(c for c in pack.by_type["card"] if pack.records[c].get("carthaginian"))
+    data = pack.records[card]
+    for lang in ("en", "hu"):
+        cat = Catalog(pack, lang)
+        assert cat.text(card) == (f"{cat.name(data['roman'])}: {cat.text(data['roman'])} / "
+                                  f"{cat.name(data['carthaginian'])}: "
+                                  f"{cat.text(data['carthaginian'])}")
+    one = next(c for c in pack.by_type["card"] if not pack.records[c].get("carthaginian"))
+    en = Catalog(pack, "en")
+    assert en.text(one) == en.text(pack.records[one]["roman"])  # one half: its text alone

@@ -22,6 +22,7 @@ from engine.i18n.translations.files import (
 )
 from engine.i18n.translations.sentences import message_key, numbered_text
 
+TEXT_JOIN = " / "  # between the texts a record's text is made of (a card's two halves)
 NAME_JOIN = " – "  # between the names of a derived name (`names_from` with several fields)
 
 
@@ -142,16 +143,27 @@ class Catalog:
 
     def text(self, rid: str) -> str:
         """The record's rules text in this language, else in English; "" when it has none.
-        A record without a text of its own has that of the record its `kind` field names
-        (the copies of a battle card share their kind's text)."""
+        A record without a text of its own has those of the records its fields refer to
+        (a battle card's kind; a card's two halves, each after its name and a colon)."""
+        got = self._own_text_any(rid)
+        if got is not None:
+            return got
+        data = self.pack.records.get(rid) or {}
+        refs = [v for k, v in data.items() if k not in ("id", "type") and isinstance(v, str)
+                and v != rid and v in self.pack.records]
+        texts = [(ref, got) for ref in dict.fromkeys(refs)
+                 for got in [self._own_text_any(ref)] if got]
+        if len(texts) == 1:
+            return texts[0][1]
+        return TEXT_JOIN.join(f"{self.name(ref)}: {got}" for ref, got in texts)
+
+    def _own_text_any(self, rid: str) -> str | None:
+        """The record's own text in this language, else in English (nothing derived)."""
         for lang in self._chain():
             got = self.own_text(rid, lang)
             if got is not None:
                 return got
-        kind = (self.pack.records.get(rid) or {}).get("kind")
-        if isinstance(kind, str) and kind in self.pack.records and kind != rid:
-            return self.text(kind)
-        return ""
+        return None
 
     def is_named(self, rid: str) -> bool:
         """Named in this language: a name of its own, or a derived name whose records are
