@@ -142,12 +142,15 @@ def test_a_view_in_a_language_gives_its_cards_texts(hannibal):
     for card in hand:
         assert view["texts"][card] == cat.text(card)
     assert set(view["texts"]) <= set(view["names"])
-def test_every_hannibal_strategy_card_has_a_dutch_text(hannibal):
-    """seed 002: every strategy card's event, in Dutch words of our own."""
-    en, nl = Catalog(hannibal, "en"), Catalog(hannibal, "nl")
-    for rid in hannibal.by_type["strategy_card"]:
-        assert nl.own_text(rid) is not None, rid
-        assert nl.text(rid) != en.text(rid), rid
+@pytest.mark.parametrize("lang", ["nl", "ru"])
+def test_every_hannibal_card_has_a_text_in_the_sources_languages(hannibal, lang):
+    """seed 002's card list: every strategy card's event, in Dutch and Russian words of our
+    own (Russian terms from seed 003), and every battle-card kind (seed 002 §11.4-§11.7)."""
+    en, cat = Catalog(hannibal, "en"), Catalog(hannibal, lang)
+    for rid in [*hannibal.by_type["strategy_card"], *hannibal.by_type["battle_card_type"]]:
+        assert cat.own_text(rid) is not None, rid
+        assert cat.text(rid) != en.text(rid), rid
+    assert "ВЧ" in Catalog(hannibal, "ru").text("gallic_recruits")
 
 
 
