@@ -259,6 +259,9 @@ class _Recording(Catalog):
     def term(self, tid):
         return self._noted(super().term(tid))
 
+    def text(self, rid):  # a card's rules text is the pack's words too
+        return self._noted(super().text(rid))
+
     def value(self, v):
         got = super().value(v)
         return self._noted(got) if isinstance(v, str) else got

@@ -293,6 +293,9 @@ class View(TypedDict):
     names: NotRequired[Annotated[dict[str, str], Doc(
         "Only with `Game.view(side, lang=...)`: id -> its name in that language, for every "
         "id the view holds (records, sides, enum values, zone and var names, events).")]]
+    texts: NotRequired[Annotated[dict[str, str], Doc(
+        "Only with `Game.view(side, lang=...)`: record id -> its rules text (what a card's "
+        "event does) in that language, for every record of `names` that has one.")]]
 
 
 # ---- saves ----------------------------------------------------------------------------------

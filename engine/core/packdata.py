@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:  # (types only: a pack's parts are built by engine.core.loader)
+    from collections.abc import Iterable
+
     from engine.core.graph import Graph
     from engine.core.limits import Limits
     from engine.core.tables import Table
@@ -140,6 +142,19 @@ class PackData:
                                                                      "fields")
                           or keyed and k in self.records)
         visit(data)
+        return out
+
+    def texts_of(self, ids: Iterable[str], lang: str | None = None) -> dict[str, str]:
+        """id -> the record's rules text in `lang` (a card's event: `Catalog.text`), for
+        the records among `ids` that have one."""
+        from engine.i18n.translations import DEFAULT_LANG, catalog
+        cat = catalog(self, lang or DEFAULT_LANG)
+        out: dict[str, str] = {}
+        for rid in ids:
+            if rid in self.records:
+                text = cat.text(rid)
+                if text:
+                    out[rid] = text
         return out
 
     # ---- visibility -------------------------------------------------------------------------

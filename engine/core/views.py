@@ -337,6 +337,7 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
     if lang is not None:
         view["lang"] = lang
         view["names"] = pack.names_in(view, lang)
+        view["texts"] = pack.texts_of(view["names"], lang)
     return view
 
 

@@ -4,6 +4,7 @@ and `engine schema` (the JSON Schema of the public format)."""
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from engine.frontends.cli.output import (
     EXIT_OK,
@@ -78,6 +79,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
             record.update(name=cat.name(rid), named=cat.is_named(rid),
                           derived=cat.own_name(rid) is None
                           and cat.derived_name(rid) is not None)
+            if getattr(args, "text", False):
+                record["text"] = cat.text(rid)
             records.append(record)
     records.sort(key=_record_order)
     if args.json:
@@ -86,8 +89,15 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return EXIT_OK
     rows = [[r["type"], r["id"], r.get("number", ""), r["name"] + ("" if r["named"] else " *")]
             for r in records]
-    for line in _table(rows, ["TYPE", "ID", "NUMBER", f"NAME ({args.lang})"]):
+    lines = _table(rows, ["TYPE", "ID", "NUMBER", f"NAME ({args.lang})"])
+    for line in lines[:2]:
         to_stdout(line)
+    for line, r in zip(lines[2:], records):
+        to_stdout(line)
+        if r.get("text"):
+            for part in textwrap.wrap(r["text"], 88, initial_indent="    ",
+                                      subsequent_indent="    "):
+                to_stdout(part)
     unnamed = sum(not r["named"] for r in records)
     tail = f"; * = no {args.lang} name yet ({unnamed})" if unnamed else ""
     to_stdout(f"\n{len(records)} record{'s' * (len(records) != 1)}{tail}")

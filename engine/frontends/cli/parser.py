@@ -145,8 +145,11 @@ def _add_cards(commands: Subparsers) -> None:
         description="List records (type, id, number, name in a language), "
         "sorted by type, number and id. --json adds whether each record is "
         "named in the language ('named') and whether that name is derived "
-        "from other records (pack.yaml names_from).")
+        "from other records (pack.yaml names_from). --text adds each record's rules "
+        "text (a card's event) in the language, under its line ('text' in --json).")
     command.add_argument("pack", metavar="PACK")
+    command.add_argument("--text", action="store_true",
+                         help="show each record's rules text (a card's event)")
     command.add_argument("--lang", type=language, default="en", metavar="CODE")
     command.add_argument("--type", metavar="TYPE", action="append",
                          help="only records of this type (repeat for several types)")

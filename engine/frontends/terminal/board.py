@@ -2,6 +2,7 @@
 the turn track, the map, the cards), the log above the prompt, and the result."""
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from engine.frontends.terminal.board_map import map_lines
@@ -136,6 +137,10 @@ def _cards_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], on_ma
                 # i18n: hidden: "3 cards (hidden)"; cards: those shown to this player
                 text = tr(lang, "{hidden}; revealed to you: {cards}", hidden=text,
                           cards=name(items["revealed"]))
+        elif any(isinstance(card, str) and cat.text(card) for card in items):
+            lines.append(f"  {cat.zone(key)}:")  # one card a line, its rules text under it
+            lines.extend(_texted_cards(items, cat, name, width))
+            continue
         elif any(isinstance(card, str) and name.details(card) for card in items):
             lines.append(f"  {cat.zone(key)}:")  # one card a line, with its fields
             for card in items:
@@ -144,6 +149,23 @@ def _cards_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], on_ma
         else:
             text = cat.value(items)
         lines.extend(wrap(f"  {cat.zone(key)}: {text}", width))
+    return lines
+
+
+def _texted_cards(items: list[Any], cat: Catalog, name: Namer, width: int) -> list[str]:
+    """Cards one a line (copies alike said once, with their count), each with its rules
+    text (a card's event) indented under it."""
+    groups: dict[str, list[Any]] = {}
+    for card in items:
+        groups.setdefault(name(card), []).append(card)
+    lines: list[str] = []
+    for label, cards in groups.items():
+        lines.extend(wrap(f"    {label if len(cards) == 1 else f'{len(cards)} × {label}'}",
+                          width))
+        text = cat.text(cards[0]) if isinstance(cards[0], str) else ""
+        if text:
+            lines.extend(textwrap.wrap(text, max(20, width - 6), initial_indent="      ",
+                                       subsequent_indent="      "))
     return lines
 
 

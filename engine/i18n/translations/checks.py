@@ -2,7 +2,7 @@
 
 Codes:
   E500  the file names a pack that is not known
-  E501  a name is given for a record id the pack does not have
+  E501  a name or a text is given for a record id the pack does not have
   W502  an entry without `source`
   E503  the file's shape: not a mapping, missing/mismatched `pack`/`lang`, bad entries (reported
         by engine.i18n.translations.files as the file is read)
@@ -57,6 +57,10 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
             if key not in info.records:
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,
                         did_you_mean(key, info.records), e.key_loc.col + len(key))
+        for key, e in tf.texts.items():
+            if key not in info.records:
+                tf.diag("E501", f"pack '{info.id}' has no record '{key}' to give a text",
+                        e.key_loc, did_you_mean(key, info.records), _key_end(e))
         for key, e in tf.terms.items():
             if key not in info.terms and key not in info.records:
                 tf.diag("E508", f"unknown term '{key}' in pack '{info.id}': a term is a name "

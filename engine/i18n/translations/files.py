@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)(?:\.(?P<part>[a-z][a-z0-9_]*))?"
                        r"\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.yaml$")
 LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?$")
-SECTIONS = {"names": "name", "terms": "name", "messages": "text"}
+SECTIONS = {"names": "name", "terms": "name", "messages": "text", "texts": "text"}
+# the fields of a record that hold its rules text in English (a card's event), in this order
+TEXT_FIELDS = ("text", "event")
 TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
 DEFAULT_LANG = "en"
 
@@ -62,6 +64,11 @@ class TranslationFile:
     @property
     def messages(self) -> dict[str, Entry]:
         return self.sections["messages"]
+
+    @property
+    def texts(self) -> dict[str, Entry]:
+        """record id -> its rules text (a card's event) in this language"""
+        return self.sections["texts"]
 
     def diag(self, code: str, message: str, loc: Loc | None, suggestion: str | None = None,
              end: int | None = None) -> None:

@@ -14,6 +14,7 @@ from engine.i18n.translations.coverage import derived_named
 from engine.i18n.translations.files import (
     DEFAULT_LANG,
     SECTIONS,
+    TEXT_FIELDS,
     name_parts,
     read_translation,
     translation_dirs,
@@ -21,6 +22,7 @@ from engine.i18n.translations.files import (
 )
 from engine.i18n.translations.sentences import message_key, numbered_text
 
+TEXT_JOIN = " / "  # between the texts a record's text is made of (a card's two halves)
 NAME_JOIN = " – "  # between the names of a derived name (`names_from` with several fields)
 
 
@@ -115,6 +117,53 @@ class Catalog:
         if got is None and self.lang != DEFAULT_LANG:
             got = self.own_name(rid, DEFAULT_LANG)
         return rid if got is None else got
+
+    def own_text(self, rid: str, lang: str | None = None) -> str | None:
+        """The record's rules text (a card's event) in `lang` itself: its `texts:` entry,
+        or in English its `text` (else `event`) field of type text. None when it has none there."""
+        lang = lang or self.lang
+        got = self._table(lang)["texts"].get(rid)
+        if got is None and lang == DEFAULT_LANG:
+            data = self.pack.records.get(rid) or {}
+            fields = self._text_fields(rid)
+            got = next((str(data[f]) for f in fields
+                        if isinstance(data.get(f), str) and data[f].strip()), None)
+        return got
+
+    def _text_fields(self, rid: str) -> list[str]:
+        """The record's fields of TEXT_FIELDS declared as `text` (an `event:` written in the
+        rules language, an effect, is no text)."""
+        model = getattr(self.pack, "model", None)
+        rec = model.records.get(rid) if model is not None else None
+        if model is None or rec is None or rec.type not in model.types:
+            return []
+        info = model.types[rec.type]
+        return [f for f in TEXT_FIELDS
+                if f in info.fields and str(info.fields[f].type) == "text"]
+
+    def text(self, rid: str) -> str:
+        """The record's rules text in this language, else in English; "" when it has none.
+        A record without a text of its own has those of the records its fields refer to
+        (a battle card's kind; a card's two halves, each after its name and a colon)."""
+        got = self._own_text_any(rid)
+        if got is not None:
+            return got
+        data = self.pack.records.get(rid) or {}
+        refs = [v for k, v in data.items() if k not in ("id", "type") and isinstance(v, str)
+                and v != rid and v in self.pack.records]
+        texts = [(ref, got) for ref in dict.fromkeys(refs)
+                 for got in [self._own_text_any(ref)] if got]
+        if len(texts) == 1:
+            return texts[0][1]
+        return TEXT_JOIN.join(f"{self.name(ref)}: {got}" for ref, got in texts)
+
+    def _own_text_any(self, rid: str) -> str | None:
+        """The record's own text in this language, else in English (nothing derived)."""
+        for lang in self._chain():
+            got = self.own_text(rid, lang)
+            if got is not None:
+                return got
+        return None
 
     def is_named(self, rid: str) -> bool:
         """Named in this language: a name of its own, or a derived name whose records are
