@@ -102,8 +102,8 @@ def _board_lines(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> li
 
 def var_line(cat: Catalog, var: str, value: Any) -> str:
     """A var as a line of the board, said with the pack's term for it: a number right after
-    a term of one word ("round 1"), else after a colon ("sea hegemony: 3"), as are a yes/no
-    and a name ("Hannibal's army: Illiberis")."""
+    a term of one word ("turn 1"), else after a colon ("victory points: 3"), as are a yes/no
+    and a name ("the king's army: North Gate")."""
     head = cat.term(var)
     if isinstance(value, (int, float)) and not isinstance(value, bool) \
             and len(head.split()) == 1:

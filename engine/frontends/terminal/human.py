@@ -277,9 +277,9 @@ _NOT_AN_ANSWER = object()  # what `_parse` makes of a line that picks nothing
 
 def _with_places(name: Namer, the_map: Any, args: list[Any] | None = None
                  ) -> Callable[[Any], str]:
-    """`name`, with what is on a place of the map after a place's name ("Capua: Rome"),
-    as an option shows it; when the question names one place (`args`: "march from Saguntum
-    to which space?"), a place joined to it says the connection's kind ("Segobriga (pass)")."""
+    """`name`, with what is on a place of the map after a place's name ("North Gate: red"),
+    as an option shows it; when the question names one place (`args`: "march from the Keep
+    to which space?"), a place joined to it says the connection's kind ("Ford (river)")."""
     if the_map is None:
         return name
     places = [arg for arg in args or [] if isinstance(arg, str) and the_map.is_place(arg)]
