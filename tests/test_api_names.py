@@ -35,7 +35,7 @@ def test_a_language_without_the_name_falls_back_to_english(ap):
 def test_an_unknown_id_is_a_key_error_with_a_suggestion(ap):
     with pytest.raises(KeyError, match="pack 'ante_portas' has no id 'card_1'; did you mean "
                        "'card_01'"):
-        ap.name_of("card_1")
+        ap.name_of("card_1", strict=True)
 
 
 def test_records_made_in_play_are_named_by_their_type():
@@ -68,3 +68,47 @@ def test_a_view_names_every_id_it_holds(ap, lang):
     assert not {"t", "a", "e", "n"} & set(names)
     if lang == "hu":
         assert names["rome"] == "Róma" and names["hand"] == "kéz"
+
+
+def test_a_plain_word_option_is_named_not_a_key_error():
+    """Issue 31: `pack.name_of('move')` raised KeyError for a word a decision offers (Hannibal
+    offers 'move' / 'pcs' for a card's ops, content/hannibal/rules/*.rules)."""
+    hannibal = load_pack("hannibal")
+    assert "move" not in hannibal.name_ids  # a word, not an id the pack declares
+    assert hannibal.name_of("move") == hannibal.name_of("move", "en") != ""
+    assert hannibal.name_of("step back") == "step back"  # a word no language names: itself
+    assert hannibal.name_of("pick_up") == "pick up"  # underscores become spaces
+    assert load_pack("ante_portas").name_of("hold_fast", "nl") == "hold fast"
+
+
+def _strings(x):
+    if isinstance(x, str):
+        yield from x.split("|")
+    elif isinstance(x, list):
+        for v in x:
+            yield from _strings(v)
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("pack_id, seed", [("hannibal", 5), ("ante_portas", 7)])
+def test_every_option_of_every_decision_has_a_readable_name(pack_id, seed):
+    """Issue 31: a view's `names` fell back to raw ids and missed plain-word options. Over a
+    random game, every text in every decision's options is named, and no name is a raw id
+    (an underscore-joined word)."""
+    pack = load_pack(pack_id)
+    game = pack.new_game(seed)
+    rnd = random.Random(seed)
+    seen = 0
+    for _ in range(300):
+        if game.over:
+            break
+        view = game.view(game.decider, lang="en")
+        names = view["names"]
+        for text in _strings(view["decision"]["options"]):
+            seen += 1
+            assert text in names, text
+            assert names[text] and "_" not in names[text], (text, names[text])
+        game.apply(game.random_action(rnd))
+    assert seen > 50
