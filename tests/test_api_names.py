@@ -72,13 +72,36 @@ def test_a_view_names_every_id_it_holds(ap, lang):
 
 def test_a_plain_word_option_is_named_not_a_key_error():
     """Issue 31: `pack.name_of('move')` raised KeyError for a word a decision offers (Hannibal
-    offers 'move' / 'pcs' for a card's ops, content/hannibal/rules/*.rules)."""
-    hannibal = load_pack("hannibal")
-    assert "move" not in hannibal.name_ids  # a word, not an id the pack declares
-    assert hannibal.name_of("move") == hannibal.name_of("move", "en") != ""
-    assert hannibal.name_of("step back") == "step back"  # a word no language names: itself
-    assert hannibal.name_of("pick_up") == "pick up"  # underscores become spaces
+    offers 'move' / 'pcs' for a card's ops, content/hannibal/strategy.rules): a word is named
+    by its term, else is itself made readable."""
+    tiny = load_pack("tests/packs/tinygame")
+    assert "move" not in tiny.name_ids  # a word, not an id the pack declares
+    assert tiny.name_of("move") == tiny.name_of("move", "en") == "move"
+    assert tiny.name_of("pick_up") == tiny.name_of("pick  up") == "pick up"  # made readable
     assert load_pack("ante_portas").name_of("hold_fast", "nl") == "hold fast"
+    with pytest.raises(KeyError):
+        tiny.name_of("move", strict=True)
+
+
+# Hannibal's move and card-use options (content/hannibal/move.rules `on march`, strategy.rules,
+# intercept.rules): seed 002 §7.3, §8, §9, §16.2; labels in content/translations/hannibal.terms.*
+@pytest.mark.parametrize("word, en, nl, ru", [
+    ("march", "March on", "Verder trekken", "Идти дальше"),
+    ("drop", "Drop CUs", "GE's achterlaten", "Оставить ВЧ"),
+    ("inside", "inside the walls", "binnen de muren", "внутри стен"),
+    ("leave", "Leave a subordinate", "Onderaanvoerder achterlaten", "Оставить подчинённого"),
+    ("stop", "End the move", "Beweging beëindigen", "Закончить движение"),
+    ("move", "Move a leader", "Bevelhebber verplaatsen", "Двигать полководца"),
+    ("pcs", "Place PCs with the ops", "PK's plaatsen met de OK", "Выставить ПК за ОЧ"),
+    ("pick up", "Pick up CUs", "GE's meenemen", "Забрать ВЧ"),  # by the id pick_up
+    ("step back", "Step back", "Terugwijken", "Отойти назад"),
+])
+def test_hannibal_option_words_have_labels_and_explanations(word, en, nl, ru):
+    hannibal = load_pack("hannibal")
+    assert (hannibal.name_of(word), hannibal.name_of(word, "nl"),
+            hannibal.name_of(word, "ru")) == (en, nl, ru)
+    term = hannibal.records["_".join(word.split())]  # its glossary record: the explanation
+    assert len(term["definition"].split()) >= 8
 
 
 def _strings(x):

@@ -99,8 +99,9 @@ class PackData:
         term of a side, an enum value, a zone, var, event, record type or field (an enum
         value that is also a declaration's name is named as the value, as a decision offers
         it). A record made in play (`unit#3`) is named by its type. A plain word a decision
-        offers (`'move'`, `'pick up'`) is named by the pack's term for it if any, else is
-        the word itself made readable (`step_back` -> `step back`). (`pack.name` is the
+        offers (`'move'`, `'pick up'`) is named by the pack's term for it if any (a word of
+        several is named by the id it spells with underscores, `pick_up`: a glossary term),
+        else is the word itself made readable (`step_back` -> `step back`). (`pack.name` is the
         pack's own name.) With `strict=True`, an id the pack does not declare is a KeyError
         (with a did-you-mean) instead."""
         from engine.i18n.translations import DEFAULT_LANG, catalog
@@ -114,6 +115,9 @@ class PackData:
                 hint = did_you_mean(str(id), sorted(self.name_ids))
                 raise KeyError(f"pack '{self.id}' has no id {id!r}"
                                + (f"; {hint}" if hint else ""))
+            spelled = "_".join(id.split())  # 'pick up' is named by the id `pick_up`
+            if spelled != id and spelled in self.name_ids:
+                return self.name_of(spelled, lang)
             return cat.term(id)  # a word: its term, else the word made readable
         if id in self.records:
             return cat.name(id)
