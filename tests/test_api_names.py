@@ -135,3 +135,11 @@ def test_every_option_of_every_decision_has_a_readable_name(pack_id, seed):
             assert names[text] and "_" not in names[text], (text, names[text])
         game.apply(game.random_action(rnd))
     assert seen > 50
+
+
+def test_record_types_have_english_names(ap):
+    """Issue 31: Ante Portas' card halves were named by their type ids ('rhalf') in English
+    (seed 000 "Esemény kártyák": a card's Roman and Carthaginian halves)."""
+    assert ap.name_of("rhalf") == "Roman half of a card"
+    assert ap.name_of("chalf") == "Carthaginian half of a card"
+    assert ap.name_of("rhalf", "hu") == "római esemény"
