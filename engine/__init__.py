@@ -9,6 +9,9 @@ The library API for front-ends (imported lazily so that `engine --help` stays fa
         d = game.decision                 # who decides what, with which options
         game.apply(game.legal_actions()[0], side=d.side, decision=d.id)
     print(game.result.winner)
+
+Computer players, for any pack: `make_bot("greedy", seed=1)` (or `GreedyBot`, `RandomBot`),
+then `bot.choose(game, side)` gives that side's action (docs/api.md, "Bots").
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
            "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded",
-           "validate_paths", "Limits"]
+           "validate_paths", "Limits", "make_bot", "Bot", "GreedyBot", "RandomBot"]
 
 _CORE = "engine.core."
 _WHERE = {
@@ -26,6 +29,8 @@ _WHERE = {
     "SaveError": _CORE + "errors", "NotPlayable": _CORE + "errors",
     "ChanceNeeded": _CORE + "errors", "Limits": _CORE + "limits",
     "validate_paths": "engine.core.validate",
+    "make_bot": "engine.frontends.bots", "Bot": "engine.frontends.bots",
+    "GreedyBot": "engine.frontends.bots", "RandomBot": "engine.frontends.bots",
 }
 
 

@@ -22,3 +22,27 @@ def test_every_key_and_kind_is_in_the_doc():
         assert f'"kind": "{kind}"' in text, kind
     for shown in ('"window": "ambush"', '"each": {', '"picked": ['):
         assert shown in text
+
+
+def test_the_bots_are_exported_and_documented():
+    """Issue 31: bots are part of the documented API: `engine` exports them (lazily, as the
+    rest) and docs/api.md has a section on each."""
+    import engine
+    from engine.frontends import bots
+    for name in ("make_bot", "Bot", "GreedyBot", "RandomBot"):
+        assert name in engine.__all__
+        assert getattr(engine, name) is getattr(bots, name)
+    text = apidoc.DOC.read_text(encoding="utf-8")
+    section = text.split("## Bots\n", 1)[1].split("\n## ", 1)[0]
+    for call in ("`engine.make_bot(spec, seed=0, **options)`", "`engine.RandomBot(seed=0)`",
+                 "`engine.GreedyBot(seed=0, *, ", "`engine.Bot(seed=0)`"):
+        assert call in section, call
+    # what the section says works: a bot from the package plays a game to its end
+    game = engine.load_pack("tests/packs/stackgame").new_game(seed=3)
+    bot = engine.make_bot("random", seed=1)
+    for _ in range(2000):
+        if game.over:
+            break
+        d = game.decision
+        game.apply(bot.choose(game, d.side), side=d.side, decision=d.id)
+    assert game.over

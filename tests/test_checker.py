@@ -59,6 +59,20 @@ def test_base_pack_is_clean(write_pack):
     assert b.diagnostics == []
 
 
+def test_a_bad_reference_names_the_record_and_field_as_written(write_pack):
+    """Issue 31: the validator said "unknown rhalf 'x'" (the type's name alone, seen in
+    Ante Portas' card.roman): it now says which record and field hold the id, in a plain
+    field and in an item of a list field."""
+    rules = BASE_RULES.replace("    home: space\n", "    home: space\n    near: list of space?\n")
+    records = BASE_RECORDS.replace("{id: c1, power: 1, home: capua}",
+                                   "{id: c1, power: 1, home: capua, near: [roma, rmoa]}")
+    _root, b = build(write_pack, rules, records)
+    d = one(b, "E318")
+    assert d.message == "card 'c1' field 'near': no space record has the id 'rmoa'"
+    assert d.suggestion == "did you mean 'roma'?"
+    assert "unknown space" not in render_text(b.diagnostics)
+
+
 def test_misspelled_ids_in_a_rule_and_in_yaml_in_one_run(write_pack):
     root, b = build(write_pack, BASE_RULES + "    log \"x\", romaa\n",
                     BASE_RECORDS.replace("home: roma}", "home: capau}"))
@@ -70,7 +84,8 @@ def test_misspelled_ids_in_a_rule_and_in_yaml_in_one_run(write_pack):
     assert yaml_d.suggestion == "did you mean 'capua'?"
     assert (Path(rule_d.path).name, rule_d.line, rule_d.col) == ("rules.rules", 16, 14)
     assert rule_d.suggestion == "did you mean 'roma'?"
-    assert f"{root / 'records.yaml'}:6:30: error[E318]: unknown space 'capau'" in text
+    assert (f"{root / 'records.yaml'}:6:30: error[E318]: card 'c2' field 'home': "
+            "no space record has the id 'capau'") in text
     assert f"{root / 'rules.rules'}:16:14: error[E201]: unknown name 'romaa'" in text
     assert "= help: did you mean 'roma'?" in text
     # the caret sits under the name

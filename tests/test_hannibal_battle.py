@@ -148,8 +148,9 @@ def test_battle_example_played_round_by_round():
     assert says(g, "Round 6: Carthage leads Flank Right, Rome cannot match: "
                    "Carthage wins the battle")
     # Losses (§11.9, §11.10): roll 3 after 6 rounds, 1 CU each; Rome's retreat roll 4: 3 CUs
-    assert says(g, "Battle losses: one roll for both sides, 3 after 6 rounds")
-    assert says(g, "Battle losses of Carthage: 1 CUs") and says(g, "Battle losses of Rome: 1 CUs")
+    assert says(g, "After 6 rounds of battle, one die roll sets both sides' losses: 3")
+    assert says(g, "Carthage loses 1 CU in the battle")
+    assert says(g, "Rome loses 1 CU in the battle")
     assert says(g, "Retreat table for Rome: roll 4, 3 CUs")
     assert len(cus(g, "cannae", "carthage")) == 5
     assert len(cus(g, "cannae", "rome")) == 4  # 8 - 1 - 3: the rest retreats
@@ -472,7 +473,36 @@ def test_an_e_result_costs_exactly_one_elephant():
     # round 5: Carthage leads its last card (asked: it could try to withdraw to Arpi, §11.11),
     # and Rome cannot match
     answer(g, fa[4])
-    assert says(g, "Battle losses: one roll for both sides, 6 after 5 rounds")
-    assert says(g, "Battle losses of Carthage: 2 CUs") and says(g, "Battle losses of Rome: 2 CUs")
+    assert says(g, "After 5 rounds of battle, one die roll sets both sides' losses: 6")
+    assert says(g, "Carthage loses 2 CUs in the battle")
+    assert says(g, "Rome loses 2 CUs in the battle")
     assert len(cus(g, "cannae", "carthage")) == 4
     assert len(cus(g, "cannae", "carthage", elephant=True)) == 1
+
+
+def test_the_loss_lines_are_sentences_in_singular_and_plural():
+    """Issue 31: the losses line read "one roll for both sides, 1 after 1 rounds" and "1 CUs".
+    seed 002 §11.9 (one roll on the attrition table for both sides, by rounds fought): over
+    random games, a one-round battle and a single CU lost are said in the singular."""
+    import random
+
+    from engine import load_pack
+    from engine.core.game import Game
+    from engine.i18n.translations import render_log_entry
+    pack = load_pack("hannibal")
+    lines: list[str] = []
+    for seed in range(40):
+        g = Game.new(pack, seed=seed, undo=False)
+        rnd = random.Random(seed)
+        while not g.over:
+            g.apply(g.random_action(rnd))
+        lines += [render_log_entry(e, pack) for e in g.log]
+        if any("After 1 round of" in x for x in lines) and any(
+                " loses 1 CU in" in x for x in lines):
+            break
+    losses = [x for x in lines if "one die roll sets both sides' losses" in x]
+    assert any(x.startswith("After 1 round of battle, ") for x in losses)
+    assert any(" rounds of battle, " in x for x in losses)
+    assert any(" loses 1 CU in the battle" in x for x in lines)
+    battle = [x for x in lines if "in the battle" in x or " of battle, " in x]
+    assert not [x for x in battle if " 1 rounds" in x or " 1 CUs" in x]

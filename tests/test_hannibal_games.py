@@ -21,7 +21,7 @@ GAMES = 12
 # §11.9 battle losses, §11.10 the retreat table, §12.1.2 losses in retreat, §16.4.1 and cards
 # #25-#26 a walled city changing hands with enemy CUs inside)
 NAMED_LOSSES = ("overruns the lone enemy CU", "Attrition roll", "Rome's naval roll",
-                "Storm at sea", "The fleet is sunk", "Battle losses of", "Retreat table for",
+                "Storm at sea", "The fleet is sunk", "in the battle", "Retreat table for",
                 "Retreat", "Winter attrition", "The 'e' result costs", "inside the walls of")
 
 

@@ -374,7 +374,8 @@ def test_a_table_is_not_a_bare_name_elsewhere(tmp_path):
     assert "table.forage" in found[8, 19].suggestion
     assert "lookup(forage" in found[8, 19].suggestion
     assert "term.march" in found[9, 19].suggestion
-    assert "unknown term 'marhc'" in found[10, 19].message
+    # named as the designer wrote it, not as "unknown term" (issue 31: "unknown rhalf")
+    assert found[10, 19].message == "term.marhc: no term record has the id 'marhc'"
     assert "did you mean 'march'?" in found[10, 19].suggestion
 
 

@@ -350,14 +350,52 @@ def test_syntax_error_located_at_problem():
     assert data is None
     d = only(diags, "E001")
     assert (d.line, d.col, d.line_text) == (2, 5, "b: c: d")
-    assert "mapping values are not allowed" in d.message
+    assert d.message == "a ': ' inside a value (YAML reads it as a second key)"
 
 
 def test_syntax_error_at_end_of_text_points_at_last_line():
-    data, diags = load("a: [1, 2\n")
+    data, diags = load("a: 'x\n")
     assert data is None
     d = only(diags, "E001")
-    assert (d.line, d.col, d.line_text) == (1, 9, "a: [1, 2")
+    assert (d.line, d.col, d.line_text) == (1, 4, "a: 'x")  # where the open quote starts
+
+
+# Issue 31: PyYAML's own words ("did not find expected key (while parsing a block mapping at
+# line 1)") reached the designer; the common mistakes are said plainly, with a hint.
+@pytest.mark.parametrize("text, where, message, hint", [
+    ("card:\n  id: x\n power: 2\n", (3, 2),
+     "this line's indentation does not match the lines above it",
+     "indent it with as many spaces as the keys of the mapping at line 1"),
+    ("card:\n  - id: x\n    name: X\n   power: 2\n", (4, 4),
+     "this line's indentation does not match the lines above it",
+     "start a list item with '- ' at the list's indentation, or indent the line as far as the "
+     "keys of the item above"),
+    ("name: X\n  power: 2\n", (2, 3),
+     "this line is indented deeper than the key above it, whose value is already given",
+     "indent it as far as the key above, or put the key above's value here"),
+    ("card:\n\tid: x\n", (2, 1), "a tab character in the indentation",
+     "indent with spaces: YAML does not allow tabs for indentation"),
+    ('name: "Consul Scipio\npower: 2\n', (1, 7), "a quoted text is never closed",
+     "end the text with the same quote mark it starts with (\" or ')"),
+    ("near: [roma, capua\npower: 2\n", (1, 7), "a list in brackets is not closed",
+     "close it with ']' and separate its items with ','"),
+    ("at: {x: 1\n", (1, 5), "a mapping in brackets is not closed",
+     "close it with '}' and separate its items with ','"),
+    ("- name: Consul: Scipio\n", (1, 15),
+     "a ': ' inside a value (YAML reads it as a second key)",
+     'quote the value: name: "Consul: Scipio"'),
+    ("name: @x\n", (1, 7), "'@' cannot start a value", "put the value in quotes"),
+])
+def test_common_syntax_errors_in_plain_words(text, where, message, hint):
+    data, diags = load_yaml("cards.yaml", text)
+    assert data is None
+    d = only(diags, "E001")
+    assert ((d.line, d.col), d.message, d.suggestion) == (where, message, hint)
+    shown = d.render()
+    assert shown.startswith(f"cards.yaml:{where[0]}:{where[1]}: error[E001]: {message}\n")
+    assert f"= help: {hint}" in shown
+    for raw in ("while parsing", "while scanning", "did not find", "in this context"):
+        assert raw not in shown
 
 
 def test_tab_indentation_gets_a_hint():

@@ -95,22 +95,32 @@ class PackData:
         return frozenset((*self.records, *self.sides, *self.enum_ids, *m.zones, *m.vars, *m.events,
                           *m.types, *fields))
 
-    def name_of(self, id: str, lang: str | None = None) -> str:
+    def name_of(self, id: str, lang: str | None = None, *, strict: bool = False) -> str:
         """The name of `id` for people, in `lang` (default English; a name the language
-        lacks falls back to English, then to the id): a record's name, or the term of a
-        side, an enum value, a zone, var, event, record type or field (an enum value that
-        is also a declaration's name is named as the value, as a decision offers it). A
-        record made in play (`unit#3`) is named by its type. (`pack.name` is the pack's own name.)
-        KeyError (with a did-you-mean) for an id the pack does not have."""
+        lacks falls back to English, then to the id made readable): a record's name, or the
+        term of a side, an enum value, a zone, var, event, record type or field (an enum
+        value that is also a declaration's name is named as the value, as a decision offers
+        it). A record made in play (`unit#3`) is named by its type. A plain word a decision
+        offers (`'move'`, `'pick up'`) is named by the pack's term for it if any (a word of
+        several is named by the id it spells with underscores, `pick_up`: a glossary term),
+        else is the word itself made readable (`step_back` -> `step back`). (`pack.name` is the
+        pack's own name.) With `strict=True`, an id the pack does not declare is a KeyError
+        (with a did-you-mean) instead."""
         from engine.i18n.translations import DEFAULT_LANG, catalog
         cat = catalog(self, lang or DEFAULT_LANG)
         kind, hash_, serial = id.partition("#") if isinstance(id, str) else ("", "", "")
         if hash_ and serial.isdigit() and kind in self.created:
             return cat.term(kind)
         if not isinstance(id, str) or id not in self.name_ids:
-            from engine.dsl.errors import did_you_mean
-            hint = did_you_mean(str(id), sorted(self.name_ids))
-            raise KeyError(f"pack '{self.id}' has no id {id!r}" + (f"; {hint}" if hint else ""))
+            if strict or not isinstance(id, str):
+                from engine.dsl.errors import did_you_mean
+                hint = did_you_mean(str(id), sorted(self.name_ids))
+                raise KeyError(f"pack '{self.id}' has no id {id!r}"
+                               + (f"; {hint}" if hint else ""))
+            spelled = "_".join(id.split())  # 'pick up' is named by the id `pick_up`
+            if spelled != id and spelled in self.name_ids:
+                return self.name_of(spelled, lang)
+            return cat.term(id)  # a word: its term, else the word made readable
         if id in self.records:
             return cat.name(id)
         if id in self.side_set or id in self.enum_ids:  # an option before a declaration
@@ -119,28 +129,31 @@ class PackData:
 
     def names_in(self, data: Any, lang: str | None = None) -> dict[str, str]:
         """id -> `name_of(id, lang)` for every id in `data` (a view, a decision, a log
-        entry: any JSON), zone and var keys taken apart at `|`. The keys of a view's `vars`,
-        `zones` and `fields` are ids; other keys are the format's own, not ids."""
+        entry: any JSON), zone and var keys taken apart at `|`; every text a decision
+        offers (under `options` or `legal_actions`), a plain word too, is named. The keys
+        of a view's `vars`, `zones` and `fields` are ids; other keys are the format's own,
+        not ids."""
         out: dict[str, str] = {}
         ids = self.name_ids
         created = self.created
 
-        def visit(x: Any, keyed: bool = False) -> None:
+        def visit(x: Any, keyed: bool = False, offered: bool = False) -> None:
             if isinstance(x, str):
                 for part in x.split("|") if "|" in x else (x,):
-                    if part not in out and (part in ids or "#" in part
+                    if part not in out and (offered or part in ids or "#" in part
                                             and part.partition("#")[0] in created):
                         out[part] = self.name_of(part, lang)
             elif isinstance(x, list):
                 for v in x:
-                    visit(v)
+                    visit(v, offered=offered)
             elif isinstance(x, dict):
                 for k, v in x.items():
                     if keyed:
                         visit(k)
                     visit(v, keyed and k in self.model.vars or k in ("vars", "zones",
                                                                      "fields")
-                          or keyed and k in self.records)
+                          or keyed and k in self.records,
+                          offered or k in OFFERED_KEYS)
         visit(data)
         return out
 
@@ -170,6 +183,9 @@ class PackData:
         if vis == "private":
             return side is not None and key.split("|")[0] == side
         return True
+
+
+OFFERED_KEYS = frozenset({"options", "legal_actions"})  # what a decision offers, in a view
 
 
 def visible_keys(model: PackModel, side: str | None, zone_keys: list[str],

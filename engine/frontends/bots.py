@@ -32,6 +32,10 @@ UNDONE = UndoneType()
 
 
 class Bot:
+    """The base of every computer player: `bot.choose(game, side)` returns the action `side`
+    answers its decision with, for `game.apply`; `bot.sees_hidden` says whether it decides
+    with information its side does not have (no shipped bot does)."""
+
     name = "bot"
     sees_hidden = False  # True: decides with information its side does not have
     interactive = False
@@ -223,8 +227,9 @@ class GreedyBot(Bot):
 
 
 def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
-    """A bot from its name: 'random' or 'greedy' (engine.frontends.seats.make_seat seats a
-    person too)."""
+    """A bot from its name: 'random' (`RandomBot`) or 'greedy' (`GreedyBot`, which takes
+    `options` such as `depth=`), seeded with `seed`; ValueError, with a did-you-mean, for
+    another name. (engine.frontends.seats.make_seat seats a person too.)"""
     kind = spec.strip().lower()
     if kind == "random":
         return RandomBot(seed)

@@ -372,8 +372,10 @@ class ExpressionChecker(EventStateChecker, ABC):
         self._set(obj, ("list", obj.id))
         self.res[id(obj)] = ("all", obj.id)
         if rec is None or rec.type != obj.id:
-            self._unknown("E339", f"{obj.id}", e.name, self.model.by_type.get(obj.id, []), sc.path,
-                          e.at)
+            if e.name not in self.model.poisoned:  # else: reported where it is broken
+                self.error("E339", f"{obj.id}.{e.name}: no {obj.id} record has the id "
+                           f"'{e.name}'", sc.path, e.at,
+                           did_you_mean(e.name, self.model.by_type.get(obj.id, [])))
             return "any"
         self.res[id(e)] = ("const", e.name)
         return obj.id

@@ -184,9 +184,18 @@ class RecordsReader(DisagreementReader):
             elif value in model.poisoned:
                 pass  # defined in a part of the pack that is already reported as broken
             else:
-                self.error("E318", f"unknown {t} '{value}'", Site(site.path, site.line, site.col,
-                           end), did_you_mean(str(value), model.by_type.get(t, [])))
+                self.error("E318", f"{self._where(record, key)}: no {t} record has the id "
+                           f"'{value}'", Site(site.path, site.line, site.col, end),
+                           did_you_mean(str(value), model.by_type.get(t, [])))
         return value
+
+    @staticmethod
+    def _where(record: Record, key: Any) -> str:
+        """The record and field a value is written in, as its designer wrote them: `card
+        'c1' field 'roman'` (an item of a list field is named by its field)."""
+        field = key if isinstance(key, str) else next(reversed(record.field_sites), None)
+        at = f"{record.type} '{record.id}'"
+        return f"{at} field '{field}'" if field is not None else at
 
     def _enum_value(self, model: PackModel, t: str, value: Any, loc: Any) -> Any:
         """A value of enum `t`: one of its names, written as plain text (E280 if not)."""

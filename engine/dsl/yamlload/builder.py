@@ -123,20 +123,27 @@ class _Builder:
         self.diag("E001", message, line, col, None, suggestion)
 
     def syntax_error(self, exc: yaml.MarkedYAMLError) -> None:
+        """E001 in plain words, with a hint, for the mistakes people make (`plain_syntax`);
+        PyYAML's own words for the rest."""
         mark = exc.problem_mark or exc.context_mark
         line, col = self.clamp(mark.line + 1, mark.column + 1) if mark else (1, 1)
+        ctx = exc.context_mark
+        ctx_at = self.clamp(ctx.line + 1, ctx.column + 1) if ctx is not None else None
+        plain = plain_syntax(exc.problem or "", exc.context or "", self.lines, (line, col),
+                             ctx_at)
+        if plain is not None:
+            said, hint, (line, col) = plain
+            self.fatal(said, line, col, hint)
+            return
         message = exc.problem or exc.context or "invalid YAML"
         if exc.problem and exc.context:
-            ctx = exc.context_mark
             if ctx is not None and ctx.line + 1 != line:
                 message += f" ({exc.context} at line {ctx.line + 1})"
             else:
                 message += f" ({exc.context})"
         src = self.lines[line - 1] if line <= len(self.lines) else ""
-        suggestion = None
-        if "\t" in src[: len(src) - len(src.lstrip())]:
-            suggestion = "indent with spaces: YAML does not allow tabs for indentation"
-        self.fatal(message, line, col, suggestion)
+        tabbed = "\t" in src[: len(src) - len(src.lstrip())]
+        self.fatal(message, line, col, TAB_HINT if tabbed else None)
 
     def bad_character(self, reason: str, index: int | None = None) -> None:
         m = _NON_PRINTABLE.search(self.text)
@@ -313,6 +320,59 @@ class _Builder:
         else:
             self.diag("E006", "merge key '<<' needs a mapping or a list of mappings", loc.line,
                       loc.col)
+
+
+TAB_HINT = "indent with spaces: YAML does not allow tabs for indentation"
+
+
+def plain_syntax(problem: str, context: str, lines: list[str], at: tuple[int, int],
+                 opened: tuple[int, int] | None
+                 ) -> tuple[str, str, tuple[int, int]] | None:
+    """PyYAML's scanner and parser errors that people make most (a line indented wrongly, a
+    tab, a quote or bracket left open, a `: ` inside a value) said in plain words: (message,
+    hint, where), `where` the place to look (a quote or bracket left open: where it opens).
+    None for another error. `problem` and `context` are PyYAML's texts (the C and the Python
+    loader word them apart), `at` its mark, `opened` its context mark."""
+    line, col = at
+    src = lines[line - 1] if 1 <= line <= len(lines) else ""
+    indent = src[: len(src) - len(src.lstrip())]
+    if "tab" in problem or "\t" in indent or "cannot start any token" in problem \
+            and 1 <= col <= len(src) and src[col - 1] == "\t":
+        tab = src.find("\t") + 1 if "\t" in src else col
+        return "a tab character in the indentation", TAB_HINT, (line, tab)
+    if "quoted scalar" in context and "end of stream" in problem:
+        return ("a quoted text is never closed",
+                "end the text with the same quote mark it starts with (\" or ')",
+                opened or at)
+    for kind, close in (("flow sequence", "]"), ("flow mapping", "}")):
+        if kind in context and ("expected ','" in problem):
+            what = "list" if close == "]" else "mapping"
+            return (f"a {what} in brackets is not closed",
+                    f"close it with '{close}' and separate its items with ','", opened or at)
+    if "mapping values are not allowed" in problem:
+        before = src[: col - 1]
+        if ": " in before or before.rstrip().endswith(":"):
+            key = before.split(":", 1)[0].strip().lstrip("- ")
+            value = src.split(":", 1)[1].strip()
+            quote = "'" if '"' in value else '"'
+            return ("a ': ' inside a value (YAML reads it as a second key)",
+                    f"quote the value: {key}: {quote}{value}{quote}", at)
+        return ("this line is indented deeper than the key above it, whose value is "
+                "already given",
+                "indent it as far as the key above, or put the key above's value here",
+                (line, len(indent) + 1))
+    if "expected key" in problem and "block mapping" in context:
+        above = f" the keys of the mapping at line {opened[0]}" if opened else " the keys above"
+        return ("this line's indentation does not match the lines above it",
+                f"indent it with as many spaces as{above}", (line, len(indent) + 1))
+    if "expected '-' indicator" in problem or "expected <block end>" in problem:
+        return ("this line's indentation does not match the lines above it",
+                "start a list item with '- ' at the list's indentation, or indent the line "
+                "as far as the keys of the item above", (line, len(indent) + 1))
+    if "cannot start any token" in problem and 1 <= col <= len(src):
+        return (f"'{src[col - 1]}' cannot start a value",
+                "put the value in quotes", at)
+    return None
 
 
 def load_yaml(path: str, text: str) -> tuple[object, list[Diagnostic]]:

@@ -177,14 +177,14 @@ class Catalog:
 
     def term(self, tid: str) -> str:
         """A rules term in this language, falling back to English, then (for a glossary
-        record) to its name, then to the id."""
+        record) to its name, then to the id made readable (`readable`)."""
         for lang in self._chain():
             got = self._table(lang)["terms"].get(tid)
             if got is not None:
                 return got
         if tid in self.pack.records:
             return self.name(tid)
-        return tid
+        return readable(tid)
 
     def field_term(self, rtype: str | None, field: str) -> str:
         """A field of a record of type `rtype` in this language: the term `rtype.field` (a
@@ -388,6 +388,12 @@ ENGINE_REASONS = (
 NO_REASON = "rule"  # a result's reason when the rule that ended the game gave none: not shown
 
 _CATALOGS: dict[tuple[int, str], Catalog] = {}
+
+
+def readable(word: str) -> str:
+    """A word or id no language names, as a person reads it: `step_back` -> `step back`,
+    `t_cannae` -> `t cannae` (underscores and runs of spaces become one space)."""
+    return " ".join(word.replace("_", " ").split()) or word
 
 
 def catalog(pack: Any, lang: str = DEFAULT_LANG) -> Catalog:
