@@ -392,7 +392,7 @@ _CATALOGS: dict[tuple[int, str], Catalog] = {}
 
 def readable(word: str) -> str:
     """A word or id no language names, as a person reads it: `step_back` -> `step back`,
-    `t_cannae` -> `t cannae` (underscores and runs of spaces become one space)."""
+    `go_home` -> `go home` (underscores and runs of spaces become one space)."""
     return " ".join(word.replace("_", " ").split()) or word
 
 
