@@ -179,3 +179,27 @@ def test_an_ante_portas_card_shows_both_halves_texts():
     one = next(c for c in pack.by_type["card"] if not pack.records[c].get("carthaginian"))
     en = Catalog(pack, "en")
     assert en.text(one) == en.text(pack.records[one]["roman"])  # one half: its text alone
+
+
+def test_a_terminal_option_that_is_a_card_shows_its_text_below_it(hannibal):
+    # seed 002 (Hannibal rules), §6: a strategy card is played for its event or its ops; the
+    # person deciding reads each card's event (our words) under the option that plays it
+    from engine.frontends.terminal import HumanPlayer, option_text
+    g = hannibal.new_game(1)
+    side = g.decider
+    legal = g.view(side)["legal_actions"]
+    card = next(a for a in legal if isinstance(a, str))
+    shown: list[str] = []
+    answers = iter(["1"])
+    human = HumanPlayer(lang="nl", input=lambda _p: next(answers), output=shown.append)
+    assert human.choose(g, side) == legal[0]
+    cat = Catalog(hannibal, "nl")
+    block = next(s for s in shown if s.startswith("  1) "))
+    head, *under = block.split("\n")
+    assert head.startswith(f"  1) {cat.name(card)}")
+    assert under and all(line.startswith("       ") and line.strip() for line in under)
+    assert " ".join(line.strip() for line in under) == " ".join(cat.text(card).split())
+    assert option_text(card, cat) == cat.text(card) != Catalog(hannibal, "en").text(card)
+    # an option that is no card (pass) has no text: one line
+    none = next(s for s in shown if s.startswith(f"  {len(legal)}) "))
+    assert None in legal and "\n" not in none and option_text(None, cat) == ""
