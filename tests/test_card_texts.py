@@ -203,3 +203,39 @@ def test_a_terminal_option_that_is_a_card_shows_its_text_below_it(hannibal):
     # an option that is no card (pass) has no text: one line
     none = next(s for s in shown if s.startswith(f"  {len(legal)}) "))
     assert None in legal and "\n" not in none and option_text(None, cat) == ""
+
+
+def test_the_web_pages_screen_gives_card_texts_in_the_hand_options_and_log(hannibal):
+    # seed 002 (Hannibal rules) §6: a strategy card is played for its event or its ops; the
+    # server's screen (engine.frontends.serve.present) gives each card's text where it shows
+    # the card: the hand's lines, an option that plays it, a log line that names it
+    from types import SimpleNamespace
+
+    from engine.frontends.serve.present import screen
+    g = hannibal.new_game(1)
+    side = g.decider
+    table = SimpleNamespace(game=g, id="g", said={}, seats=dict.fromkeys(hannibal.sides, "person"),
+                            tokens={})
+    cat = Catalog(hannibal, "nl")
+    got = screen(table, side, "nl")
+    cards = got["board"][-1]
+    hand = g.zone("hand", side)
+    assert len(cards["texts"]) == len(cards["lines"])
+    assert {cat.text(c) for c in hand} == {t for t in cards["texts"] if t}
+    shown = dict(zip(cards["lines"], cards["texts"]))
+    assert all(any(line.startswith(cat.name(c)) or f"× {cat.name(c)}" in line
+                   and shown[line] == cat.text(c) for line in shown) for c in hand)
+    options = got["decision"]["options"]
+    card = options[0]["action"]
+    assert options[0]["text"] == cat.text(card) and "text" not in options[-1]
+    g.apply(card, side, got["decision"]["id"])
+    for _ in range(10):  # on to where the log says how the card is played
+        got = screen(table, side, "nl")
+        if any(got["log_parts"]):
+            break
+        g.apply(g.legal_actions()[0])
+    at = next(i for i, parts in enumerate(got["log_parts"]) if parts)
+    parts = got["log_parts"][at]
+    assert "".join(words for words, _ in parts) == got["log"][at]
+    assert [cat.name(card), cat.text(card)] in parts
+    assert all(parts[i][1] == "" for i in range(len(parts)) if parts[i][0] != cat.name(card))
