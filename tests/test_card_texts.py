@@ -179,3 +179,63 @@ def test_an_ante_portas_card_shows_both_halves_texts():
     one = next(c for c in pack.by_type["card"] if not pack.records[c].get("carthaginian"))
     en = Catalog(pack, "en")
     assert en.text(one) == en.text(pack.records[one]["roman"])  # one half: its text alone
+
+
+def test_a_terminal_option_that_is_a_card_shows_its_text_below_it(hannibal):
+    # seed 002 (Hannibal rules), §6: a strategy card is played for its event or its ops; the
+    # person deciding reads each card's event (our words) under the option that plays it
+    from engine.frontends.terminal import HumanPlayer, option_text
+    g = hannibal.new_game(1)
+    side = g.decider
+    legal = g.view(side)["legal_actions"]
+    card = next(a for a in legal if isinstance(a, str))
+    shown: list[str] = []
+    answers = iter(["1"])
+    human = HumanPlayer(lang="nl", input=lambda _p: next(answers), output=shown.append)
+    assert human.choose(g, side) == legal[0]
+    cat = Catalog(hannibal, "nl")
+    block = next(s for s in shown if s.startswith("  1) "))
+    head, *under = block.split("\n")
+    assert head.startswith(f"  1) {cat.name(card)}")
+    assert under and all(line.startswith("       ") and line.strip() for line in under)
+    assert " ".join(line.strip() for line in under) == " ".join(cat.text(card).split())
+    assert option_text(card, cat) == cat.text(card) != Catalog(hannibal, "en").text(card)
+    # an option that is no card (pass) has no text: one line
+    none = next(s for s in shown if s.startswith(f"  {len(legal)}) "))
+    assert None in legal and "\n" not in none and option_text(None, cat) == ""
+
+
+def test_the_web_pages_screen_gives_card_texts_in_the_hand_options_and_log(hannibal):
+    # seed 002 (Hannibal rules) §6: a strategy card is played for its event or its ops; the
+    # server's screen (engine.frontends.serve.present) gives each card's text where it shows
+    # the card: the hand's lines, an option that plays it, a log line that names it
+    from types import SimpleNamespace
+
+    from engine.frontends.serve.present import screen
+    g = hannibal.new_game(1)
+    side = g.decider
+    table = SimpleNamespace(game=g, id="g", said={}, seats=dict.fromkeys(hannibal.sides, "person"),
+                            tokens={})
+    cat = Catalog(hannibal, "nl")
+    got = screen(table, side, "nl")
+    cards = got["board"][-1]
+    hand = g.zone("hand", side)
+    assert len(cards["texts"]) == len(cards["lines"])
+    assert {cat.text(c) for c in hand} == {t for t in cards["texts"] if t}
+    shown = dict(zip(cards["lines"], cards["texts"]))
+    assert all(any(line.startswith(cat.name(c)) or f"× {cat.name(c)}" in line
+                   and shown[line] == cat.text(c) for line in shown) for c in hand)
+    options = got["decision"]["options"]
+    card = options[0]["action"]
+    assert options[0]["text"] == cat.text(card) and "text" not in options[-1]
+    g.apply(card, side, got["decision"]["id"])
+    for _ in range(10):  # on to where the log says how the card is played
+        got = screen(table, side, "nl")
+        if any(got["log_parts"]):
+            break
+        g.apply(g.legal_actions()[0])
+    at = next(i for i, parts in enumerate(got["log_parts"]) if parts)
+    parts = got["log_parts"][at]
+    assert "".join(words for words, _ in parts) == got["log"][at]
+    assert [cat.name(card), cat.text(card)] in parts
+    assert all(parts[i][1] == "" for i in range(len(parts)) if parts[i][0] != cat.name(card))

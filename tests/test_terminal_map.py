@@ -154,13 +154,15 @@ def test_links_of_the_test_pack_show_its_roads(tmp_path):
 
 
 @pytest.mark.parametrize("pack_name", ["hannibal", "ante_portas"])
-def test_a_person_plays_a_whole_game_against_greedy(pack_name, capsys, monkeypatch):
+def test_a_person_plays_a_whole_game_against_greedy(pack_name, capsys, monkeypatch,
+                                                    tmp_path):
     """`engine play PACK --bots human,greedy --seed 1`, the person typing the help, the map
     and one space, then always the first option (or 1 for a count): the game reaches its
     result, the counts are asked as numbers, and no board line reads "name = value"."""
     import io
 
     from engine.frontends.cli import main
+    monkeypatch.chdir(tmp_path)  # without a map, "s Saguntum" saves a file of that name
     monkeypatch.setattr("sys.stdin", io.StringIO("?\nm\ns Saguntum\n" + "1\n" * 3000))
     assert main(["play", pack_name, "--bots", "human,greedy", "--seed", "1"]) == 0
     out = capsys.readouterr().out

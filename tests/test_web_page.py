@@ -236,3 +236,49 @@ def test_choices_too_many_to_list_are_ticked_and_put_in_order(page, server):
     assert wait_ready(page) == "over"
     assert page.inner_text("#result") == "result: red wins"
     assert server.game(game_id).actions == [["t9", "t10"], [f"t{i}" for i in range(8, 0, -1)]]
+
+
+def test_cards_show_their_texts_in_the_hand_the_options_and_the_log(page, server):
+    # seed 002 (Hannibal rules) §6: a strategy card is played for its event or its ops; a
+    # player deciding reads each card's event (our words) in the hand, on an option that
+    # plays the card and, on hover or keyboard focus, where the log names a card played
+    game_id = start(page, server, side="rome", pack="hannibal", seed=1)
+    game = server.game(game_id)
+    cat = catalog(game.pack, "en")
+    hand = game.zone("hand", "rome")
+    cards = page.locator("#board .card")
+    assert cards.count() >= 5
+    shown = " ".join(cards.locator(".card-text").all_inner_texts())
+    for card in hand:
+        assert cat.text(card) in shown
+        assert cat.name(card) in page.inner_text("#board")
+    first = cards.first
+    assert first.get_attribute("title") == first.locator(".card-text").inner_text()
+    legal = game.view("rome")["legal_actions"]
+    card = next(a for a in legal if isinstance(a, str))
+    button = page.locator("#options button").first
+    assert button.get_attribute("title") == cat.text(card)
+    assert button.locator(".label").inner_text().startswith(cat.name(card))
+    assert button.locator(".option-text").inner_text() == cat.text(card)
+    assert page.locator("#options button").last.locator(".option-text").count() == 0  # pass
+    # keyboard: the first option focused, Enter plays the card
+    made = game.state["decisions"]
+    page.focus("#options button >> nth=0")
+    page.keyboard.press("Enter")
+    page.wait_for_function("n => Number(document.body.dataset.decisions) > n", arg=made)
+    for _ in range(40):
+        if page.locator("#log .card-name").count() or wait_ready(page) == "over":
+            break
+        made = int(page.evaluate("() => document.body.dataset.decisions"))
+        page.locator("#options button").first.click()
+        page.wait_for_function("n => Number(document.body.dataset.decisions) > n", arg=made)
+    named = page.locator("#log .card-name").first
+    text = named.get_attribute("title")
+    assert text and named.locator(".tip").is_hidden()
+    played = next(c for c in game.pack.records if cat.text(c) == text)
+    assert named.inner_text() == cat.name(played)  # the name alone, the text not shown
+    assert named.evaluate("n => n.closest('li').textContent").startswith("Rome plays")
+    named.focus()
+    assert named.locator(".tip").is_visible() and named.locator(".tip").inner_text() == text
+    if os.environ.get("ENGINE_SCREENSHOT"):
+        page.screenshot(path=os.environ["ENGINE_SCREENSHOT"].replace(".png", "-texts.png"))

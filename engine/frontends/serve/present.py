@@ -3,7 +3,10 @@
 The page knows no game: the board, the cards with their values, the log in the pack's
 sentences, the question and its options come from the same code that draws the terminal
 (engine.frontends.terminal), in the pack's language and the engine's own words (engine.i18n). The
-page only lays the text out and sends back the action of the option clicked.
+page only lays the text out and sends back the action of the option clicked. A card's rules
+text (its event, `Catalog.text`) comes with the card wherever the page shows it: beside its
+line in the hand (a board section's `texts`), with an option that is the card (`text`), and
+with its name in a log line (`log_parts`: the line cut into words and card names).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from engine.frontends.terminal import (
     board_sections,
     describe_decision,
     log_lines,
+    option_text,
 )
 from engine.i18n import tr
 from engine.i18n.translations import catalog
@@ -57,7 +61,8 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
     name = Namer(cat, spec.get("show"), view.get("fields"))
     sentences = spec.get("log") == "sentences"
     said = table.said.setdefault(lang, {})
-    log = [text for _, text in log_lines(view["log"], cat, sentences=sentences, said=said)]
+    lines = log_lines(view["log"], cat, sentences=sentences, said=said)
+    log = [text for _, text in lines]
     result = view["result"]
     said = words(lang)
     return {
@@ -70,10 +75,10 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
                    "seat_name": said.get(kind, kind), "joined": s in table.tokens}
                   for s, kind in table.seats.items()],
         "decisions": view["decisions"],
-        "board": [{"head": head, "lines": [line.strip() for line in lines],
-                   "depth": [(len(line) - len(line.lstrip())) // 2 for line in lines]}
+        "board": [_section(head, lines, head == tr(lang, "cards:"))
                   for head, lines in board_sections(view, cat, spec, NO_WRAP)],
         "log": log,
+        "log_parts": [_log_parts(text, view["log"][at], cat) for at, text in lines],
         "decision": _decision(view, cat, name, lang),
         "result": None if result is None else tr(lang, "result: {outcome}", outcome=cat.outcome(
             result.get("winner"), cat.reason(result.get("reason"), view["log"]))),
@@ -100,10 +105,74 @@ def _decision(view: dict[str, Any], cat: Any, name: Namer, lang: str
                            "prompt": describe_decision(d, cat)}
     if kind in ("one", "ask") or len(legal) <= MAX_LISTED:
         out["mode"] = "pick"  # one click answers: each legal action is an option
-        out["options"] = [{"label": action_label(a, cat, kind, each, name), "action": a}
+        out["options"] = [_option(action_label(a, cat, kind, each, name), a, cat)
                           for a in legal]
     else:  # too many answers to list: the options are ticked (many) or put in order
         out["mode"] = kind
-        out["options"] = [{"label": name(o), "action": o} for o in d["options"]]
+        out["options"] = [_option(name(o), o, cat) for o in d["options"]]
         out["min"], out["max"] = d["min"], d["max"]
     return out
+
+
+def _option(label: str, action: Any, cat: Any) -> dict[str, Any]:
+    """An option as the page shows it: its label and the action it sends back, and the
+    rules text of an option that is a card (its event, shown with the option)."""
+    out = {"label": label, "action": action}
+    text = option_text(action, cat)
+    if text:
+        out["text"] = text
+    return out
+
+
+def _section(head: str, lines: list[str], cards: bool) -> dict[str, Any]:
+    """A part of the board: its lines, each with its depth (its indent), and in the cards
+    section (`cards`) each card's rules text beside the card's line (`texts`, "" for none):
+    the terminal writes a card's text on the lines under the card, one level deeper."""
+    out: list[str] = []
+    depth: list[int] = []
+    texts: list[str] = []
+    for line in lines:
+        level = (len(line) - len(line.lstrip())) // 2
+        if cards and depth and level > depth[-1] >= 2:  # the text of the card above
+            texts[-1] = f"{texts[-1]} {line.strip()}".strip()
+            continue
+        out.append(line.strip())
+        depth.append(level)
+        texts.append("")
+    section: dict[str, Any] = {"head": head, "lines": out, "depth": depth}
+    if any(texts):
+        section["texts"] = texts
+    return section
+
+
+def _log_parts(text: str, entry: dict[str, Any], cat: Any) -> list[list[str]] | None:
+    """A log line cut where it names a card with a rules text: [[words, ""], [the card's
+    name, its text], ...], which the page shows as the name with its text on hover; None
+    for a line that names no such card."""
+    cards: dict[str, str] = {}  # a card's name -> its text
+
+    def visit(value: Any) -> None:
+        if isinstance(value, list):
+            for item in value:
+                visit(item)
+        elif isinstance(value, str) and value in cat.pack.records:
+            rules = cat.text(value)
+            if rules:
+                cards.setdefault(cat.name(value), rules)
+    visit(entry.get("a"))
+    parts: list[list[str]] = []
+    rest = text
+    while cards and rest:
+        found = [(rest.find(name), name) for name in cards if name and name in rest]
+        if not found:
+            break
+        at, name = min(found, key=lambda f: (f[0], -len(f[1])))
+        if at:
+            parts.append([rest[:at], ""])
+        parts.append([name, cards[name]])
+        rest = rest[at + len(name):]
+    if not parts:
+        return None
+    if rest:
+        parts.append([rest, ""])
+    return parts

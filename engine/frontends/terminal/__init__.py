@@ -32,8 +32,9 @@ from engine.frontends.terminal.questions import (
     action_label,
     describe_decision,
     help_text,
+    option_text,
 )
 
 __all__ = ["HELP", "MAX_LISTED", "RECENT", "SENTENCES", "WIDTH", "HumanPlayer", "Namer",
            "QuitGame", "action_label", "board_sections", "describe_decision", "help_text",
-           "log_lines", "render_log", "render_view", "since_last_decision"]
+           "log_lines", "option_text", "render_log", "render_view", "since_last_decision"]

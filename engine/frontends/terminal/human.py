@@ -4,6 +4,7 @@ quit)."""
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from engine.frontends.terminal.questions import (
     action_label,
     describe_decision,
     help_text,
+    option_text,
 )
 from engine.i18n import tr
 
@@ -189,10 +191,11 @@ class HumanPlayer:
         elif listed:
             each = decision.get("each") is not None
             for number, action in enumerate(legal, 1):
-                self._option(number, action_label(action, cat, decision["kind"], each, name))
+                self._option(number, action_label(action, cat, decision["kind"], each, name),
+                             option_text(action, cat))
         else:
             for number, option in enumerate(decision["options"], 1):
-                self._option(number, name(option))
+                self._option(number, name(option), option_text(option, cat))
             if decision["kind"] == "one":
                 if not decision.get("optional"):
                     self._output(tr(lang, "enter an option's number"))
@@ -213,10 +216,16 @@ class HumanPlayer:
             # i18n: the map's command letters are typed as they are: keep them
             self._output(tr(lang, "  (m = the map, s SPACE = one space and its connections)"))
 
-    def _option(self, number: int, text: str) -> None:
-        """An option on its lines, wrapped under the start of its text."""
+    def _option(self, number: int, text: str, rules: str = "") -> None:
+        """An option on its lines, wrapped under the start of its text; `rules`, the text of
+        an option that is a card (its event), on the lines below, indented further."""
         head = f"  {number}) "
-        self._output("\n".join(wrap(head + text, WIDTH, " " * len(head))))
+        lines = wrap(head + text, WIDTH, " " * len(head))
+        if rules:
+            under = " " * (len(head) + 2)
+            lines += textwrap.wrap(rules, max(20, WIDTH - len(under)), initial_indent=under,
+                                   subsequent_indent=under)
+        self._output("\n".join(lines))
 
     def _page(self, lines: list[tuple[int, str]]) -> None:
         """The log, a terminal's height at a time: Enter shows the next page, q stops."""

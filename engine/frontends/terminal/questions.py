@@ -31,6 +31,14 @@ def action_label(action: Any, cat: Catalog, kind: str, each: bool = False,
     return (name or cat.value)(action)
 
 
+def option_text(action: Any, cat: Catalog) -> str:
+    """The rules text of an option that is a card (a record with a text: its event, in the
+    catalog's language), shown with the option; "" for any other option."""
+    if isinstance(action, str) and action in cat.pack.records:
+        return cat.text(action)
+    return ""
+
+
 def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:
     """The question, its placeholders filled with names in the catalog's language, after the
     deciding side's name (unless the question starts with it already)."""

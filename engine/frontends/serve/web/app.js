@@ -125,16 +125,48 @@ function render(screen, pushed) {
   board.replaceChildren();
   for (const section of screen.board) {
     board.append(el("h2", section.head));
-    section.lines.forEach(
-      (line, i) => board.append(el("div", line, "line depth-" + section.depth[i])));
+    section.lines.forEach((line, i) => {
+      const row = el("div", line, "line depth-" + section.depth[i]);
+      const text = section.texts && section.texts[i];
+      if (text) {  // a card: its rules text under its name
+        row.title = text;
+        row.classList.add("card");
+        row.append(el("div", text, "card-text"));
+      }
+      board.append(row);
+    });
   }
   renderDecision(screen);
   $("result").hidden = !screen.result;
   $("result").textContent = screen.result || "";
   const log = $("log");
-  log.replaceChildren(...screen.log.map((line) => el("li", line)));
+  log.replaceChildren(...screen.log.map((line, i) => logLine(line, screen.log_parts[i])));
   log.scrollTop = log.scrollHeight;
   document.body.dataset.decisions = String(screen.decisions);
+}
+
+// a log line; a card it names shows its rules text on hover or keyboard focus
+function logLine(line, parts) {
+  const item = el("li");
+  if (!parts) { item.textContent = line; return item; }
+  for (const [words, text] of parts) {
+    if (!text) { item.append(words); continue; }
+    const card = el("span", words, "card-name");
+    card.tabIndex = 0;
+    card.title = text;
+    card.append(el("span", text, "tip"));
+    item.append(card);
+  }
+  return item;
+}
+
+// an option's label, and under it the rules text of an option that is a card
+function optionContent(node, o) {
+  node.append(el("span", o.label, "label"));
+  if (o.text) {
+    node.title = o.text;
+    node.append(el("span", o.text, "option-text"));
+  }
 }
 
 function renderJoin(screen) {
@@ -172,7 +204,8 @@ function renderDecision(screen) {
   if (!d.mine) return;
   if (d.mode === "pick") {
     for (const o of d.options) {
-      const button = el("button", o.label);
+      const button = el("button");
+      optionContent(button, o);
       button.onclick = () => send(d.id, o.action);
       options.append(button);
     }
@@ -190,10 +223,12 @@ function renderDecision(screen) {
         if (box.checked) picked.push(o.action);
         else picked.splice(picked.indexOf(o.action), 1);
       };
-      label.append(box, " " + o.label);
+      label.append(box, " ");
+      optionContent(label, o);
       options.append(label);
     } else {
-      const button = el("button", o.label);
+      const button = el("button");
+      optionContent(button, o);
       button.onclick = () => {
         picked.push(o.action);
         button.disabled = true;
