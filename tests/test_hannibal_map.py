@@ -387,13 +387,24 @@ def test_no_pc_isolated_at_the_start(pack, rec):
         assert found, s
 
 
-def test_sketch_distances(pack, rec):
-    """MAP.md: x, y project the real places; no land connection jumps across the map."""
-    for s in spaces(pack):
-        assert 0 <= rec[s]["x"] <= 1050 and 0 <= rec[s]["y"] <= 700, s
+def test_positions(pack, rec):
+    """MAP.md "Positions": every space lies inside the 1000 x 1000 canvas, no two closer than
+    20 units, and no land connection jumps across the map (the longest, Iol-Siga, is under
+    150)."""
+    at = {s: rec[s]["position"] for s in spaces(pack)}
+    assert len(at) == 98
+    for s, (x, y) in at.items():
+        assert 0 <= x <= 1000 and 0 <= y <= 1000, s
+    names = sorted(at)
+    close = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+             if math.dist(at[a], at[b]) < 19.5]
+    assert close == []
     for c in connections(pack):
-        a, b = rec[c["a"]], rec[c["b"]]
-        assert math.dist((a["x"], a["y"]), (b["x"], b["y"])) < 150, c["id"]
+        assert math.dist(at[c["a"]], at[c["b"]]) < 150, c["id"]
+    # the projection keeps the geography: Gades west of Roma, Carthago south of it, Tarentum
+    # east of Neapolis
+    assert at["gades"][0] < at["roma"][0] < at["tarentum"][0]
+    assert at["carthago"][1] > at["roma"][1] > at["placentia"][1]
 
 
 def test_scale(pack, rec):

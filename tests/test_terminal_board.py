@@ -87,7 +87,8 @@ def test_old_list_form_still_shows_its_vars():
     g = load_pack("ante_portas").new_game(1)
     text = render(g, g.pack.sides[0])
     assert text.splitlines()[1] == "board:"
-    assert "map:" not in text
+    # its map (board: map:) holds no piece: the three regions are quiet, on one line
+    assert "\nmap:\n  Gallia; Gallia Cisalpina; Italia\ncards:\n" in text
 
 
 @pytest.mark.parametrize("board, line, col, message", [

@@ -107,8 +107,8 @@ def test_help_lists_the_map_commands_only_with_a_map(hannibal):
     assert "\n  m " in help_text("en", "one", True) and "\n  s SPACE " in help_text(
         "en", "one", True)
     assert "\n  m " not in help_text("en")
-    ante = load_pack("content/ante_portas").new_game(1)
-    _, shown = typed(ante, ["m", "q"])  # no map: m is no command
+    plain = load_pack(STACKGAME).new_game(1)
+    _, shown = typed(plain, ["m", "q"])  # no map: m is no command
     assert not any(text.startswith("map:") for text in shown)
     assert not any("m = the map" in text for text in shown)
 
@@ -136,6 +136,20 @@ def test_bad_links_are_located(tmp_path, links, message, suggestion):
         load_pack(root)
     found = [(d.code, d.line, d.message, d.suggestion) for d in err.value.diagnostics]
     assert ("E340", 15, message, suggestion) in found, found
+
+
+def test_ante_portas_map_lists_the_cities_by_region():
+    """Ante Portas' board map (content/ante_portas/pack.yaml; seed 000 "A térkép": cities in
+    three regions joined by roads and sea routes): `m` lists them, `s CITY` its roads."""
+    ante = load_pack("content/ante_portas").new_game(1)
+    _, shown = typed(ante, ["m", "s genua", "q"])
+    whole = next(text for text in shown if text.startswith("map:\n")).splitlines()
+    assert sum(1 for line in whole if line.startswith("    ")
+               and not line.startswith("      ")) == 21
+    assert any(line.startswith("  Gallia") for line in whole)
+    genua = next(text for text in shown if text.startswith("  Genua")).splitlines()
+    assert "      Massalia (sea route): value 1; anchor" in genua, genua
+    assert "      Taurini (road): value 2" in genua
 
 
 def test_links_of_the_test_pack_show_its_roads(tmp_path):
@@ -182,4 +196,6 @@ def test_a_person_plays_a_whole_game_against_greedy(pack_name, capsys, monkeypat
         assert "    in Idubeda\n" in out
     else:
         assert "\n  round 1\n  sub-round 1\n" in out
-        assert "m = the map" not in out  # Ante Portas has no map
+        # the map of the three regions (pack.yaml board: map:; seed 000 "A térkép")
+        assert "m = the map" in out
+        assert "map:\n  Gallia\n    Illiberis\n    Narbo (value 1)\n" in out

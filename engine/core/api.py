@@ -32,8 +32,8 @@ if TYPE_CHECKING:  # (imported where used: the format's types need no game)
 
 __all__ = ["FORMAT_VERSION", "SAVE_FORMAT", "Doc", "FormatError", "structure", "View",
            "Decision", "DecisionSeen", "Pick", "HiddenZone", "Result", "Action", "Option",
-           "LogEntry", "Save", "TYPES", "KINDS", "decision_data", "decision_of",
-           "result_data"]
+           "LogEntry", "Save", "BoardMap", "MapSpace", "MapGroup", "MapLink", "MapBox",
+           "TYPES", "KINDS", "decision_data", "decision_of", "result_data"]
 
 # FORMAT_VERSION and SAVE_FORMAT as the types of their keys, written out, since mypy reads
 # a Literal of a literal only (tests/test_api_format.py validates real views and saves
@@ -126,6 +126,61 @@ class Result(TypedDict):
     winner: Annotated[Union[str, None], Doc("The side that won; null: a draw or no one.")]
     reason: Annotated[str, Doc("Why, in the pack's own language (the log's `end` entry "
                                "carries it as a template, for other languages).")]
+
+
+# ---- the board's geometry --------------------------------------------------------------------
+class MapSpace(TypedDict):
+    """A place of the map (a record of pack.yaml `board: map: places:`)."""
+    id: Annotated[str, Doc("The place's record id, as views and decisions name it.")]
+    name: Annotated[str, Doc("Its name for people, in the language asked for.")]
+    x: Annotated[Union[int, None], Doc(
+        "Where to draw it: 0 (left) .. 1000 (right) on the board canvas; null where the pack "
+        "gives no `position:` field.")]
+    y: Annotated[Union[int, None], Doc("0 (top) .. 1000 (bottom); null as for `x`.")]
+    group: Annotated[Union[str, None], Doc(
+        "The id of its group (`map: group:`, e.g. its province; `groups` names it), to "
+        "shade by; null if none.")]
+
+
+class MapLink(TypedDict):
+    """A connection between two places (`map: links:`)."""
+    id: Annotated[str, Doc("The connection's record id.")]
+    a: Annotated[str, Doc("The id of one place it joins.")]
+    b: Annotated[str, Doc("The id of the other.")]
+    kind: Annotated[Union[str, None], Doc(
+        "Its kind (`links: kind:`, an enum value: a front-end draws each kind its own way); "
+        "null where the pack gives no kind.")]
+    kind_name: Annotated[Union[str, None], Doc("The kind's name for people; null as `kind`.")]
+
+
+class MapBox(TypedDict):
+    """An off-map place (`map: boxes:`), drawn as a labelled rectangle."""
+    id: Annotated[str, Doc("A zone's name or a place's id.")]
+    name: Annotated[str, Doc("Its name for people.")]
+    kind: Annotated[Literal["zone", "place"], Doc(
+        "`zone`: a zone of the pack (its key in a view's `zones` is this id); `place`: a "
+        "place of the map, also among `spaces`.")]
+    x: Annotated[Union[int, None], Doc(
+        "Where to draw it (a place's position, a zone's `at:`); null: the front-end lays "
+        "it out.")]
+    y: Annotated[Union[int, None], Doc("As `x`.")]
+
+
+class MapGroup(TypedDict):
+    """A group of places (a province, a region)."""
+    id: Annotated[str, Doc("The group's record id (a space's `group`).")]
+    name: Annotated[str, Doc("Its name for people.")]
+
+
+class BoardMap(TypedDict):
+    """The geometry of a pack's map for a front-end to draw (`pack.board_map(lang)`): it is
+    the same in every game of the pack, so a front-end reads it once, not with every view.
+    Positions lie on a 1000 x 1000 canvas, x rightwards and y downwards."""
+    places: Annotated[str, Doc("The record type of the places (`map: places:`).")]
+    spaces: Annotated[list[MapSpace], Doc("Every place, in the pack's order.")]
+    groups: Annotated[list[MapGroup], Doc("The groups the places belong to, in order.")]
+    links: Annotated[list[MapLink], Doc("Every connection; empty without `map: links:`.")]
+    boxes: Annotated[list[MapBox], Doc("The off-map boxes; empty without `map: boxes:`.")]
 
 
 # ---- log entries --------------------------------------------------------------------------------
@@ -328,7 +383,8 @@ TYPES: dict[str, Any] = {
     "View": View, "Decision": Decision, "DecisionSeen": DecisionSeen, "Pick": Pick,
     "HiddenZone": HiddenZone, "Result": Result, "Action": Action, "Option": Option,
     "Id": Id, "Card": Card, "LogEntry": LogEntry,
-    **{t.__name__: t for t in LOG_ENTRIES}, "Save": Save,
+    **{t.__name__: t for t in LOG_ENTRIES}, "Save": Save, "BoardMap": BoardMap,
+    "MapSpace": MapSpace, "MapGroup": MapGroup, "MapLink": MapLink, "MapBox": MapBox,
 }
 KINDS = ("one", "many", "ask", "order")
 

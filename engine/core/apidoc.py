@@ -30,7 +30,7 @@ SHOWN_OPTIONS = 6  # an example's options and legal actions beyond these are lef
 CALLS = [
     ("engine.core.loader", "load_pack"), ("CompiledPack", "new_game"),
     ("CompiledPack", "name_of"), ("CompiledPack", "names_in"),
-    ("CompiledPack", "turn_event"), ("CompiledPack", "heuristic"),
+    ("CompiledPack", "turn_event"), ("CompiledPack", "heuristic"), ("CompiledPack", "board_map"),
     ("Game", "decision"), ("Game", "decider"), ("Game", "view"), ("Game", "legal_actions"),
     ("Game", "random_action"), ("Game", "playout"), ("Game", "validate"), ("Game", "apply"),
     ("Game", "result"),

@@ -11,6 +11,7 @@ from engine.core.errors import EngineFault
 from engine.core.packdata import PackData
 
 if TYPE_CHECKING:  # (imported where used: finding and building packs runs no game)
+    from engine.core.api import BoardMap
     from engine.core.game import Game
     from engine.core.limits import Limits
     from engine.core.runtime import Runtime
@@ -22,6 +23,15 @@ class CompiledPack(PackData):
     docstring); annotate with PackData what only reads a pack."""
 
     __slots__ = ()
+
+    # ---- the board ------------------------------------------------------------------------------
+    def board_map(self, lang: str | None = None) -> BoardMap | None:
+        """The map's geometry for a front-end to draw (`BoardMap`): every place with its name
+        in `lang`, its position [x, y] on the 1000 x 1000 canvas and its group, the
+        connections with their kinds, the off-map boxes (pack.yaml `board: map:`); the
+        same in every game of the pack. None for a pack without a map."""
+        from engine.core.boardmap import board_map
+        return board_map(self, lang)
 
     # ---- games ------------------------------------------------------------------------------
     def new_game(self, seed: int = 0, *, log: bool = True, undo: bool = True,

@@ -23,6 +23,11 @@ one is a mapping of sections, each optional:
                                      # records that join two places (the type's two fields
                                      # that name a place), and the field saying what kind of
                                      # connection each is ("a pass"), for `s PLACE`
+        position: at                 # a field of a place (list of int) holding [x, y] on a
+                                     # 0..1000 x 0..1000 canvas, for front-ends that draw
+        boxes: [camp, {box: pool, at: [80, 900]}]
+                                     # off-map places drawn as labelled rectangles: a place
+                                     # (at its position) or a zone (at `at`, else laid out)
       cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
       show:                          # a record of these types, as an option or a card, is
         unit: [strength, veteran]    # its name and these fields ("Spearmen (strength 3)");
@@ -43,7 +48,9 @@ BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
 MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary",
-            "links")
+            "links", "position", "boxes")
+BOX_KEYS = ("box", "at")
+CANVAS = 1000  # board `map: position:` values lie in 0..CANVAS on both axes
 LINK_KEYS = ("type", "kind")
 PIECE_KEYS = ("at", "under", "zones", "show")
 
@@ -60,8 +67,8 @@ def board_spec(raw: Any) -> dict[str, Any]:
 class BoardCheck:
     """Checks `board:` (a YMap or YList from pack.yaml) against a pack model; `error(message,
     node, key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node`
-    (or, for a list, at its item number `key`); with `at_key` true, at the key itself rather
-    than its value; `suggestion` is a did-you-mean or None."""
+    (or, for a list, at its item number `key`; a `Site` as `node`: there); with `at_key`
+    true, at the key itself rather than its value; `suggestion` is a did-you-mean or None."""
 
     def __init__(self, model: Any,
                  error: Callable[[str, Any, Any, bool, str | None], None]):
@@ -225,6 +232,53 @@ class BoardCheck:
             self._pieces(m, m["pieces"], places.name)
         if "links" in m:
             self._links(m, m["links"], places.name)
+        if "position" in m:
+            self._position(m, places)
+        if "boxes" in m:
+            self._boxes(m, m["boxes"], places.name)
+
+    def _position(self, m: Any, places: Any) -> None:
+        """`position: FIELD`: a field of the place type of type `list of int` ([x, y])."""
+        name = m["position"]
+        f = places.fields.get(name) if isinstance(name, str) else None
+        if f is None:
+            self.error(f"board: {places.name} has no field {name!r}", m, "position", False,
+                       did_you_mean(name, places.fields) if isinstance(name, str) else None)
+        elif f.type != ("list", "int"):
+            self.error(f"board: field '{name}' of {places.name} does not hold a position: its "
+                       "type is list of int ([x, y])", m, "position")
+        else:
+            for rid in self.model.by_type.get(places.name, []):
+                rec = self.model.records[rid]
+                if not is_point(rec.data.get(name)):
+                    self.error(f"board: {places.name} '{rid}': {name} {rec.data.get(name)!r} "
+                               f"is not [X, Y], two whole numbers in 0..{CANVAS}",
+                               rec.field_sites.get(name, rec.site), None)
+
+    def _boxes(self, m: Any, boxes: Any, places: str) -> None:
+        """`boxes: [NAME, {box: NAME, at: [X, Y]}]`: each a zone of the pack or a place."""
+        if not isinstance(boxes, list):
+            self.error("board: 'boxes' is a list of zones or places (NAME, or {box: NAME, "
+                       "at: [X, Y]})", m, "boxes")
+            return
+        names = [*self.model.zones, *self.model.by_type.get(places, [])]
+        for i, item in enumerate(boxes):
+            node: Any = boxes
+            key: Any = i
+            if isinstance(item, dict):
+                if "box" not in item:
+                    self.error("board: a box is NAME, or {box: NAME, at: [X, Y]}", boxes, i)
+                    continue
+                if not self._keys(item, BOX_KEYS, "board: boxes"):
+                    continue
+                if "at" in item and not is_point(item["at"]):
+                    self.error(f"board: 'at' is [X, Y], two whole numbers in 0..{CANVAS}",
+                               item, "at")
+                node, key, item = item, "box", item["box"]
+            if not isinstance(item, str) or item not in names:
+                self.error(f"board: box {item!r} is no zone of the pack nor a {places}", node,
+                           key, False, did_you_mean(item, names) if isinstance(item, str)
+                           else None)
 
     def _links(self, m: Any, links: Any, places: str) -> None:
         """`links: {type: T, kind: F}`: records of type T join two places (T has two fields
@@ -317,6 +371,13 @@ class BoardCheck:
 def link_ends(tinfo: Any, places: str) -> list[str]:
     """The fields of a link type (board `map: links:`) that name a place of type `places`."""
     return [name for name, f in tinfo.fields.items() if f.type == places]
+
+
+def is_point(v: Any) -> bool:
+    """Is `v` a position [x, y] on the board canvas (board `map: position:`)?"""
+    return (isinstance(v, list) and len(v) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= CANVAS
+                    for n in v))
 
 
 def log_sentences(raw: Any) -> bool:

@@ -117,8 +117,6 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
                 model.names_from.update(self._names_from(model, part.meta))
             if part.meta is not None and "glossary" in part.meta:
                 model.glossary |= self._glossary(model, part.meta)
-        if self._meta_map is not None and "board" in self._meta_map:
-            self._board(model, self._meta_map)
         if self._meta_map is not None:
             self._play_keys(model, self._meta_map)
         if self._meta_map is not None and "determinize" in self._meta_map:
@@ -141,6 +139,8 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             self._add_record(model, rtype, rec, site)
         for rtype, rec, _site in raw_records:
             self._fill_record(model, rtype, rec)
+        if self._meta_map is not None and "board" in self._meta_map:
+            self._board(model, self._meta_map)  # after the records: it reads their positions
         for part in parts:
             self._part_provenance(model, part)
         digests = {folder: digest_texts(texts) for folder, texts in self._texts.items()}

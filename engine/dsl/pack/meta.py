@@ -129,6 +129,9 @@ class MetaReader(PackReader):
 
         def error(message: str, node: Any, key: Any, at_key: bool,
                   suggestion: str | None) -> None:
+            if isinstance(node, Site):  # a record's field (board `map: position:`)
+                self.error("E340", message, node, suggestion)
+                return
             if isinstance(node, YList):
                 loc = node.item_loc[key]
             elif at_key:

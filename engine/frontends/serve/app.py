@@ -2,6 +2,7 @@
 
     GET  /                          the reference web page (engine/web)
     GET  /api/packs                 the packs to play, with their sides' names
+    GET  /api/packs/{pack}/map      the pack's map to draw (`BoardMap`, docs/api.md)
     POST /api/games                 {"pack", "seed"?, "bots"?: {side: kind}, "join"?: side}
     GET  /api/games/{id}            the screen and view of the token's side (none: spectator)
                                     (?screen=0: the view alone, for programs)
@@ -241,6 +242,16 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
         out = await asyncio.to_thread(pack_list, lang)
         return JSONResponse({"packs": out, "words": words(lang)})
 
+    async def pack_map(request: Request) -> JSONResponse:
+        """A pack's map to draw (`pack.board_map(lang)`, the same for all its games): 404
+        for a pack not played here or one without a map."""
+        lang = lang_of(request)
+        pack = await asyncio.to_thread(tables.pack, request.path_params["pack"])
+        the_map = pack.board_map(lang)
+        if the_map is None:
+            raise Refused(404, f"{pack.name} has no map", "pack")
+        return JSONResponse(the_map)
+
     async def create(request: Request) -> JSONResponse:
         body = await body_of(request)
         lang = lang_of(request)
@@ -349,6 +360,7 @@ def create_app(db: str | Path | Store, packs: list[Any] | None = None, *,
     routes = [
         Route("/", index),
         Route("/api/packs", list_packs),
+        Route("/api/packs/{pack}/map", pack_map),
         Route("/api/games", create, methods=["POST"]),
         Route("/api/games/{game}", show),
         Route("/api/games/{game}/join", join, methods=["POST"]),
