@@ -1,0 +1,182 @@
+"""Plural choices in a pack's sentences: `{n:# CU|# CUs}` in a prompt, a log text or a win
+reason chooses the form its count needs (docs/language.md, "Plural forms"), in the rules'
+English and in a translation with the forms of its language (Russian three)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from engine.dsl.build import build_pack
+from engine.dsl.errors import render_text
+from engine.dsl.parser import numbered_template, plural_choice, split_template
+from engine.i18n import plural_form, plural_forms
+from engine.i18n.translations import Catalog, PackInfo, check_translations, read_translation
+from engine.i18n.translations.sentences import Count, numbered_text
+
+RULES = """
+var left: int = 1
+on setup:
+    repeat 2:
+        log "{left:# movement point|# movement points} left, {left} {left:CU|CUs}"
+        let _go = ask red "March {left:# space|# spaces}?"
+        left = left + 1
+    win red, "red holds {left:# city|# cities}"
+"""
+
+SENTENCE = "{left:# movement point|# movement points} left, {left} {left:CU|CUs}"
+
+
+def diags(b: Any, code: str) -> list[Any]:
+    return [d for d in b.diagnostics if d.code == code]
+
+
+def one(b: Any, code: str) -> Any:
+    found = diags(b, code)
+    assert found, f"no {code} in:\n{render_text(b.diagnostics)}"
+    return found[0]
+
+
+def test_the_choice_is_split_from_its_expression():
+    assert plural_choice("left:# point|# points") == ("left", "# point|# points")
+    assert plural_choice("f(\"a:b\")") == ("f(\"a:b\")", None)  # a colon in a string
+    assert plural_choice("count(xs where (x: int) => x > 1)") == (
+        "count(xs where (x: int) => x > 1)", None)  # a typed lambda's colon
+    assert plural_choice("x") == ("x", None)
+    parts = split_template("{l} with {n:# CU|# CUs}, {{braces}}")
+    assert numbered_template(parts) == "{0} with {1:# CU|# CUs}, {{braces}}"
+
+
+def test_a_template_without_a_choice_numbers_as_before():
+    parts = split_template("{l} marches to {dest} ({count(xs where (x: int) => x > 1)})")
+    assert numbered_template(parts) == "{0} marches to {1} ({2})"
+
+
+def test_a_sentence_chooses_its_form_for_1_and_2(inline_pack):
+    pack = inline_pack(RULES)
+    g = pack.new_game(0)
+    says = [e for e in g.log if e["t"] == "say"]
+    assert says[0]["m"] == "{0:# movement point|# movement points} left, {1} {2:CU|CUs}"
+    assert says[0]["a"] == [1, 1, 1]
+    cat = Catalog(pack, "en", dirs=[])
+    assert cat.render(says[0]) == "1 movement point left, 1 CU"
+    assert g.decision.prompt == "March {0:# space|# spaces}?" and g.decision.args == [1]
+    assert "{0:# space|# spaces}".format(cat.value(1)) == "1 space"
+    g.apply(True)
+    says = [e for e in g.log if e["t"] == "say"]
+    assert cat.render(says[1]) == "2 movement points left, 2 CUs"
+    assert "March {0:# space|# spaces}?".format(*map(cat.value, g.decision.args)) == \
+        "March 2 spaces?"
+    g.apply(False)
+    assert g.result is not None
+    end = g.log[-1]
+    assert cat.reason(None, g.log) == "red holds 3 cities"
+    assert end["m"] == "red holds {0:# city|# cities}"
+
+
+def test_the_terminal_fills_a_prompt_with_a_choice(inline_pack):
+    from engine.frontends.terminal import describe_decision
+    pack = inline_pack(RULES)
+    g = pack.new_game(0)
+    assert describe_decision(g.view("red")["decision"], Catalog(pack, "en", dirs=[])) == \
+        "red: March 1 space?"
+
+
+def test_the_plural_rules_come_from_gettext_data():
+    """engine.i18n's catalogues carry gettext's Plural-Forms: Russian has three forms."""
+    assert plural_forms("en") == plural_forms("nl") == plural_forms("hu") == 2
+    assert plural_forms("ru") == 3
+    assert [plural_form("ru", n) for n in (1, 2, 5, 11, 21, 22, 25, 0)] == [
+        0, 1, 2, 2, 0, 1, 2, 2]
+    assert [plural_form("en", n) for n in (0, 1, 2)] == [1, 0, 1]
+    assert plural_forms("xx") == 2 and plural_form("xx", 1) == 0  # no catalogue: one/other
+
+
+def test_a_count_shows_the_form_of_its_language():
+    ru = "{0:# очко|# очка|# очков}"
+    assert [ru.format(Count(n, "ru")) for n in (1, 2, 5)] == ["1 очко", "2 очка", "5 очков"]
+    # an English choice shown in a Russian game (no translation): one for 1, the other else
+    en = "{0:# point|# points}"
+    assert [en.format(Count(n, "ru")) for n in (1, 2, 5)] == ["1 point", "2 points",
+                                                              "5 points"]
+    assert "{0}/{0:>3}".format(Count(7, "en")) == "7/  7"
+
+
+def write_ru(root: Path, text: str) -> Path:
+    d = root / "translations"
+    d.mkdir(exist_ok=True)
+    p = d / "inline.ru.yaml"
+    p.write_text(textwrap.dedent(f"""\
+        pack: inline
+        lang: ru
+        messages:
+          "{SENTENCE}": {{text: "{text}", source: "test"}}
+        """), encoding="utf-8")
+    return d
+
+
+def test_a_russian_translation_gives_three_forms(inline_pack, tmp_path):
+    pack = inline_pack(RULES)
+    d = write_ru(tmp_path, "осталось {left:# очко|# очка|# очков} движения, "
+                           "{left:# КЧ|# КЧ|# КЧ}")
+    assert check_translations([read_translation(d / "inline.ru.yaml")],
+                              {"inline": PackInfo.of(pack)}) == []
+    cat = Catalog(pack, "ru", dirs=[d])
+    key = "{0:# movement point|# movement points} left, {1} {2:CU|CUs}"
+    got = [cat.render({"t": "say", "m": key, "a": [n, n, n]}) for n in (1, 2, 5)]
+    assert got == ["осталось 1 очко движения, 1 КЧ", "осталось 2 очка движения, 2 КЧ",
+                   "осталось 5 очков движения, 5 КЧ"]
+    assert numbered_text("{left:# a|# b|# c}", SENTENCE) == "{0:# a|# b|# c}"
+
+
+def test_a_translation_with_a_bad_choice_is_e506(inline_pack, tmp_path):
+    pack = inline_pack(RULES)
+    info = {"inline": PackInfo.of(pack)}
+    for text, message in [
+        ("{left:# очко|# очков} движения", "2 plural form(s) where the language 'ru' needs 3"),
+        ("{left:# очко||# очков}", "an empty plural form"),
+    ]:
+        d = write_ru(tmp_path, text)
+        found = check_translations([read_translation(d / "inline.ru.yaml")], info)
+        assert [x.code for x in found] == ["E506"], found
+        assert message in found[0].message, found[0].message
+        assert found[0].line == 4
+    # the first placeholder {left} of the sentence is shown as it is, not counted by
+    sentence = "{left} {left:CU|CUs}"
+    rules = RULES.replace(SENTENCE, sentence)
+    pack = inline_pack(rules)
+    d = tmp_path / "translations"
+    (d / "inline.ru.yaml").write_text(textwrap.dedent(f"""\
+        pack: inline
+        lang: ru
+        messages:
+          "{sentence}": {{text: "{{left:# a|# b|# c}} {{left}}", source: "test"}}
+        """), encoding="utf-8")
+    found = check_translations([read_translation(d / "inline.ru.yaml")],
+                               {"inline": PackInfo.of(pack)})
+    assert [x.code for x in found] == ["E506"]
+    assert "a plural choice on {0}, which the sentence does not count by: choose a plural " \
+           "on {1}" in found[0].message
+
+
+def test_bad_choices_in_the_rules_are_located(write_pack):
+    line = '        log "{left:# movement point|# movement points} left, {left} {left:CU|CUs}"'
+    cases = [
+        ("{left:# point}", "1 plural form(s) where the rules' English needs 2", "# point}"),
+        ("{left:# point|# points|# pointz}", "3 plural form(s) where the rules' English needs 2",
+         "# point|"),
+        ("{left:# point|}", "an empty plural form", "# point|}"),
+        ("{:# point|# points}", "needs the count it chooses by", ":# point"),
+    ]
+    for choice, message, at in cases:
+        rules = RULES.replace("{left:# movement point|# movement points}", choice)
+        b = build_pack(write_pack(rules))
+        d = one(b, "E285")
+        assert message in d.message, (choice, d.message)
+        text = line.replace("{left:# movement point|# movement points}", choice)
+        assert d.line == 4 and d.col == text.index(at) + 1, (choice, d.col)
+    # the count must be a number: E220 at the expression, in its place in the string
+    b = build_pack(write_pack(RULES.replace("{left:CU|CUs}", "{red:CU|CUs}")))
+    d = one(b, "E220")
+    assert "the count of a plural choice must be int" in d.message
+    assert (d.line, d.col) == (4, line.index("{left:CU|CUs}") + 2)
