@@ -149,7 +149,7 @@ def test_battle_example_played_round_by_round():
                    "Carthage wins the battle")
     # Losses (§11.9, §11.10): roll 3 after 6 rounds, 1 CU each; Rome's retreat roll 4: 3 CUs
     assert says(g, "Battle losses: one roll for both sides, 3 after 6 rounds")
-    assert says(g, "Battle losses of Carthage: 1 CUs") and says(g, "Battle losses of Rome: 1 CUs")
+    assert says(g, "Battle losses of Carthage: 1 CU") and says(g, "Battle losses of Rome: 1 CU")
     assert says(g, "Retreat table for Rome: roll 4, 3 CUs")
     assert len(cus(g, "cannae", "carthage")) == 5
     assert len(cus(g, "cannae", "rome")) == 4  # 8 - 1 - 3: the rest retreats
@@ -448,7 +448,7 @@ def test_reserve_named_probe_wins_as_a_probe_and_small_army_column():
     g.load_dice([1, 6])
     win_with(g, "reserve_01", "probe")
     assert says(g, "Carthage plays a Reserve as Probe")
-    assert says(g, "Retreat table for Rome: roll 6, 1 CUs")
+    assert says(g, "Retreat table for Rome: roll 6, 1 CU")
 
 
 def test_an_e_result_costs_exactly_one_elephant():

@@ -61,12 +61,12 @@ def test_a_sentence_chooses_its_form_for_1_and_2(inline_pack):
     cat = Catalog(pack, "en", dirs=[])
     assert cat.render(says[0]) == "1 movement point left, 1 CU"
     assert g.decision.prompt == "March {0:# space|# spaces}?" and g.decision.args == [1]
-    assert "{0:# space|# spaces}".format(cat.value(1)) == "1 space"
+    march = g.decision.prompt
+    assert march.format(cat.value(1)) == "March 1 space?"
     g.apply(True)
     says = [e for e in g.log if e["t"] == "say"]
     assert cat.render(says[1]) == "2 movement points left, 2 CUs"
-    assert "March {0:# space|# spaces}?".format(*map(cat.value, g.decision.args)) == \
-        "March 2 spaces?"
+    assert march.format(*map(cat.value, g.decision.args)) == "March 2 spaces?"
     g.apply(False)
     assert g.result is not None
     end = g.log[-1]
@@ -180,3 +180,54 @@ def test_bad_choices_in_the_rules_are_located(write_pack):
     d = one(b, "E220")
     assert "the count of a plural choice must be int" in d.message
     assert (d.line, d.col) == (4, line.index("{left:CU|CUs}") + 2)
+
+
+# ---- the packs' sentences ----------------------------------------------------------------
+MOVE = "{0} in {1} with {2:# CU|# CUs}, {3:# movement point|# movement points} left: what next?"
+
+
+def _pack(name: str) -> Any:
+    from engine.core.loader import load_pack
+    return load_pack(Path(__file__).resolve().parent.parent / "content" / name)
+
+
+def test_hannibals_sentences_agree_with_their_counts():
+    """Hannibal's move prompt (seed 002 §8: a leader's movement points) and the battle's loss
+    line (seed 002 §11.9) say "1 CU", "1 movement point", "1 round"; Russian (seed 003
+    "Движение (стр. 12)") gives three forms."""
+    from engine.frontends.terminal import describe_decision
+    pack = _pack("hannibal")
+    en, ru = Catalog(pack, "en"), Catalog(pack, "ru")
+    d = {"kind": "one", "side": "carthage", "prompt": MOVE, "args": ["hannibal", "saguntum"]}
+    shown = [describe_decision({**d, "args": [*d["args"], n, n]}, en) for n in (1, 2)]
+    assert shown == ["Carthage: Hannibal in Saguntum with 1 CU, 1 movement point left: what next?",
+                     "Carthage: Hannibal in Saguntum with 2 CUs, 2 movement points left: "
+                     "what next?"]
+    got = [describe_decision({**d, "args": [*d["args"], 4, n]}, ru) for n in (1, 2, 5)]
+    assert [g.split(", ")[-1] for g in got] == [
+        "осталось 1 очко передвижения. Что дальше?", "осталось 2 очка передвижения. Что дальше?",
+        "осталось 5 очков передвижения. Что дальше?"]
+    loss = "Battle losses: one roll for both sides, {0} after {1:# round|# rounds}"
+    assert [en.render({"t": "say", "m": loss, "a": [4, n]}) for n in (1, 2)] == [
+        "Battle losses: one roll for both sides, 4 after 1 round",
+        "Battle losses: one roll for both sides, 4 after 2 rounds"]
+    pcs = "{0}: {1:# political point|# political points} behind, remove that many PCs"
+    assert [ru.render({"t": "say", "m": pcs, "a": ["rome", n]}) for n in (1, 2, 5)] == [
+        f"{ru.value('rome')}: отставание на {n} политическ{e}; снимите столько же ПК"
+        for n, e in ((1, "ое очко"), (2, "их очка"), (5, "их очков"))]
+
+
+def test_ante_portas_says_one_round():
+    """Ante Portas ends after its last round (seed 000, "Győzelem"): "After 1 round"."""
+    pack = _pack("ante_portas")
+    en, hu = Catalog(pack, "en"), Catalog(pack, "hu")
+    end = {"t": "say", "m": "After {0:# round|# rounds} Hannibal's campaign is spent"}
+    assert [en.render({**end, "a": [n]}) for n in (1, 2)] == [
+        "After 1 round Hannibal's campaign is spent",
+        "After 2 rounds Hannibal's campaign is spent"]
+    assert hu.render({**end, "a": [2]}) == "2 kör után Hannibál hadjárata kifulladt"
+    battle = {"t": "say", "m": "Battle at {0}: Rome {1} infantry, {2} cavalry; Hannibal "
+              "{3:# card|# cards}"}
+    assert [en.render({**battle, "a": ["roma", 3, 2, n]}).rsplit("; ", 1)[1] for n in (1, 2)] \
+        == ["Hannibal 1 card", "Hannibal 2 cards"]
+    assert hu.render({**battle, "a": ["roma", 3, 2, 1]}).endswith("Hannibál 1 lap")

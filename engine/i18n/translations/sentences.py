@@ -31,6 +31,13 @@ class Count(str):
         return forms[min(index, len(forms) - 1)].replace("#", str(self))
 
 
+def fill(template: str, values: list[object], lang: str = "en") -> str:
+    """A numbered template filled with plain values as they are (record ids, numbers), a
+    count taking the plural form a choice asks of it ("{0:# CU|# CUs}", [1] -> "1 CU")."""
+    return template.format(*(Count(v, lang) if isinstance(v, int) and not isinstance(v, bool)
+                             else v for v in values))
+
+
 def compiled_template(text: str) -> str:
     """A sentence of the rules (a `log` text that holds its own `{placeholders}`, a win
     reason, a prompt) as the game keeps it: its placeholders numbered in order, by the same
