@@ -100,6 +100,10 @@ def test_a_count_shows_the_form_of_its_language():
     assert [en.format(Count(n, "ru")) for n in (1, 2, 5)] == ["1 point", "2 points",
                                                               "5 points"]
     assert "{0}/{0:>3}".format(Count(7, "en")) == "7/  7"
+    import copy
+    import pickle
+    for c in (copy.deepcopy(Count(5, "ru")), pickle.loads(pickle.dumps(Count(5, "ru")))):
+        assert ru.format(c) == "5 очков" and c == "5"
 
 
 def write_ru(root: Path, text: str) -> Path:
@@ -231,3 +235,9 @@ def test_ante_portas_says_one_round():
     assert [en.render({**battle, "a": ["roma", 3, 2, n]}).rsplit("; ", 1)[1] for n in (1, 2)] \
         == ["Hannibal 1 card", "Hannibal 2 cards"]
     assert hu.render({**battle, "a": ["roma", 3, 2, 1]}).endswith("Hannibál 1 lap")
+
+
+def test_the_formatter_keeps_a_plural_choice():
+    from engine.dsl.formatter import format_source
+    src = format_source(textwrap.dedent(RULES).lstrip("\n"))
+    assert f'log "{SENTENCE}"' in src and format_source(src) == src

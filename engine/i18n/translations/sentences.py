@@ -20,6 +20,9 @@ class Count(str):
         self.n, self.lang = n, lang
         return self
 
+    def __getnewargs__(self) -> tuple[int, str]:  # type: ignore[override]
+        return self.n, self.lang  # a copy (copy, pickle) is a count in the same language
+
     def __format__(self, spec: str) -> str:
         if "|" not in spec:
             return str.__format__(str(self), spec)
