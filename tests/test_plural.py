@@ -211,6 +211,10 @@ def test_hannibals_sentences_agree_with_their_counts():
     assert [g.split(", ")[-1] for g in got] == [
         "осталось 1 очко передвижения. Что дальше?", "осталось 2 очка передвижения. Что дальше?",
         "осталось 5 очков передвижения. Что дальше?"]
+    nl = Catalog(pack, "nl")
+    got = [describe_decision({**d, "args": [*d["args"], 4, n]}, nl) for n in (1, 2)]
+    assert [g.split(", ")[-1] for g in got] == ["nog 1 bewegingspunt: wat nu?",
+                                                "nog 2 bewegingspunten: wat nu?"]
     loss = "Battle losses: one roll for both sides, {0} after {1:# round|# rounds}"
     assert [en.render({"t": "say", "m": loss, "a": [4, n]}) for n in (1, 2)] == [
         "Battle losses: one roll for both sides, 4 after 1 round",
