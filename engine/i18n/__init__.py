@@ -26,6 +26,10 @@ extra), never imported at run time:
     python -m engine.i18n check        # untranslated entries, placeholders that differ
     python -m engine.i18n init LANG    # a new language's engine.po, from engine.pot
 
+A pack's sentences choose a plural form by a count (`{n:# CU|# CUs}`) with the same data:
+`plural_forms(lang)` and `plural_form(lang, n)` read the Plural-Forms header of the engine's
+catalogue in `lang` (one and other where there is none).
+
 Start-up stays light: `gettext` is imported when a translator is first asked for, and not at
 all for English.
 """
