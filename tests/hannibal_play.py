@@ -7,14 +7,13 @@ rules themselves are never bypassed: every move, placement and roll runs in the 
 from __future__ import annotations
 
 import functools
-import itertools
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine.core.game import Game
 from engine.core.loader import load_pack
+from engine.i18n.translations import fill, message_key
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "content" / "hannibal"
 SEEDS = "../shared/seeds"  # 002: the Dutch rulebook (authority), 003: the Russian summary
@@ -65,8 +64,7 @@ def all_cus(g: Game, side: str) -> int:
 def said_values(g: Game, text: str) -> list[list[Any]]:
     """The values of every log line written with this text, its placeholders as in the rules
     (`"{l} marches to {y}"`) or numbered as the log keeps them (`"{0} marches to {1}"`)."""
-    n = itertools.count()
-    template = re.sub(r"\{[^}]*\}", lambda _: f"{{{next(n)}}}", text)
+    template = message_key(text)
     return [e.get("a", []) for e in g.log if e.get("t") == "say" and e.get("m") == template]
 
 
@@ -158,7 +156,7 @@ def even_points(g: Game) -> None:
 def pay_backlash(g: Game) -> None:
     """A board arranged for a test may leave a side behind in political points: it removes its
     PCs at the year's end (seed 002 §18.2), the last ones offered (far from the test's spaces)."""
-    while not g.over and "political points behind" in prompt(g):
+    while not g.over and "behind, remove that many PCs" in prompt(g):
         answer(g, options(g)[-1])
 
 
@@ -183,7 +181,7 @@ def prompt(g: Game) -> str:
     d = g.decision
     if d is None:
         return ""
-    return d.prompt.format(*(d.args or []))
+    return fill(d.prompt, d.args or [])
 
 
 def answer(g: Game, *values: Any) -> None:

@@ -25,7 +25,8 @@ from hannibal_play import (
     start_turn,
 )
 
-WINTER = "Winter attrition for the {n} {s} CUs in {x}: die {d}, modifier {m}; {lost} CUs lost"
+WINTER = ("Winter attrition for {n:# CU|# CUs} of {s} in {x}: die {d}, modifier {m}; "
+          "{lost:# CU|# CUs} lost")
 ELEPHANT = "The 'e' result costs {s} an elephant CU in {x}"
 
 
@@ -137,7 +138,7 @@ def test_an_e_crossing_the_alps_costs_exactly_one_elephant():
     g.load_dice([5])
     act(g, "stop")
     [[n, d, m, lost]] = said_values(
-        g, "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost")
+        g, "Attrition roll for {0:# CU|# CUs}: die {1}, modifier {2}; {3:# CU|# CUs} lost")
     assert (n, d, m, lost) == (6, 5, 1, 2)
     assert len(cus(g, "taurini", elephant=True)) == 1
     assert len(cus(g, "taurini", elephant=False)) == 3

@@ -449,7 +449,7 @@ def test_reserve_named_probe_wins_as_a_probe_and_small_army_column():
     g.load_dice([1, 6])
     win_with(g, "reserve_01", "probe")
     assert says(g, "Carthage plays a Reserve as Probe")
-    assert says(g, "Retreat table for Rome: roll 6, 1 CUs")
+    assert says(g, "Retreat table for Rome: roll 6, 1 CU")
 
 
 def test_an_e_result_costs_exactly_one_elephant():

@@ -244,7 +244,7 @@ def test_card_31_spanish_allies_leave_the_opponent_after_the_deal():
     answer(g, "spanish_allies_desert", None)
     assert says(g, "The Spanish allies of Carthage desert: Carthage loses the 2 battle cards")
     assert says(g, "Battle cards: Carthage 11, Rome 7")
-    assert says(g, "2 battle cards of Carthage desert with its allies: Carthage keeps 9")
+    assert says(g, "2 battle cards of Carthage lost with its allies: Carthage keeps 9")
     assert len(hand(g, "carthage")) == 9 and len(hand(g, "rome")) == 2 + 5
     assert len(g.state["z"]["battle_deck"]) == 48 - 9 - 7
 
@@ -322,7 +322,7 @@ def test_card_32_with_the_spy_picks_among_the_face_up_cards():
     answer(g, seen[0], seen[1], seen[2], None)
     assert len(hand(g, "carthage")) == 9
     assert not {seen[0], seen[1], seen[2]} & set(hand(g, "carthage"))
-    assert says(g, "4 battle cards of Carthage desert with its allies: Carthage keeps 9")
+    assert says(g, "4 battle cards of Carthage lost with its allies: Carthage keeps 9")
 
 
 # ---- card 42: the elephants take fright ----------------------------------------------------

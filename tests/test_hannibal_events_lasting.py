@@ -151,7 +151,8 @@ def test_bad_weather_cuts_an_enemy_campaign_march_to_two_spaces():
     assert "bad_weather" in options(g)
     answer(g, "bad_weather")
     assert "bad_weather" in g.zone("discard")
-    assert said_values(g, "Bad weather: {l} may advance only {n} spaces") == [["hannibal", 2]]
+    assert said_values(g, "Bad weather: {l} may advance only {n:# space|# spaces}") == [
+        ["hannibal", 2]]
     if "sets out from" in prompt(g):
         answer(g, 2)
     steps = 0

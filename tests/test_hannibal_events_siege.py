@@ -28,7 +28,8 @@ from hannibal_play import (
     said_values as says,
 )
 
-ATTRITION = "Attrition roll for the {n} {s} CUs in {x}: die {d}, modifier {m}; {lost} CUs lost"
+ATTRITION = ("Attrition roll for {n:# CU|# CUs} of {s} in {x}: die {d}, modifier {m}; "
+             "{lost:# CU|# CUs} lost")
 ROLL_SIEGE = "Siege roll at {x}: {d}, modifier {m}: a siege point for {s}, {p} in all"
 ROLL_SUBJ = "Subjugation roll at {x}: {d}, modifier {m}: a point for {s}, {p} in all"
 ROME_SPARE = ("diplomacy_36", "minor_campaign_38")

@@ -24,7 +24,7 @@ from hannibal_play import (
 
 from engine.core.game import Game
 
-PLACED = "{s} places {n} CUs in {x}"
+PLACED = "{s} places {n:# CU|# CUs} in {x}"
 FILLER = "epidemic"  # a second card in hand, so the card to play is chosen, not forced
 
 

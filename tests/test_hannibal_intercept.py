@@ -94,7 +94,7 @@ def test_no_decision_when_no_army_is_adjacent():
     add_cus(g, "rome", "tarracina", 4)  # an army, but not next to nola
     carthage_marches(g, "nola")
     assert g.decision.side == "carthage" and "what next" in prompt(g)
-    assert not said(g, "{j} tries to intercept from {x} with {n} CUs")
+    assert not said(g, "{j} tries to intercept from {x} with {n:# CU|# CUs}")
 
 
 def test_intercept_and_fight_one_more_battle_card():
@@ -306,7 +306,7 @@ def test_one_attempt_per_space_per_move():
     assert at(g, "fabius") == "capua"
     answer(g, "march", "neapolis")
     assert g.decision.side == "carthage" and "what next" in prompt(g)
-    assert len(said(g, "{j} tries to intercept from {x} with {n} CUs")) == 1
+    assert len(said(g, "{j} tries to intercept from {x} with {n:# CU|# CUs}")) == 1
 
 
 def test_declining_keeps_the_attempt():

@@ -32,7 +32,7 @@ from hannibal_play import (
 
 TABLES = yaml.safe_load((PACK_DIR / "tables.yaml").read_text())
 # the log line of a pass attrition roll (its values: CUs, die, modifier, CUs lost)
-ATTRITION = "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"
+ATTRITION = "Attrition roll for {0:# CU|# CUs}: die {1}, modifier {2}; {3:# CU|# CUs} lost"
 
 
 def attrition_table(cus_: int, roll: int) -> int:

@@ -27,6 +27,8 @@ from hannibal_play import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.i18n.translations import fill
+
 REMOVED = "The {s} PC in {x} is isolated and removed"
 
 
@@ -205,7 +207,7 @@ def test_the_dutch_isolation_example():
 
 def logged_raw(g) -> str:
     """The log lines with their placeholders filled by ids."""
-    return "\n".join(e["m"].format(*e.get("a", [])) for e in g.log if e.get("t") == "say")
+    return "\n".join(fill(e["m"], e.get("a", [])) for e in g.log if e.get("t") == "say")
 
 
 def test_without_the_roman_cu_c_is_isolated_too():

@@ -164,11 +164,11 @@ def test_retreat_sweeps_up_friendly_cus_and_pays_for_enemy_pcs_and_cus():
     assert at(g, "flaminius") == "nola"
     assert cus(g, "grumentum", "rome") == []
     assert len(cus(g, "nola", "rome")) == 4 + 1 - 1 - 1
-    assert ["grumentum", "rome", 1] in says(g, "Retreat through {0}: {1} loses {2} CUs")
-    assert ["paestum", "rome", 1] in says(g, "Retreat through {0}: {1} loses {2} CUs")
+    assert ["grumentum", "rome", 1] in says(g, "Retreat through {0}: {1} loses {2:# CU|# CUs}")
+    assert ["paestum", "rome", 1] in says(g, "Retreat through {0}: {1} loses {2:# CU|# CUs}")
     assert len(cus(g, "paestum", "carthage")) == 1  # the enemy CU stays
     # 2 CUs lost in the retreat: one PC, Rome's choice (not a walled city)
-    assert "remove 1 PCs" in prompt(g) and set(options(g)) == {"nola", "ostia", "paestum"}
+    assert "remove 1 PC" in prompt(g) and set(options(g)) == {"nola", "ostia", "paestum"}
 
 
 def test_no_retreat_over_a_pass_or_beyond_four_spaces_eliminates_the_army():
@@ -186,7 +186,7 @@ def test_no_retreat_over_a_pass_or_beyond_four_spaces_eliminates_the_army():
     assert cus(g, "venusia", "rome") == []
     assert field(g, "flaminius", "where") == "displaced"
     assert ["rome", "venusia", 3] in says(
-        g, "Retreat: {0} has nowhere to retreat from {1}: its {2} CUs are eliminated")
+        g, "Retreat: {0} has nowhere to retreat from {1}: its {2:# CU is|# CUs are} eliminated")
 
 
 def test_losing_all_cus_displaces_hannibal_and_rome_wins():
@@ -208,7 +208,7 @@ def test_losing_all_cus_displaces_hannibal_and_rome_wins():
     answer(g, "frontal_assault_01", "frontal_assault_09")
     assert ["carthage", "rome"] in says(
         g, "{0} has no battle card left to lead: {1} wins the battle")
-    assert ["carthage", 2, 1] in says(g, "Retreat table for {0}: roll {1}, {2} CUs")
+    assert ["carthage", 2, 1] in says(g, "Retreat table for {0}: roll {1}, {2:# CU|# CUs}")
     assert cus(g, "venusia", "carthage") == []
     assert field(g, "hannibal", "where") == "displaced"
     assert g.over and "Hannibal is displaced: Rome wins" in said(g)
@@ -233,7 +233,7 @@ def test_worked_example_four_cus_lost_two_pcs():
     # the battle-loss roll 6 (1 CU each after one round), retreat table 4 (3 CUs)
     g.load_dice([6, 4])
     rome_loses_round_one(g)
-    assert ["rome", 4, 3] in says(g, "Retreat table for {0}: roll {1}, {2} CUs")
+    assert ["rome", 4, 3] in says(g, "Retreat table for {0}: roll {1}, {2:# CU|# CUs}")
     assert len(cus(g, "venusia", "carthage")) == 5
     # Cannae and Tarentum (a walled city with Rome's PC) are both one space away: Rome chooses
     assert set(options(g)) == {"cannae", "tarentum"}

@@ -65,7 +65,7 @@ def naval_rolls(g) -> list[tuple[int, int]]:
 
 def storm_losses(g) -> int:
     """The CUs the one storm (card 60) of the game took."""
-    [[_, _, lost]] = said(g, "Storm at sea: die {0}, modifier {1}; {2} CUs lost")
+    [[_, _, lost]] = said(g, "Storm at sea: die {0}, modifier {1}; {2:# CU|# CUs} lost")
     return lost
 
 
@@ -357,7 +357,7 @@ def test_sunk_eliminates_the_cus_and_displaces_the_leaders():
     assert where(g, "hasdrubal") == "displaced" and where(g, "mago") == "displaced"
     assert cus(g, "massilia") == [] and cus(g, "ostia") == [] and column(g, "hasdrubal") == []
     assert g.decision.side == "rome"  # the card is played out: Rome's turn
-    assert said(g, "The fleet is sunk: {0} CUs lost") == [[2]]
+    assert said(g, "The fleet is sunk: {0:# CU|# CUs} lost") == [[2]]
 
 
 def test_hannibal_sunk_gives_rome_the_game():
@@ -445,7 +445,7 @@ def test_card_60_attrition_with_plus_two():
     for seed in range(1, 6):
         g = sail(seed, "new_carthage", n=5, theirs=(STORM_60, ROME_OTHER), respond=STORM_60)
         assert zone_of(g, STORM_60) == "discard"
-        [[die, mod, lost]] = said(g, "Storm at sea: die {0}, modifier {1}; {2} CUs lost")
+        [[die, mod, lost]] = said(g, "Storm at sea: die {0}, modifier {1}; {2:# CU|# CUs} lost")
         assert mod == 2
         assert lost == g.pack.call_value("attrition_loss", 5, die + 2)
         assert len(column(g, "hasdrubal")) + len(cus(g, "new_carthage")) == 5 - lost

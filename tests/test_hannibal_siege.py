@@ -193,7 +193,7 @@ def test_points_gather_across_cards_and_three_take_the_city():
     assert all(u not in g.state["f"] for u in inside)
     assert field(g, "fabius", "where") == "displaced"
     text = logged(g)
-    assert "The 2 CUs of Rome inside the walls of Capua are eliminated" in text
+    assert "Eliminated: the 2 CUs of Rome inside the walls of Capua" in text
     assert "Carthage takes Capua" in text
 
 

@@ -505,7 +505,7 @@ def test_native_guide_is_offered_as_both(side, first):
 
 def _last_pass_roll(g: Game) -> tuple[int, int]:
     """(the die, the modified roll) of the last pass attrition roll."""
-    attrition = "Attrition roll for {0} CUs: die {1}, modifier {2}; {3} CUs lost"
+    attrition = "Attrition roll for {0:# CU|# CUs}: die {1}, modifier {2}; {3:# CU|# CUs} lost"
     [_, die, mod, _] = [e["a"] for e in g.log if e.get("m") == attrition][-1]
     return die, die + mod
 

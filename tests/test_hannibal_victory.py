@@ -10,7 +10,7 @@ from hannibal_play import answer, give, new_game, options, prompt, said_values, 
 
 from engine.core.game import Game
 
-POINTS = "Rome has {r} political points, Carthage {c}"
+POINTS = "Rome has {r:# political point|# political points}, Carthage {c}"
 REMOVES = "{s} removes the PC in {x} at the year's end"
 # Carthage's PCs that are no walled city and no tribe, at the start (seed 002 §4)
 CARTHAGE_PLAIN = ["balearic_islands", "hispalis", "malaca", "baria", "castulo", "toletum",

@@ -433,11 +433,32 @@ def test_the_content_is_formatted(capsys):
     assert main(["fmt", "--check", str(CONTENT)]) == 0, capsys.readouterr().out
 
 
+_STRING = re.compile(r'"([^"\\\n]|\\.)*"')
+
+
+def _over_width(line: str) -> bool:
+    """Longer than WIDTH for a reason the author can mend: a line whose excess is one string
+    literal (a sentence with plural choices, `{n:# CU|# CUs}`) is not, since the language has
+    no way to continue a string on the next line and the formatter leaves such a line whole;
+    the rest of the line must still fit."""
+    if len(line) <= WIDTH:
+        return False
+    longest = max((m.group(0) for m in _STRING.finditer(line)), key=len, default="")
+    return len(line) - len(longest) + 2 > WIDTH
+
+
 @pytest.mark.parametrize("path", _content_rules(), ids=lambda p: str(p.relative_to(CONTENT)))
 def test_no_content_line_is_over_99_characters(path):
     long = [(no, len(line)) for no, line in
-            enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if len(line) > WIDTH]
+            enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if _over_width(line)]
     assert not long, f"{path}: lines over {WIDTH} characters (line, length): {long}"
+
+
+def test_only_a_long_sentence_may_pass_the_width():
+    assert not _over_width("    x = 1")
+    assert _over_width("    let total = " + " + ".join(["count(troops[s])"] * 6))
+    assert not _over_width('    log "' + "a" * 120 + '"')
+    assert _over_width('    log "short", ' + ", ".join(["count(troops[s])"] * 6))
 
 
 def test_formatting_all_the_content_is_fast():

@@ -26,6 +26,10 @@ extra), never imported at run time:
     python -m engine.i18n check        # untranslated entries, placeholders that differ
     python -m engine.i18n init LANG    # a new language's engine.po, from engine.pot
 
+A pack's sentences choose a plural form by a count (`{n:# CU|# CUs}`) with the same data:
+`plural_forms(lang)` and `plural_form(lang, n)` read the Plural-Forms header of the engine's
+catalogue in `lang` (one and other where there is none).
+
 Start-up stays light: `gettext` is imported when a translator is first asked for, and not at
 all for English.
 """
@@ -40,7 +44,7 @@ if TYPE_CHECKING:
     from gettext import NullTranslations
 
 __all__ = ["DOMAIN", "LOCALE_DIR", "SOURCE_LANG", "Message", "N_", "lazy_ntr", "lazy_tr", "ntr",
-           "tr", "translator"]
+           "plural_form", "plural_forms", "tr", "translator"]
 
 DOMAIN = "engine"
 SOURCE_LANG = "en"  # the language the marked strings are written in
@@ -62,6 +66,25 @@ def translator(lang: str) -> NullTranslations:
             gettext.NullTranslations() if code == SOURCE_LANG else
             gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True))
     return found
+
+
+def plural_forms(lang: str) -> int:
+    """How many plural forms a noun counted in `lang` has (English 2, Russian 3): gettext's
+    `nplurals` from the Plural-Forms header of the engine's catalogue in `lang`; 2 (one,
+    other) for a language without one."""
+    header = translator(lang).info().get("plural-forms", "")
+    for part in header.split(";"):
+        key, _eq, value = part.strip().partition("=")
+        if key.strip() == "nplurals" and value.strip().isdigit():
+            return int(value.strip())
+    return 2
+
+
+def plural_form(lang: str, n: int) -> int:
+    """Which of `lang`'s plural forms goes with the count `n` (0 the first): the catalogue's
+    plural rule (gettext's Plural-Forms), else one for 1 and the other for the rest."""
+    rule = getattr(translator(lang), "plural", None)
+    return int(rule(abs(n))) if rule is not None else int(abs(n) != 1)
 
 
 def N_(message: str) -> str:

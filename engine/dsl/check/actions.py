@@ -7,6 +7,7 @@ from engine.dsl import ast as A
 from engine.dsl import types as T
 from engine.dsl.check.calls import CallChecker
 from engine.dsl.check.scope import Scope
+from engine.dsl.parser.templates import counted
 from engine.dsl.types import Type
 
 
@@ -22,7 +23,7 @@ class ActionChecker(CallChecker):
         if isinstance(r, A.Ask):
             self._decider(r.side, sc)
             self.direct_suspend.add(sc.fn)
-            self._prompt_args(r.prompt_args, sc)
+            self._prompt_args(r.prompt_args, sc, r.prompt)
             return "bool"
         if isinstance(r, A.Order):
             t = self._expr(r.items, sc)
@@ -108,9 +109,15 @@ class ActionChecker(CallChecker):
         elif isinstance(z, tuple) and z[1] not in ("any", holds):
             self.error("E220", f"a zone of {z[1]} cannot hold a {holds}", sc.path, dest.at)
 
-    def _prompt_args(self, args: tuple[A.Expr, ...], sc: Scope) -> None:
-        for a in args:
-            self._expr(a, sc)
+    def _prompt_args(self, args: tuple[A.Expr, ...], sc: Scope, text: str | None) -> None:
+        """The values of a template's placeholders (a prompt, a log text, a reason): one
+        that chooses a plural form by its value (`{n:# CU|# CUs}`) must be a number."""
+        counts = counted(text) if text is not None and args else []
+        for i, a in enumerate(args):
+            if i < len(counts) and counts[i]:
+                self._expect(a, "int", sc, "the count of a plural choice")
+            else:
+                self._expr(a, sc)
 
     def _decider(self, e: A.Expr | None, sc: Scope) -> None:
         if e is not None:
@@ -139,7 +146,7 @@ class ActionChecker(CallChecker):
             self.error("E286", "'one at a time' picks several items: give the count, as in "
                        f"'choose 3 {c.var} from ... one at a time' or 'choose up to 3 ...'",
                        sc.path, c.at)
-        self._prompt_args(c.prompt_args, sc)
+        self._prompt_args(c.prompt_args, sc, c.prompt)
         if c.where is not None:
             sc.vars.append({c.var: et})
             self._expect(c.where, "bool", sc, "a 'where' filter")

@@ -59,11 +59,11 @@ class StatementChecker(ModifierChecker):
                 self._set_until(s, sc)
             case A.Win():
                 self._expect(s.side, "side", sc, "'win'")
-                for a in s.args:
-                    self._expr(a, sc)
-            case A.EndGame() | A.Log():
-                for a in s.args:
-                    self._expr(a, sc)
+                self._prompt_args(s.args, sc, s.reason)
+            case A.EndGame():
+                self._prompt_args(s.args, sc, s.reason)
+            case A.Log():
+                self._prompt_args(s.args, sc, s.message if s.inline else None)
             case A.Return():
                 self._return(s, sc)
             case A.Break() | A.Continue():

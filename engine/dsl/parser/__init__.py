@@ -29,7 +29,14 @@ from engine.dsl.parser.limits import (
     MAX_INT,
     MAX_LOOP_DEPTH,
 )
-from engine.dsl.parser.templates import numbered_template, split_template
+from engine.dsl.parser.templates import (
+    choice_problem,
+    counted,
+    numbered_template,
+    plural_choice,
+    plural_forms,
+    split_template,
+)
 
 __all__ = [
     "BROKEN_SETUP",
@@ -39,6 +46,8 @@ __all__ = [
     "MAX_EXPR_DEPTH",
     "MAX_INT",
     "MAX_LOOP_DEPTH",
+    "choice_problem",
+    "counted",
     "extract_comments",
     "lark_parser",
     "numbered_template",
@@ -46,5 +55,7 @@ __all__ = [
     "parse_module",
     "parse_module_partial",
     "parse_record_decls",
+    "plural_choice",
+    "plural_forms",
     "split_template",
 ]

@@ -46,11 +46,18 @@ from engine.i18n.translations.files import (
 )
 from engine.i18n.translations.pack_catalog import Catalog, catalog, render_log_entry
 from engine.i18n.translations.pack_info import PackInfo
-from engine.i18n.translations.sentences import compiled_template, message_key, numbered_text
+from engine.i18n.translations.sentences import (
+    Count,
+    compiled_template,
+    fill,
+    message_key,
+    numbered_text,
+)
 
 __all__ = [
     "DEFAULT_LANG",
     "Catalog",
+    "Count",
     "Entry",
     "PackInfo",
     "TranslationFile",
@@ -59,6 +66,7 @@ __all__ = [
     "compiled_template",
     "coverage",
     "coverage_line",
+    "fill",
     "message_key",
     "name_parts",
     "named_records",

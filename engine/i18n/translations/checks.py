@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.dsl.errors import Diagnostic, did_you_mean, sort_key
+from engine.i18n import plural_forms
 from engine.i18n.translations.files import SECTIONS, Entry, TranslationFile
 from engine.i18n.translations.pack_info import PackInfo
 from engine.i18n.translations.sentences import message_key, numbered_text
@@ -28,6 +29,28 @@ from engine.i18n.translations.sentences import message_key, numbered_text
 def _placeholders(template: str) -> list[Any]:
     return [field for _lit, field, _spec, _conv in string.Formatter().parse(template)
             if field is not None]
+
+
+def _choices(template: str) -> list[tuple[str, str]]:
+    """The plural choices of a numbered template: (placeholder, its forms)."""
+    return [(field, spec) for _lit, field, spec, _conv in string.Formatter().parse(template)
+            if field is not None and spec and "|" in spec]
+
+
+def _choice_problem(choice: tuple[str, str], key: str, lang: str | None) -> str | None:
+    """What is wrong with a translation's plural choice on placeholder `choice[0]`: it must
+    be on a count the sentence chooses a plural by, with the forms its language needs."""
+    from engine.dsl.parser import choice_problem, counted
+    field, spec = choice
+    counts = counted(key)
+    if not field.isdigit() or int(field) >= len(counts) or not counts[int(field)]:
+        numbered = [f"{{{i}}}" for i, c in enumerate(counts) if c]
+        return (f"a plural choice on {{{field}}}, which the sentence does not count by: "
+                "choose a plural on " + (", ".join(numbered) or "none of its placeholders")
+                + " (those the rules choose a plural by)")
+    if lang is None:
+        return choice_problem(spec, None)
+    return choice_problem(spec, plural_forms(lang), f"the language '{lang}'")
 
 
 def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackInfo]
@@ -87,6 +110,10 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                     if int(f) >= arity:
                         raise ValueError(f"placeholder {{{f}}} but '{key}' has {arity} "
                                          f"argument(s)")
+                for choice in _choices(numbered_text(e.text, key)):
+                    problem = _choice_problem(choice, key, tf.lang)
+                    if problem is not None:
+                        raise ValueError(problem)
             except ValueError as err:
                 tf.diag("E506", f"bad message template: {err}", e.text_loc)
         for section in SECTIONS:

@@ -20,7 +20,7 @@ from engine.i18n.translations.files import (
     translation_dirs,
     translation_files,
 )
-from engine.i18n.translations.sentences import message_key, numbered_text
+from engine.i18n.translations.sentences import Count, message_key, numbered_text
 
 TEXT_JOIN = " / "  # between the texts a record's text is made of (a card's two halves)
 NAME_JOIN = " – "  # between the names of a derived name (`names_from` with several fields)
@@ -240,6 +240,8 @@ class Catalog:
         if isinstance(v, (list, tuple)):
             # i18n: an empty list of cards or pieces
             return _counted([self.value(x) for x in v]) if v else tr(self.lang, "nothing")
+        if isinstance(v, int):  # a count: a sentence may choose its plural form by it
+            return Count(v, self.lang)
         return str(v)
 
     def _enum_values(self) -> dict[str, list[str]]:
