@@ -89,7 +89,10 @@ class Decision(TypedDict):
     optional: Annotated[bool, Doc("`one`: null (choose nothing) is an answer too.")]
     prompt: Annotated[Union[str, None], Doc(
         "The question, as a translation key of the pack (or its English text) with numbered "
-        "placeholders `{0}`, `{1}` filled from `args`; null: none given.")]
+        "placeholders `{0}`, `{1}` filled from `args`, where `{2:# CU|# CUs}` is a count "
+        "with its plural forms (`#` is the number; English gives one|other, a translation "
+        "its language's forms: `engine.i18n.translations.fill` renders one); null: none "
+        "given.")]
     id: Annotated[int, Doc(
         "The decision's number in this game: send it back as `decision=` so that a late "
         "answer (to a decision already answered) is refused instead of applied.")]
@@ -289,7 +292,8 @@ class SayEntry(TypedDict):
     """A sentence of the rules (`log "..."`), for people."""
     t: Annotated[Literal["say"], Doc("`say`")]
     m: Annotated[str, Doc("The sentence: a translation key of the pack (or its English "
-                          "text) with numbered placeholders `{0}` ... filled from `a`.")]
+                          "text) with numbered placeholders `{0}` ... filled from `a`, "
+                          "and counts with plural forms as in `Decision.prompt`.")]
     a: Annotated[list[Any], Doc("The placeholders' values (records by id; a card the "
                                 "viewer could not see is null).")]
     at: NotRequired[Annotated[list[Any], _AT]]
