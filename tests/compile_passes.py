@@ -13,6 +13,14 @@ from engine.dsl.check import check
 from engine.dsl.compile import compile_pack
 from engine.dsl.pack import read_pack
 
+# The records most of the passes' test packs use: three regions of different sizes.
+REGIONS = """
+region:
+  - {id: north, size: 2}
+  - {id: south, size: 4}
+  - {id: east, size: 1}
+"""
+
 
 def plain_pack(root: Path) -> CompiledPack:
     """The pack at `root`, compiled without the optimisations."""

@@ -4,7 +4,7 @@ locals and literals) walks just those records (G.having, kept in an index while 
 the condition is still read for each record walked, so the result is the same."""
 from __future__ import annotations
 
-from compile_passes import assert_same_games, both_ways, function, says
+from compile_passes import REGIONS, assert_same_games, both_ways, function, says
 
 RULES = """
 type region:
@@ -23,16 +23,10 @@ on setup:
     log "end", owned(red), owned(blue), big_owned(red), lucky(red) >= 0
     end game
 """
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
-  - {id: east, size: 1}
-"""
 
 
 def test_a_walk_filtered_by_a_var_field_uses_the_index(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     assert "for l_r in G.having('region', 'owner', l_s):" in function(fast.code, "v_owned")
     # after a test that reads only a field and a literal, the equality either way round
     assert "G.having('region', 'owner', l_s)" in function(fast.code, "v_big_owned")
@@ -41,12 +35,12 @@ def test_a_walk_filtered_by_a_var_field_uses_the_index(write_pack):
 
 def test_no_index_after_a_test_that_is_not_read_for_every_record(write_pack):
     """A die rolled in the condition: skipping records would skip rolls."""
-    fast, _plain = both_ways(write_pack(RULES, RECORDS))
+    fast, _plain = both_ways(write_pack(RULES, REGIONS))
     assert "G.having(" not in function(fast.code, "v_lucky")
 
 
 def test_the_index_gives_the_records_a_full_walk_does(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     game = fast.new_game(0)
     game.apply("south")
     game.apply("north")

@@ -4,7 +4,7 @@ comprehension, a function of its own in Python 3.11, made and called each time),
 results and steps as the expressions they replace."""
 from __future__ import annotations
 
-from compile_passes import assert_same_games, both_ways, function, says
+from compile_passes import REGIONS, assert_same_games, both_ways, function, says
 
 RULES = """
 type region:
@@ -24,16 +24,10 @@ on setup:
     log "end", sizes(), either()
     end game
 """
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
-  - {id: east, size: 1}
-"""
 
 
 def test_walks_in_formulas_are_loops(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     big = function(fast.code, "v_big")
     assert "    for l_r in G.all('region'):\n" in big and "        _t1 += 1\n" in big
     assert "sum(" not in big
@@ -46,20 +40,20 @@ def test_walks_in_formulas_are_loops(write_pack):
 
 def test_and_or_around_a_walk_are_ifs(write_pack):
     """`a or exists(...)`: the walk runs only when `a` does not hold, as Python's `or`."""
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     assert "    _t1 = (PV['mark']['north'] > 0)\n    if not _t1:\n        _t2 = False\n" \
         in function(fast.code, "v_either")
     assert "> 0) or any(True for l_r in G.walk(" in function(plain.code, "v_either")
 
 
 def test_the_options_of_a_choice_with_a_condition_are_a_loop(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     assert "[l_r for l_r in" not in fast.code and "for l_r in G.all('region'):" in fast.code
     assert "[l_r for l_r in G.all('region') if" in plain.code
 
 
 def test_loops_play_the_games_the_expressions_do(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     game = fast.new_game(0)
     assert says(game)[0] == ["start", 2, [2, 4, 1], True]
     assert_same_games(fast, plain)

@@ -4,7 +4,7 @@ with the same arguments by some rule) is kept while the state is unchanged (G.me
 the runtime empties at every change); a hit charges the steps the working out took."""
 from __future__ import annotations
 
-from compile_passes import assert_same_games, both_ways, function, says
+from compile_passes import REGIONS, assert_same_games, both_ways, function, says
 
 from engine.dsl.compile.memo import run_memo_values
 
@@ -27,12 +27,6 @@ on setup:
     log "two", taken(), near(blue), once(blue)
     end game
 """
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
-  - {id: east, size: 1}
-"""
 
 
 def test_which_values_are_kept():
@@ -44,7 +38,7 @@ def test_which_values_are_kept():
 
 
 def test_kept_values_look_up_the_runs_memo(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     assert function(fast.code, "v_taken").startswith(
         "def v_taken(G):\n    memo = G.memo\n    if memo is not None:\n"
         "        got = memo.get(('taken',))\n")
@@ -54,7 +48,7 @@ def test_kept_values_look_up_the_runs_memo(write_pack):
 
 
 def test_kept_values_follow_every_change(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     game = fast.new_game(0)
     game.apply("north")
     game.apply("east")

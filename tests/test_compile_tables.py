@@ -4,7 +4,7 @@ values are known at load through ZK_<zone> (value -> key, not joined at each rea
 module lists both (RECORD_FIELDS, ZONE_KEYS) and the loader fills them."""
 from __future__ import annotations
 
-from compile_passes import assert_same_games, both_ways, function, says
+from compile_passes import REGIONS, assert_same_games, both_ways, function, says
 
 RULES = """
 type region:
@@ -20,16 +20,10 @@ on setup:
     log "x", north.size, north.owner, count(tray[s]), count(pair[east, s])
     end game
 """
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
-  - {id: east, size: 1}
-"""
 
 
 def test_static_fields_and_zone_keys_are_read_through_tables(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     setup = function(fast.code, "t0_on_setup")
     assert "RF_size['north']" in setup and "GF['north']['owner']" in setup  # var: in play
     assert "ZK_tray[L['s']]" in setup
@@ -42,7 +36,7 @@ def test_static_fields_and_zone_keys_are_read_through_tables(write_pack):
 
 
 def test_tables_read_what_the_records_and_keys_hold(write_pack):
-    fast, plain = both_ways(write_pack(RULES, RECORDS))
+    fast, plain = both_ways(write_pack(RULES, REGIONS))
     game = fast.new_game(0)
     game.apply("blue")
     assert says(game) == [["x", 2, None, 1, 1]]

@@ -235,10 +235,15 @@ def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed, **options)
+    raise unknown_kind("bot", spec, kind, BOT_KINDS)
+
+
+def unknown_kind(noun: str, given: str, kind: str, kinds: tuple[str, ...]) -> ValueError:
+    """The error for a seat or bot name that is none of `kinds`, with a did-you-mean."""
     from engine.dsl.errors import did_you_mean
-    hint = did_you_mean(kind, BOT_KINDS)
-    raise ValueError(f"unknown bot '{spec}' (use {', '.join(BOT_KINDS)})"
-                     + (f"; {hint}" if hint else ""))
+    hint = did_you_mean(kind, kinds)
+    return ValueError(f"unknown {noun} '{given}' (use {', '.join(kinds)})"
+                      + (f"; {hint}" if hint else ""))
 
 
 def bot_seed(game_seed: int, index: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.frontends.bots import BOT_KINDS, make_bot
+from engine.frontends.bots import BOT_KINDS, make_bot, unknown_kind
 
 SEAT_KINDS = (*BOT_KINDS, "human")
 
@@ -17,10 +17,7 @@ def make_seat(spec: str, seed: int = 0, **options: Any) -> Any:
         return HumanPlayer(**options)
     if kind in BOT_KINDS:
         return make_bot(kind, seed, **options)
-    from engine.dsl.errors import did_you_mean
-    hint = did_you_mean(kind, SEAT_KINDS)
-    raise ValueError(f"unknown player '{spec}' (use {', '.join(SEAT_KINDS)})"
-                     + (f"; {hint}" if hint else ""))
+    raise unknown_kind("player", spec, kind, SEAT_KINDS)
 
 
 def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
@@ -38,8 +35,5 @@ def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
                          f"got {len(parts)}: {','.join(parts)}")
     for p in parts:
         if p not in SEAT_KINDS:
-            from engine.dsl.errors import did_you_mean
-            hint = did_you_mean(p, SEAT_KINDS)
-            raise ValueError(f"unknown player '{p}' (use {', '.join(SEAT_KINDS)})"
-                             + (f"; {hint}" if hint else ""))
+            raise unknown_kind("player", p, p, SEAT_KINDS)
     return parts

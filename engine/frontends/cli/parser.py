@@ -196,7 +196,7 @@ def _add_serve(commands: Subparsers) -> None:
     command = commands.add_parser(
         "serve", help="host games over HTTP and WebSockets, with a web page",
         description="Serve games to play in a browser (the page at /) or from "
-        "any program (the JSON API under /api, see engine/serve/app.py). "
+        "any program (the JSON API under /api, see engine/frontends/serve/app.py). "
         "Every move is stored in a database before it is acknowledged, and "
         "games resume after a restart.")
     command.add_argument("--host", default="127.0.0.1", help="address to listen on "
