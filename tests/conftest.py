@@ -71,6 +71,7 @@ SLOW = (
     "test_fuzz.py::test_fuzzed_packs_neither_crash_nor_hang",
     "test_lang_fmt.py::test_comments_in_wrapped_code_survive_and_stay_put",
     "test_formatter.py::test_comments_survive_and_formatting_is_idempotent",
+    "test_web_map.py::test_a_whole_hannibal_game_by_clicks_on_the_map",
 )
 
 
@@ -122,3 +123,35 @@ def database(request: Any, tmp_path: Path) -> Any:
         yield str(tmp_path / "games.sqlite3")
     else:
         yield from _postgres_database()
+
+
+# ---- the web page's tests (tests/browser.py; imported here only when such a test runs, so
+# the other tests need neither Playwright nor Chromium) -----------------------------------
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """`engine serve`'s app on a free port of this machine, for a module's tests."""
+    from browser import Server
+    with Server(tmp_path_factory.mktemp("games") / "games.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Debian's headless Chromium, driven by Playwright, for a module's tests."""
+    from browser import ARGS, CHROMIUM
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Any:
+    """A new page at 1280 x 900, waiting up to browser.WAIT_MS for anything."""
+    from browser import WAIT_MS
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(WAIT_MS)
+    yield p
+    context.close()

@@ -150,12 +150,31 @@ MAP = "board:\n  map:\n    places: space\n"
     ("    boxes: [{box: troops, at: [1, 2000]}]\n",
      "board: 'at' is [X, Y], two whole numbers in 0..1000", None),
     ("    positions: at\n", "board: map: unknown key 'positions' (keys: places, group, zones, "
-     "count_by, flags, pieces, fields, summary, links, position, boxes)",
+     "count_by, flags, pieces, fields, summary, links, position, boxes, markers, moves)",
      "did you mean 'position'?"),
+    # markers (vars drawn on the map) and moves (which moves are drawn as arrows)
+    ("    markers: [hom]\n", "board: 'hom' is not a var of the pack", "did you mean 'home'?"),
+    ("    markers: [turn]\n", "board: marker 'turn' neither names a space (var turn: space?) "
+     "nor is true or false per space (var turn[x: space]: bool)", None),
+    ("    markers: home\n", "board: 'markers' is a list of names", None),
+    ("    moves: turn_of\n", "board: 'moves' is {since: EVENT, count: N}", None),
+    ("    moves: {since: turn_off}\n", "board: 'turn_off' is not an event of the pack",
+     "did you mean 'turn_of'?"),
+    ("    moves: {since: turn_of, count: 0}\n", "board: 'count' is a whole number, 1 or more",
+     None),
+    ("    moves: {since: turn_of, last: 2}\n", "board: moves: unknown key 'last' (keys: since, "
+     "count)", None),
 ])
 def test_a_bad_position_or_box_is_located(tmp_path, lines, message, suggestion):
     found = errors(drawn(tmp_path, MAP + lines))
     assert ("E340", "pack.yaml", 17, message, suggestion) in found, found
+
+
+def test_markers_and_moves_of_the_test_pack(tmp_path):
+    # `home[s: side]: space` is a token per side; the pack checks clean with both keys
+    root = drawn(tmp_path, MAP + "    position: at\n    markers: [home]\n"
+                 "    moves: {since: turn_of, count: 2}\n")
+    assert load_pack(root).board_map() is not None
 
 
 def test_a_position_off_the_canvas_is_located_at_the_space(tmp_path):

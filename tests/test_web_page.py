@@ -4,129 +4,22 @@ browsers on one game that never see each other's hands, the page in Hungarian.
 
 Chromium is found at /usr/bin/chromium (or $ENGINE_CHROMIUM); never downloaded. Without
 it the tests skip, unless ENGINE_BROWSER_TESTS=required (set by .ci/run): then they fail.
-`ENGINE_SCREENSHOT=docs/screenshot.png` makes the whole-game test save the page mid-game.
+The whole-game test and the card texts' test save the page as test artifacts
+(tests/browser.py `shoot`: $ENGINE_ARTIFACTS, default artifacts/).
 """
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 import time
-from pathlib import Path
-from typing import Any
 
 import pytest
+from browser import WAIT_MS, Server, shoot, start, wait_ready
 
-CHROMIUM = os.environ.get("ENGINE_CHROMIUM", "/usr/bin/chromium")
-REQUIRED = os.environ.get("ENGINE_BROWSER_TESTS") == "required"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-CHOICEGAME = Path(__file__).resolve().parent / "packs" / "choicegame"
-WAIT_MS = 60_000  # for the bot's move or the server's answer, under a loaded machine
-
-
-def _missing() -> str | None:
-    for module in ("playwright", "uvicorn", "starlette", "websockets"):
-        try:
-            __import__(module)
-        except ImportError:
-            return f"the Python package {module} is missing (pip install '.[test]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    return None
-
-
-if _missing():
-    if REQUIRED:
-        pytest.fail(f"browser tests are required here: {_missing()}", pytrace=False)
-    pytest.skip(f"browser tests skipped: {_missing()}", allow_module_level=True)
-
-import uvicorn  # noqa: E402
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
-
-from engine.core.loader import load_pack  # noqa: E402
-from engine.frontends.serve.app import create_app  # noqa: E402
-from engine.i18n.translations import catalog  # noqa: E402
-
-
-class Server:
-    """`engine serve`'s app on uvicorn in a thread, on a free port of this machine."""
-
-    def __init__(self, db: Path):
-        self.app = create_app(db, [load_pack(CHOICEGAME)])
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        config = uvicorn.Config(self.app, log_level="warning", ws="websockets-sansio")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
-                                       daemon=True)
-
-    def __enter__(self) -> Server:
-        self.thread.start()
-        end = time.monotonic() + 30
-        while not self.server.started:
-            assert time.monotonic() < end and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.sock.close()
-
-    def game(self, game_id: str) -> Any:
-        return self.app.state.tables.get(game_id).game
+from engine.i18n.translations import catalog
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    with Server(tmp_path_factory.mktemp("games") / "games.sqlite3") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(WAIT_MS)
-    yield p
-    context.close()
-
-
-def start(page: Page, server: Server, side: str = "carthage", others: str = "greedy",
-          seed: int = 3, lang: str = "en", pack: str = "ante_portas") -> str:
-    """Make a game on the new-game form; the game's id."""
-    page.goto(f"{server.url}/?lang={lang}")
-    page.select_option("#pack", pack)
-    page.select_option("#side", side)
-    page.select_option("#others", others)
-    page.fill("#seed", str(seed))
-    page.click("#new-game-form button[type=submit]")
-    page.wait_for_url("**game=*")
-    wait_ready(page)
-    return page.url.split("game=")[1].split("&")[0]
-
-
-def wait_ready(page: Page) -> str:
-    """Wait until the page shows a question for its side or the result: "mine" or
-    "over"."""
-    page.wait_for_function("() => !document.getElementById('result').hidden || "
-                           "document.querySelector('#options button:not([disabled])')")
-    return "over" if page.is_visible("#result") else "mine"
-
-
-def ready_now(page: Page) -> bool:
-    return page.evaluate("() => !!document.querySelector('#options button:not([disabled])')")
+def server(web_server: Server) -> Server:
+    return web_server
 
 
 def test_a_whole_game_against_the_bot_to_its_result(page, server):
@@ -138,9 +31,9 @@ def test_a_whole_game_against_the_bot_to_its_result(page, server):
         buttons = page.locator("#options button")
         buttons.nth(buttons.count() - 1).click()
         clicks += 1
-        if clicks == 8 and os.environ.get("ENGINE_SCREENSHOT"):
+        if clicks == 8:
             wait_ready(page)
-            page.screenshot(path=os.environ["ENGINE_SCREENSHOT"], full_page=False)
+            shoot(page, "ante-portas-mid-game")
     game = server.game(game_id)
     assert game.over and clicks > 5
     shown = page.inner_text("#result")
@@ -280,5 +173,4 @@ def test_cards_show_their_texts_in_the_hand_the_options_and_the_log(page, server
     assert named.evaluate("n => n.closest('li').textContent").startswith("Rome plays")
     named.focus()
     assert named.locator(".tip").is_visible() and named.locator(".tip").inner_text() == text
-    if os.environ.get("ENGINE_SCREENSHOT"):
-        page.screenshot(path=os.environ["ENGINE_SCREENSHOT"].replace(".png", "-texts.png"))
+    shoot(page, "hannibal-card-texts")

@@ -28,6 +28,11 @@ one is a mapping of sections, each optional:
         boxes: [camp, {box: pool, at: [80, 900]}]
                                      # off-map places drawn as labelled rectangles: a place
                                      # (at its position) or a zone (at `at`, else laid out)
+        markers: [army, target, named]  # vars drawn on the map: a token on the place a var
+                                     # names (`var army: city`, maybe per side), or a mark on
+                                     # each place where a `var named[c: city]: bool` is true
+        moves: {since: turn, count: 2}  # the moves drawn: since the 2nd latest start of the
+                                     # event `turn` (default: since the side last waited)
       cards: [hand, discard]         # the zones shown as cards (default: those not on the map)
       show:                          # a record of these types, as an option or a card, is
         unit: [strength, veteran]    # its name and these fields ("Spearmen (strength 3)");
@@ -48,7 +53,8 @@ BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
 MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary",
-            "links", "position", "boxes")
+            "links", "position", "boxes", "markers", "moves")
+MOVES_KEYS = ("since", "count")
 BOX_KEYS = ("box", "at")
 CANVAS = 1000  # board `map: position:` values lie in 0..CANVAS on both axes
 LINK_KEYS = ("type", "kind")
@@ -236,6 +242,10 @@ class BoardCheck:
             self._position(m, places)
         if "boxes" in m:
             self._boxes(m, m["boxes"], places.name)
+        if "markers" in m:
+            self._list(m, "markers", lambda items: self._markers(items, places.name))
+        if "moves" in m:
+            self._moves(m, m["moves"])
 
     def _position(self, m: Any, places: Any) -> None:
         """`position: FIELD`: a field of the place type of type `list of int` ([x, y])."""
@@ -279,6 +289,38 @@ class BoardCheck:
                 self.error(f"board: box {item!r} is no zone of the pack nor a {places}", node,
                            key, False, did_you_mean(item, names) if isinstance(item, str)
                            else None)
+
+    def _moves(self, m: Any, moves: Any) -> None:
+        """`moves: {since: EVENT, count: N}`: the moves drawn are those since the N-th latest
+        start of EVENT (the one going on counts)."""
+        if not isinstance(moves, dict) or "since" not in moves:
+            self.error("board: 'moves' is {since: EVENT, count: N}", m, "moves")
+            return
+        if not self._keys(moves, MOVES_KEYS, "board: moves"):
+            return
+        event = moves["since"]
+        if not isinstance(event, str) or event not in self.model.events:
+            self.error(f"board: {event!r} is not an event of the pack", moves, "since", False,
+                       did_you_mean(event, self.model.events) if isinstance(event, str)
+                       else None)
+        count = moves.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            self.error("board: 'count' is a whole number, 1 or more", moves, "count")
+
+    def _markers(self, items: list[Any], places: str) -> None:
+        """`markers: [VAR]`: vars drawn on the map, each a token on the place it names (its
+        type: `places` or `places?`, maybe kept per side) or a mark on each place where it is
+        true (`var v[p: places]: bool`)."""
+        for i, name in enumerate(items):
+            decl = self.model.vars.get(name) if isinstance(name, str) else None
+            if decl is None:
+                self.error(f"board: {name!r} is not a var of the pack", items, i, False,
+                           did_you_mean(name, self.model.vars) if isinstance(name, str)
+                           else None)
+            elif marker_kind(decl, places) is None:
+                self.error(f"board: marker '{name}' neither names a {places} (var {name}: "
+                           f"{places}?) nor is true or false per {places} (var {name}[x: "
+                           f"{places}]: bool)", items, i)
 
     def _links(self, m: Any, links: Any, places: str) -> None:
         """`links: {type: T, kind: F}`: records of type T join two places (T has two fields
@@ -366,6 +408,18 @@ class BoardCheck:
                 self._zones_of(spec_map, "zones", tname)
             if "show" in spec_map:
                 self._fields(spec_map, "show", tinfo)
+
+
+def marker_kind(decl: Any, places: str) -> str | None:
+    """How a var of board `map: markers:` is drawn: "token" (its value names a place; kept per
+    side at most), "flag" (true or false per place), or None (neither)."""
+    typ = getattr(decl.type, "name", None)
+    params = [getattr(p.type, "name", None) for p in decl.params]
+    if typ == places and params in ([], ["side"]):
+        return "token"
+    if typ == "bool" and params == [places]:
+        return "flag"
+    return None
 
 
 def link_ends(tinfo: Any, places: str) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dsl.boardspec import board_spec
+from engine.frontends.serve.mapstate import map_state
 from engine.frontends.terminal import (
     MAX_LISTED,
     Namer,
@@ -41,6 +42,8 @@ def words(lang: str) -> dict[str, str]:
         "join": tr(lang, "Join as"),
         "log": tr(lang, "Log"),
         "send": tr(lang, "Send"),
+        # i18n: the web page's map, when places on it answer the question
+        "map_pick": tr(lang, "click a highlighted space to choose it"),
         # i18n: a seat of the web page's game, played by a person
         "person": tr(lang, "a person"),
         "greedy": tr(lang, "the greedy bot"),
@@ -67,6 +70,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
     said = words(lang)
     return {
         "game": table.id,
+        "pack": table.pack_ref,
         "title": pack.name,
         "side": side,
         # i18n: who watches a game without playing a side
@@ -77,6 +81,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
         "decisions": view["decisions"],
         "board": [_section(head, lines, head == tr(lang, "cards:"))
                   for head, lines in board_sections(view, cat, spec, NO_WRAP)],
+        "map": map_state(view, cat, spec["map"]) if spec.get("map") else None,
         "log": log,
         "log_parts": [_log_parts(text, view["log"][at], cat) for at, text in lines],
         "decision": _decision(view, cat, name, lang),

@@ -196,6 +196,60 @@ class _Map:
         line = self.cat.name(pid) + (f" ({', '.join(notes)})" if notes else "")
         return line + (": " + ", ".join(parts) if parts else "")
 
+    def stacks(self, pid: str) -> list[dict[str, Any]]:
+        """What stands in a place, for a map to draw: one stack per side (`count_by`) and
+        zone, each {"side": its value or None, "count": pieces in zones, "pieces": names of
+        the pieces standing there with those under them, "zone": the zone's term, or None
+        for the place's first zone and the pieces standing in it, "hidden": true for pieces
+        the side may not see}."""
+        out: dict[tuple[Any, Any, bool], dict[str, Any]] = {}
+
+        def stack(side: Any, zone: str | None, hidden: bool = False) -> dict[str, Any]:
+            key = (side, zone, hidden)
+            if key not in out:
+                out[key] = {"side": side, "count": 0, "pieces": [], "zone": zone,
+                            "hidden": hidden}
+            return out[key]
+
+        def count(zone: str, key: str, into: str | None, side: Any = None) -> None:
+            items = self.zones.get(f"{zone}|{key}")
+            if isinstance(items, dict):  # a zone the side may not see: its count only
+                if items.get("count"):
+                    stack(side, into, True)["count"] += items["count"]
+                return
+            for rid in items or []:
+                owner = self.record(rid).get(self.count_by) if self.count_by else side
+                stack(owner, into)["count"] += 1
+
+        for i, zone in enumerate(self.place_zones):
+            count(zone, pid, self.cat.term(zone) if i else None)
+        for tname, rid in self.standing.get(pid, []):
+            side = self.record(rid).get(self.count_by) if self.count_by else None
+            here = stack(side, None)
+            for piece_id in [rid, *self.under.get(rid, [])]:
+                here["pieces"].append(self.cat.name(piece_id))
+                for zone in self.pieces[tname].get("zones") or []:
+                    count(zone, piece_id, None, side)
+        return list(out.values())
+
+    def zone_text(self, zone: str) -> str:
+        """What lies in a zone kept for no place (an off-map box), counted as on a place."""
+        items = self.zones.get(zone)
+        if not items or isinstance(items, dict) and not items.get("count"):
+            return ""
+        return _pieces_text(items, self.cat, self.fields, self.pack.records, self.count_by,
+                            self.flags)
+
+    def marks(self, pid: str) -> list[str]:
+        """A place's var fields that are set, as said on the board ("siege 2")."""
+        record = self.record(pid)
+        return [_field_text(self.cat, field, record.get(field), True)
+                for field in self._marked(pid)]
+
+    def notes(self, pid: str) -> list[str]:
+        """A place's `fields` that are set, as said on the board ("Walled city, Rome")."""
+        return self._notes(pid, self._marked(pid))
+
     def is_place(self, rid: str) -> bool:
         """Is `rid` a place of the map?"""
         record = self.model.records.get(rid)

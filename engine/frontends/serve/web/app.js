@@ -137,12 +137,52 @@ function render(screen, pushed) {
     });
   }
   renderDecision(screen);
+  renderMap(screen);
   $("result").hidden = !screen.result;
   $("result").textContent = screen.result || "";
   const log = $("log");
   log.replaceChildren(...screen.log.map((line, i) => logLine(line, screen.log_parts[i])));
   log.scrollTop = log.scrollHeight;
   document.body.dataset.decisions = String(screen.decisions);
+}
+
+// ---- the map ------------------------------------------------------------------------------
+let mapView = null;
+const geometries = {};  // pack -> its map's geometry (the same in every game: fetched once)
+
+async function renderMap(screen) {
+  if (!screen.map) { $("map-box").hidden = true; return; }
+  if (!(screen.pack in geometries)) {
+    geometries[screen.pack] = null;
+    const res = await api("GET", `/api/packs/${encodeURIComponent(screen.pack)}/map`);
+    if (!res.ok) { say(res.data.error); return; }
+    geometries[screen.pack] = res.data;
+  }
+  const geometry = geometries[screen.pack];
+  if (!geometry || screen.decisions !== shown) return;  // a newer screen draws itself
+  if (!mapView) {
+    mapView = new MapView($("map"), $("map-hint"), $("map-legend"));
+    $("zoom-in").onclick = () => mapView.zoom(1.25);
+    $("zoom-out").onclick = () => mapView.zoom(0.8);
+    $("zoom-reset").onclick = () => mapView.reset();
+  }
+  if (mapView.geometry !== geometry) mapView.setGeometry(geometry);
+  // the places that answer the question: each option whose action is a place of the map
+  const options = {};
+  const d = screen.decision;
+  const places = new Set(geometry.spaces.map((s) => s.id));
+  if (d && d.mine && d.mode === "pick") {
+    for (const o of d.options) {
+      if (typeof o.action === "string" && places.has(o.action)) options[o.action] = o;
+    }
+  }
+  mapView.onPick = (o) => send(d.id, o.action);
+  const sides = screen.seats.map((s) => s.side);
+  const names = {};
+  for (const s of screen.seats) names[s.side] = s.name;
+  mapView.draw(screen.map, sides, options, {...words, sides: names});
+  $("map-box").hidden = false;
+  document.body.dataset.mapDecisions = String(screen.decisions);
 }
 
 // a log line; a card it names shows its rules text on hover or keyboard focus
@@ -244,7 +284,15 @@ function renderDecision(screen) {
   options.append(submit);
 }
 
+let sending = false;  // an answer on its way: a second click (map or button) waits for it
+
 async function send(decision, action) {
+  if (sending) return;
+  sending = true;
+  try { await answer(decision, action); } finally { sending = false; }
+}
+
+async function answer(decision, action) {
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   const mine = seat(gameId);
   const res = await api("POST", `/api/games/${gameId}/act`, {decision, action},
