@@ -52,7 +52,8 @@ class Bot:
 
 
 class RandomBot(Bot):
-    """A uniformly random legal action."""
+    """A uniformly random legal action; never one the rules mark as doing nothing now
+    (`Decision.idle`) while another is legal."""
 
     name = "random"
 
@@ -66,7 +67,8 @@ class RandomBot(Bot):
 
 class GreedyBot(Bot):
     """Look-ahead on the pack's heuristic: tries each legal action (at most `max_actions`,
-    sampled) on a copy of the game and keeps the one that leaves its side best.
+    sampled) on a copy of the game and keeps the one that leaves its side best. An option
+    the rules mark as doing nothing now (`Decision.idle`) is tried only when all are.
 
     "Best" comes from the pack when it declares `value heuristic(s: side): int` (how well
     side s stands; a win or loss outweighs any heuristic): the pack's designer knows what a
@@ -118,6 +120,8 @@ class GreedyBot(Bot):
         cap = limit or self.max_actions
         if d.kind in ("one", "ask"):
             legal: list[Any] = game.legal_actions()
+            if d.idle:  # an option that does nothing now, only when all are
+                legal = [a for a in legal if a is None or a not in d.idle] or legal
             if len(legal) > cap:
                 legal = self.rnd.sample(legal, cap)
             return legal
