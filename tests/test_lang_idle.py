@@ -152,3 +152,30 @@ def test_optimised_and_plain_agree(write_pack):
     fast, plain = both_ways(write_pack(IDLE, SPACES))
     assert plain.new_game(0).decision.idle == ["s0", "s2"]
     assert_same_games(fast, plain)
+
+
+HIDDEN = """
+type space:
+    worth: int
+zone hand[s: side] of space private
+zone pile of space hidden
+var secret[s: side]: int = 0 private
+on setup:
+    let c = choose c from space by red no effect when COND
+    end game
+"""
+
+
+def test_a_condition_that_reads_what_the_decider_cannot_see_is_warned(write_pack):
+    def warned(cond: str) -> list[str]:
+        b = build(write_pack, HIDDEN.replace("COND", cond), SPACES)
+        assert not [d for d in b.diagnostics if d.severity == "error"], \
+            render_text(b.diagnostics)
+        return [d.message for d in b.diagnostics if d.code == "W289"]
+
+    assert warned("c in hand[red] or secret[red] > 0") == []  # the decider's own
+    assert warned("count(pile) == 0 and count(hand[blue]) > 1") == []  # sizes are seen
+    assert warned("c in pile")[0].startswith("the 'no effect when' condition reads the hidden "
+                                             "zone 'pile'")
+    assert "private zone 'hand'" in warned("c in hand[blue]")[0]
+    assert "private var 'secret'" in warned("secret[blue] > 0")[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.dsl import ast as A
 from engine.dsl import types as T
 from engine.dsl.check.calls import CallChecker
+from engine.dsl.check.idle import unseen_reads
 from engine.dsl.check.scope import Scope
 from engine.dsl.parser.templates import counted
 from engine.dsl.types import Type
@@ -161,6 +162,12 @@ class ActionChecker(CallChecker):
                            "nothing", sc.path, c.idle.at)
             sc.vars.append({c.var: et})
             self._expect(c.idle, "bool", sc, "a 'no effect when' condition")
+            decider = c.by if c.by is not None else A.Name("active")
+            for what, at in unseen_reads(self.model, c.idle, decider,
+                                         lambda n: sc.lookup(n) is not None):
+                self.warn("W289", f"the 'no effect when' condition reads the {what}, which "
+                          "the deciding side may not see: the marks would tell it",
+                          sc.path, at)
             sc.vars.pop()
         result: Type = et if c.count is None else ("list", et)
         if c.require is not None:
