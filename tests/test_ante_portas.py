@@ -1030,3 +1030,25 @@ def test_invariants_hold_in_random_play(seed):
         assert g.check_invariants() == [], (seed, len(g.actions))
         g.apply(g.random_action(rnd))
     assert g.check_invariants() == []
+
+
+def test_an_event_that_would_do_nothing_is_marked():
+    """RULINGS.md R18 (R3: a card wins only a wavering ally): while the Gauls are Rome's and do
+    not waver, the event of Gallic Allies is marked "no effect now" and the bots choose another
+    use; once they waver it is not marked."""
+    from engine.frontends.bots import RandomBot
+    g = new(25)
+    play(g, until=at("play a card"))
+    gallic = card("gallic_allies")
+    put(g, gallic, "hand", "carthage")
+    assert g.var("ally_status", "gauls") == "rome"
+    play(g, [("play a card", gallic)], until=at("use the card as"))
+    d = g.decision
+    assert "event" in d.options and d.idle == ["event"]
+    assert all(RandomBot(seed).choose(g, "carthage") != "event" for seed in range(10))
+    g = new(25)
+    play(g, until=at("play a card"))
+    put(g, gallic, "hand", "carthage")
+    setv(g, "ally_status", "wavering", "gauls")
+    play(g, [("play a card", gallic)], until=at("use the card as"))
+    assert "event" in g.decision.options and g.decision.idle == []

@@ -215,7 +215,7 @@ def test_the_web_pages_screen_gives_card_texts_in_the_hand_options_and_log(hanni
     g = hannibal.new_game(1)
     side = g.decider
     table = SimpleNamespace(game=g, id="g", said={}, seats=dict.fromkeys(hannibal.sides, "person"),
-                            tokens={})
+                            tokens={}, pack_ref="hannibal")
     cat = Catalog(hannibal, "nl")
     got = screen(table, side, "nl")
     cards = got["board"][-1]

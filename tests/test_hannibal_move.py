@@ -705,3 +705,20 @@ def test_a_new_card_moves_cus_again():
     add_cus(g, "carthage", "capua", 2, moved=4)
     carthage_moves(g)
     assert options(g) == [0, 1, 2]
+
+
+def test_march_with_one_step_is_asked():
+    """RULINGS.md H-mv-13: Thapsus has one land neighbour (connections.yaml: Hadrumetum); after
+    "march" the player is asked where, with that one space, instead of the leader moving
+    there unasked."""
+    g = board()
+    set_leader(g, "hannibal", "thapsus")
+    add_cus(g, "carthage", "thapsus", 2)
+    carthage_moves(g)
+    answer(g, 2)
+    act(g, "march")
+    d = g.decision
+    assert (d.side, d.options) == ("carthage", ["hadrumetum"])
+    assert "march from thapsus to which space?" in prompt(g)
+    answer(g, "hadrumetum")
+    assert at(g, "hannibal") == "hadrumetum"

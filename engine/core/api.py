@@ -103,6 +103,11 @@ class Decision(TypedDict):
         "The values of the prompt's placeholders (records by id), or null.")]
     each: Annotated[Union[Pick, None], Doc(
         "For a pick of a one-at-a-time choice, the whole choice so far; else null.")]
+    idle: Annotated[list[Option], Doc(
+        "The options whose choice would do nothing now, as the rules judge it (`no effect "
+        "when`; a `one` decision only): a front-end says so beside them (the engine's words "
+        "\"no effect now\"), and the shipped bots choose one only when every answer is one. "
+        "Empty for none.")]
 
 
 class DecisionSeen(TypedDict):

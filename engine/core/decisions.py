@@ -33,7 +33,9 @@ class Decision:
     `args`: the values of the prompt's placeholders `{0}`, `{1}` ... (records by id; a
     front-end shows their names), or None. `each`: for a pick of a one-at-a-time choice,
     {"picked": the items picked so far, "min": .., "max": ..} of the whole choice (the
-    decision is then kind 'one', and None, when optional, means "done"), else None."""
+    decision is then kind 'one', and None, when optional, means "done"), else None.
+    `idle`: the options whose choice would do nothing now (the rules' `no effect when`),
+    which front-ends say and bots avoid while another answer is legal; [] for none."""
 
     side: str
     kind: str
@@ -46,6 +48,7 @@ class Decision:
     window: str | None = None
     args: list[Any] | None = None
     each: dict[str, Any] | None = None
+    idle: list[Any] = attrs.field(factory=list)
 
     @classmethod
     def of(cls, d: dict[str, Any]) -> Decision:
@@ -53,7 +56,8 @@ class Decision:
         each = d.get("each")
         return cls(d["side"], d["kind"], list(d["options"]), d["min"], d["max"],
                    d["optional"], d["prompt"], d["id"], d.get("window"), d.get("args"),
-                   None if each is None else {**each, "picked": list(each["picked"])})
+                   None if each is None else {**each, "picked": list(each["picked"])},
+                   list(d.get("idle", ())))
 
 
 @attrs.frozen
@@ -125,12 +129,26 @@ def legal_answers(d: dict[str, Any], check_require: Require) -> list[Any]:
     return [list(p) for p in perms]
 
 
+def doing_something(d: dict[str, Any], answers: list[Any]) -> list[Any]:
+    """The answers among `answers` to the state's decision `d` that are not options the
+    rules mark as doing nothing now (`idle`); all of them when that leaves none."""
+    idle = d.get("idle")
+    if not idle:
+        return answers
+    live = [a for a in answers if a is None or find_option(idle, a) is None]
+    return live or answers
+
+
 def random_answer(d: dict[str, Any], rnd: random.Random, check_require: Require) -> Any:
     """A uniformly random legal answer to the state's decision `d`, cheaper than listing
-    them all."""
+    them all; never an option that does nothing now (`idle`) while another answer is legal,
+    as a bot would not choose one."""
     kind, opts = d["kind"], d["options"]
     if kind == "ask":
         return rnd.random() < 0.5
+    if "idle" in d:  # (only a choice of one item marks its options)
+        live = doing_something(d, list(opts) + ([None] if d["optional"] else []))
+        return live[rnd.randrange(len(live))]
     if kind == "one":
         n = len(opts) + (1 if d["optional"] else 0)
         i = rnd.randrange(n)

@@ -187,7 +187,8 @@ class Game:
         return [] if d is None else legal_answers(d, self.rt.check_require)
 
     def random_action(self, rnd: random.Random) -> Any:
-        """A uniformly random legal action, cheaper than listing them all."""
+        """A uniformly random legal action, cheaper than listing them all; an option that
+        does nothing now (`Decision.idle`) only when every legal action is one."""
         d = self.rt.s["decision"]
         if d is None:
             raise IllegalAction(lazy_tr("the game is not waiting for a decision"),

@@ -47,8 +47,8 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
         choosing = True
         d = s["decision"]
         r = by_side[d["side"]] if single is None else single
-        if d["kind"] == "one" and not d["optional"]:  # (most decisions: random_answer's
-            opts = d["options"]                       # own draw, without the call)
+        if d["kind"] == "one" and not d["optional"] and "idle" not in d:  # (most decisions:
+            opts = d["options"]                   # random_answer's own draw, without the call)
             value = opts[r.randrange(len(opts))]
         else:
             value = random_answer(d, r, check_require)

@@ -52,7 +52,8 @@ class Bot:
 
 
 class RandomBot(Bot):
-    """A uniformly random legal action."""
+    """A uniformly random legal action; never one the rules mark as doing nothing now
+    (`Decision.idle`) while another is legal."""
 
     name = "random"
 
@@ -66,7 +67,8 @@ class RandomBot(Bot):
 
 class GreedyBot(Bot):
     """Look-ahead on the pack's heuristic: tries each legal action (at most `max_actions`,
-    sampled) on a copy of the game and keeps the one that leaves its side best.
+    sampled) on a copy of the game and keeps the one that leaves its side best. An option
+    the rules mark as doing nothing now (`Decision.idle`) is tried only when all are.
 
     "Best" comes from the pack when it declares `value heuristic(s: side): int` (how well
     side s stands; a win or loss outweighs any heuristic): the pack's designer knows what a
@@ -118,6 +120,8 @@ class GreedyBot(Bot):
         cap = limit or self.max_actions
         if d.kind in ("one", "ask"):
             legal: list[Any] = game.legal_actions()
+            if d.idle:  # an option that does nothing now, only when all are
+                legal = [a for a in legal if a is None or a not in d.idle] or legal
             if len(legal) > cap:
                 legal = self.rnd.sample(legal, cap)
             return legal
@@ -196,11 +200,14 @@ class GreedyBot(Bot):
                 return 0.0 if w is None else float("inf") if w == side else float("-inf")
             if depth > 0 and self._left > 0 and game.decider == side:  # look further
                 cands = self.candidates(game, self.branch)
+                # a decision with one answer (an `always asked` one, a window with nothing
+                # to play) is no step of the look-ahead: it costs no depth
+                further = depth if _single(game.decision) else depth - 1
                 best = float("-inf")
                 for i, a in enumerate(cands):
                     after = self._after(game, a, i == len(cands) - 1)
                     value = float("-inf") if after is None else \
-                        self._value(after, side, depth - 1)
+                        self._value(after, side, further)
                     if value > best:
                         best = value
                 return best
@@ -224,6 +231,11 @@ class GreedyBot(Bot):
     def _score(g: Any, side: str) -> float:
         w = g.result.winner
         return 0.5 if w is None else 1.0 if w == side else 0.0
+
+
+def _single(d: Any) -> bool:
+    """Has the decision `d` one answer only (one option, or none but passing)?"""
+    return bool(d.kind == "one" and len(d.options) + d.optional == 1)
 
 
 def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:

@@ -19,13 +19,16 @@ MAX_ENUMERATION = 20_000  # legal actions listed for a multi-choice before givin
 class Decisions(Undo):
     def decide(self, frame: Data, kind: str, side: str, options: list[Any], lo: int, hi: int,
                optional: bool, prompt: str | None, require: Any, args: list[Any] | None = None,
-               each: Data | None = None, zoned: bool = True, args_zoned: bool = True) -> None:
+               each: Data | None = None, zoned: bool = True, args_zoned: bool = True,
+               idle: list[Any] | None = None, asked: bool = False) -> None:
         """Wait for `side` to decide (`frame`: the waiting one).
         `args` are the values of the prompt's numbered placeholders (`args_zoned` False:
         none lies in a zone, the compiler knows their types); `each` tells a pick of a
         one-at-a-time choice (the picks so far); `zoned` False: no option lies in a zone
         hidden from `side` (the compiler knows: no zone holds their type, or they come from
-        a zone `side` sees)."""
+        a zone `side` sees). `idle`: the options whose choice does nothing now (`no effect
+        when`), kept as the decision's "idle" when there are any; `asked`: never answered for
+        the decider, even with one answer (`always asked`: the decision's "always")."""
         if side not in self.side_set:
             raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
         if zoned:
@@ -50,6 +53,10 @@ class Decisions(Undo):
             decision["args"] = args
         if each is not None:
             decision["each"] = each
+        if idle:
+            decision["idle"] = idle
+        if asked:
+            decision["always"] = True
         self.s["asked"] += 1
 
     def open_window(self, frame: Data, name: str, side: str, options: list[Any],

@@ -1,8 +1,8 @@
 """The run loop: run the frames of the stack until a decision is needed or the game ends,
 within the step budget (each decision starts a new one); answer a decision that has only
-one legal answer without asking; give a decision its answer; and run one generated
-function outside the loop (`call_rule`). A rule that breaks comes out as an EngineFault
-that names it (engine.core.runtime.faults)."""
+one legal answer without asking (unless it is `always asked`); give a decision its answer;
+and run one generated function outside the loop (`call_rule`). A rule that breaks comes out
+as an EngineFault that names it (engine.core.runtime.faults)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -94,10 +94,13 @@ class RunLoop(Events, Decisions):
 
     def _auto_answer(self) -> bool:
         """Answer a decision that has exactly one legal answer, without asking anyone
-        (never a response window: see open_window)."""
+        (never a response window: see open_window; nor one that is `always asked`, unless
+        nothing at all is offered)."""
         decision = self.s["decision"]
         opts = decision["options"]
         kind = decision["kind"]
+        if opts and "always" in decision:
+            return False
         if kind == "one":
             if not opts:
                 if "window" in decision:

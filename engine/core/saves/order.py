@@ -17,7 +17,7 @@ from engine.core.keys import keys_naming
 _STATE_KEYS = ("v", "z", "loc", "mods", "revealed", "stack", "decision", "log", "result", "rng",
                "steps", "decisions", "asked", "f", "made", "serial", "chance")
 _DECISION_KEYS = ("id", "kind", "side", "options", "min", "max", "optional", "prompt",
-                  "require", "fn", "args", "each", "window")
+                  "require", "fn", "args", "each", "idle", "always", "window")
 _PICK_KEYS = dict.fromkeys(("picked", "min", "max"))
 _RESULT_KEYS = dict.fromkeys(("winner", "reason"))
 

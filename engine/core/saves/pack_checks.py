@@ -338,6 +338,9 @@ def _check_decision(pack: Any, st: SavedState, frames: bool = True) -> None:
                                  or frames and d.fn != pack.model.windows[d.window].fn):
         raise fail(f"{path}.window", f"{show(d.window)} is not a response window of pack "
                     f"{pack.id!r} asked by {d.fn!r}")
+    if isinstance(d.idle, list) and any(o not in d.options for o in d.idle):
+        raise fail(f"{path}.idle", "an option marked as doing nothing is not one of the "
+                    "decision's options")
     each = d.each if isinstance(d.each, SavedPick) else None
     if each is not None and (not 0 <= each.min <= each.max or len(each.picked) >= each.max):
         raise fail(f"{path}.each", f"expected 0 <= min <= max and fewer picks than max, got "

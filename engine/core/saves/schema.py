@@ -93,6 +93,8 @@ class SavedDecision(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields
     window: str | None | UnsetType = UNSET  # the response window it opens (absent: none)
     args: list[JsonData] | None | UnsetType = UNSET  # the values of the prompt's placeholders
     each: SavedPick | None | UnsetType = UNSET  # a pick of a one-at-a-time choice
+    idle: list[JsonData] | UnsetType = UNSET  # the options that do nothing now (`no effect when`)
+    always: bool | UnsetType = UNSET  # `always asked`: not answered for the decider
 
 
 class SavedModifier(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):

@@ -29,6 +29,8 @@ class Choose:
     prompt: str | None = None
     window: str | None = None  # set only in the choice a `window` declaration makes
     each: bool = False  # `one at a time`: a single-item decision per pick
+    idle: Expr | None = None  # `no effect when`: which options do nothing now
+    asked: bool = False  # `always asked`: never answered for the decider
     prompt_args: tuple[Expr, ...] = ()  # the `{placeholders}` of the prompt, in order
     at: Pos = at_field()
 

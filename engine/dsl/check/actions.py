@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.dsl import ast as A
 from engine.dsl import types as T
 from engine.dsl.check.calls import CallChecker
+from engine.dsl.check.idle import unseen_reads
 from engine.dsl.check.scope import Scope
 from engine.dsl.parser.templates import counted
 from engine.dsl.types import Type
@@ -124,8 +125,8 @@ class ActionChecker(CallChecker):
             self._expect(e, "side", sc, "the deciding side ('by')")
 
     def _choose(self, c: A.Choose, sc: Scope) -> Type:
-        """`choose [count] x from source [by side] [where ...] [require ...]`: an item, or a
-        list of them with a count; it asks a player."""
+        """`choose [count] x from source [by side] [where ...] [require ...] [no effect when
+        ...] [always asked]`: an item, or a list of them with a count; it asks a player."""
         self.direct_suspend.add(sc.fn)
         src = self._expr(c.source, sc)
         et = T.elem(src)
@@ -146,10 +147,27 @@ class ActionChecker(CallChecker):
             self.error("E286", "'one at a time' picks several items: give the count, as in "
                        f"'choose 3 {c.var} from ... one at a time' or 'choose up to 3 ...'",
                        sc.path, c.at)
+        if c.asked and c.each:
+            self.error("E288", "'always asked' is for a choice asked once: each pick of a "
+                       "one-at-a-time choice is offered on its own", sc.path, c.at)
         self._prompt_args(c.prompt_args, sc, c.prompt)
         if c.where is not None:
             sc.vars.append({c.var: et})
             self._expect(c.where, "bool", sc, "a 'where' filter")
+            sc.vars.pop()
+        if c.idle is not None:
+            if c.count is not None:  # which pick of a set would do nothing is not per option
+                self.error("E287", "'no effect when' marks the options of a choice of one "
+                           "item: a choice with a count cannot say which of its sets do "
+                           "nothing", sc.path, c.idle.at)
+            sc.vars.append({c.var: et})
+            self._expect(c.idle, "bool", sc, "a 'no effect when' condition")
+            decider = c.by if c.by is not None else A.Name("active")
+            for what, at in unseen_reads(self.model, c.idle, decider,
+                                         lambda n: sc.lookup(n) is not None):
+                self.warn("W289", f"the 'no effect when' condition reads the {what}, which "
+                          "the deciding side may not see: the marks would tell it",
+                          sc.path, at)
             sc.vars.pop()
         result: Type = et if c.count is None else ("list", et)
         if c.require is not None:

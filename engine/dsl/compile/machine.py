@@ -276,8 +276,30 @@ class ResumableFunction:
         model, checked = compiler.model, compiler.checked
         zoned = ", zoned=False" if not may_lie_in_zones(model, checked, d.source) \
             or compiler.optimize and zone_seen_by(model, checked, d.source, d.by) else ""
+        marks, by, src = self._marks(d, by, src)
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {low}, {high}, {d.optional!r}, "
-                  f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)})")
+                  f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
+                  f"{marks})")
+
+    def _marks(self, d: A.Choose, by: str, src: str) -> tuple[str, str, str]:
+        """G.decide's `idle=` (the options `no effect when` holds for, worked out here, only
+        at this decision) and `asked=True` (`always asked`), and the decider and options,
+        put in temporaries first when the idle options are read from them."""
+        marks = ", asked=True" if d.asked else ""
+        if d.idle is None:
+            return marks, by, src
+        compiler, ctx = self.compiler, self.ctx
+        if not is_plain(by):  # the decider is read before the options, as it was
+            temporary = compiler.temp()
+            self.line(f"{temporary} = {by}")
+            by = temporary
+        if not is_plain(src):
+            options = compiler.temp()
+            self.line(f"{options} = {src}")
+            src = options
+        inner = Context(True, ctx.python_locals | {d.var})
+        test = compiler.expr(d.idle, inner)
+        return f", idle=[l_{d.var} for l_{d.var} in {src} if {test}]{marks}", by, src
 
     def _args_shown(self, d: A.Choose | A.Ask, args: str) -> str:
         """`args_zoned=False` for G.decide when no value the prompt names can lie in a zone

@@ -39,6 +39,10 @@ def _action(a: A.Action) -> Doc:
             parts.append(" optional")
         if a.each:
             parts.append(" one at a time")
+        if a.idle is not None:
+            parts += [" no effect when ", a.idle]
+        if a.asked:
+            parts.append(" always asked")
         if a.prompt is not None:
             parts.append(f" prompt {quote(a.prompt)}")
         return S(*parts)

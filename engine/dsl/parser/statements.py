@@ -83,6 +83,12 @@ class StatementsToAst(Transformer_NonRecursive[Token, Any]):
     def opt_each(self, meta: Meta, c: Children) -> tuple[str, Any]:
         return ("each", True)
 
+    def opt_idle(self, meta: Meta, c: Children) -> tuple[str, Any]:
+        return ("idle", c[1])  # (c[0]: the `no effect when` terminal)
+
+    def opt_asked(self, meta: Meta, c: Children) -> tuple[str, Any]:
+        return ("asked", True)
+
     def choose(self, meta: Meta, c: Children) -> A.Choose:
         count, var, source, *opts = c
         kw: dict[str, Any] = {}

@@ -21,6 +21,7 @@ _TOKEN_WORDS = {
     "COMP_OP": "a comparison", "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'",
     "AUG_OP": "'+=' or '-='", "AT_LEAST": "'at least'", "AT_MOST": "'at most'",
     "TIMES": "'times'", "ONE_AT_A_TIME": "'one at a time'",
+    "NO_EFFECT_WHEN": "'no effect when'", "ALWAYS_ASKED": "'always asked'",
 }
 
 

@@ -20,6 +20,7 @@ from engine.frontends.terminal import (
     action_label,
     board_sections,
     describe_decision,
+    idle_marked,
     log_lines,
     option_text,
 )
@@ -106,23 +107,28 @@ def _decision(view: dict[str, Any], cat: Any, name: Namer, lang: str
     kind = d["kind"]
     legal = view["legal_actions"]
     each = d.get("each") is not None
+    idle = d.get("idle") or []  # the options that do nothing now, said beside them
     out: dict[str, Any] = {"id": d["id"], "mine": True, "kind": kind,
                            "prompt": describe_decision(d, cat)}
     if kind in ("one", "ask") or len(legal) <= MAX_LISTED:
         out["mode"] = "pick"  # one click answers: each legal action is an option
-        out["options"] = [_option(action_label(a, cat, kind, each, name), a, cat)
-                          for a in legal]
+        out["options"] = [_option(action_label(a, cat, kind, each, name, idle), a, cat,
+                                  a is not None and a in idle) for a in legal]
     else:  # too many answers to list: the options are ticked (many) or put in order
         out["mode"] = kind
-        out["options"] = [_option(name(o), o, cat) for o in d["options"]]
+        out["options"] = [_option(idle_marked(name(o), o, idle, lang), o, cat, o in idle)
+                          for o in d["options"]]
         out["min"], out["max"] = d["min"], d["max"]
     return out
 
 
-def _option(label: str, action: Any, cat: Any) -> dict[str, Any]:
-    """An option as the page shows it: its label and the action it sends back, and the
-    rules text of an option that is a card (its event, shown with the option)."""
+def _option(label: str, action: Any, cat: Any, idle: bool = False) -> dict[str, Any]:
+    """An option as the page shows it: its label and the action it sends back, the rules
+    text of an option that is a card (its event, shown with the option), and `idle` true
+    when choosing it would do nothing now (its label says so too)."""
     out = {"label": label, "action": action}
+    if idle:
+        out["idle"] = True
     text = option_text(action, cat)
     if text:
         out["text"] = text

@@ -32,9 +32,11 @@ from engine.frontends.terminal.questions import (
     action_label,
     describe_decision,
     help_text,
+    idle_marked,
     option_text,
 )
 
 __all__ = ["HELP", "MAX_LISTED", "RECENT", "SENTENCES", "WIDTH", "HumanPlayer", "Namer",
            "QuitGame", "action_label", "board_sections", "describe_decision", "help_text",
-           "log_lines", "option_text", "render_log", "render_view", "since_last_decision"]
+           "idle_marked", "log_lines", "option_text", "render_log", "render_view",
+           "since_last_decision"]

@@ -19,6 +19,7 @@ from engine.frontends.terminal.questions import (
     action_label,
     describe_decision,
     help_text,
+    idle_marked,
     option_text,
 )
 from engine.i18n import tr
@@ -190,12 +191,15 @@ class HumanPlayer:
             self._output(tr(lang, "enter a number, {low}–{high}", low=span[0], high=span[1]))
         elif listed:
             each = decision.get("each") is not None
+            idle = decision.get("idle") or ()
             for number, action in enumerate(legal, 1):
-                self._option(number, action_label(action, cat, decision["kind"], each, name),
-                             option_text(action, cat))
+                self._option(number, action_label(action, cat, decision["kind"], each, name,
+                                                  idle), option_text(action, cat))
         else:
+            idle = decision.get("idle") or ()
             for number, option in enumerate(decision["options"], 1):
-                self._option(number, name(option), option_text(option, cat))
+                self._option(number, idle_marked(name(option), option, idle, lang),
+                             option_text(option, cat))
             if decision["kind"] == "one":
                 if not decision.get("optional"):
                     self._output(tr(lang, "enter an option's number"))

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from engine.i18n import tr
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from engine.i18n.translations import Catalog
 
@@ -16,10 +16,11 @@ MAX_LISTED = 40  # more legal actions than this: pick options by number instead
 
 
 def action_label(action: Any, cat: Catalog, kind: str, each: bool = False,
-                 name: Callable[[Any], str] | None = None) -> str:
+                 name: Callable[[Any], str] | None = None, idle: Sequence[Any] = ()) -> str:
     """An action as a person reads it; `each`: it answers a pick of a one-at-a-time choice,
     where none means "done". `name` names a value (default: its name in `cat`; a `Namer`
-    adds a record's board `show:` fields)."""
+    adds a record's board `show:` fields). An option among `idle` (the decision's options
+    that do nothing now) says so."""
     lang = cat.lang
     if kind == "ask":
         return tr(lang, "yes") if action else tr(lang, "no")
@@ -28,7 +29,16 @@ def action_label(action: Any, cat: Catalog, kind: str, each: bool = False,
         return tr(lang, "done (pick no more)") if each else tr(lang, "pass (choose nothing)")
     if isinstance(action, list) and not action:
         return tr(lang, "nothing")
-    return (name or cat.value)(action)
+    return idle_marked((name or cat.value)(action), action, idle, lang)
+
+
+def idle_marked(label: str, option: Any, idle: Sequence[Any], lang: str) -> str:
+    """An option's label, followed by "no effect now" when it is among `idle` (the rules
+    say choosing it would do nothing now)."""
+    if idle and option in idle:
+        # i18n: an option whose choice would change nothing now; option: its name
+        return tr(lang, "{option} (no effect now)", option=label)
+    return label
 
 
 def option_text(action: Any, cat: Catalog) -> str:

@@ -200,8 +200,10 @@ function logLine(line, parts) {
   return item;
 }
 
-// an option's label, and under it the rules text of an option that is a card
+// an option's label, and under it the rules text of an option that is a card; an option that
+// would do nothing now (its label says so) is shown dimmed
 function optionContent(node, o) {
+  if (o.idle) node.classList.add("idle");
   node.append(el("span", o.label, "label"));
   if (o.text) {
     node.title = o.text;
