@@ -156,7 +156,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         out = simulate(pack, args.games, args.seed, args.bots, args.workers,
                        max_decisions=args.max_decisions, invariants=args.invariants,
-                       on_game=progress)
+                       on_game=progress, backend=args.backend, address=args.address)
     except ValueError as err:
         raise UsageError(str(err)) from None
     except PackError as err:  # pragma: no cover - loaded above

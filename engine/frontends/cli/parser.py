@@ -127,6 +127,13 @@ def _add_simulate(commands: Subparsers) -> None:
     command.add_argument("--seed", type=int, default=0, metavar="S")
     command.add_argument("--bots", default="random", metavar="SPEC")
     command.add_argument("--workers", type=positive, default=1, metavar="W")
+    command.add_argument("--backend", choices=("local", "ray"), default="local",
+                         help="where the games are played: this machine's processes "
+                         "(default) or Ray actors (pip install 'engine-dsl[ray]'); the same "
+                         "results for the same seeds")
+    command.add_argument("--address", default=None, metavar="ADDRESS",
+                         help="with --backend ray: the Ray cluster to use (e.g. auto, or "
+                         "ray://HOST:10001); default: a local Ray instance for the run")
     command.add_argument("--max-decisions", type=positive, default=100_000, metavar="N")
     command.add_argument("--invariants", action="store_true",
                          help="check the pack's invariants after every decision")

@@ -11,18 +11,23 @@ from engine.frontends.simulate.playing import DEFAULT_MAX_DECISIONS, run_one
 from engine.frontends.simulate.shares import share
 from engine.frontends.simulate.workers import play_parallel
 
+BACKENDS = ("local", "ray")  # where the games are played: this machine's processes, or Ray
+
 
 def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "random",
              workers: int = 1, *, max_decisions: int = DEFAULT_MAX_DECISIONS,
              invariants: bool = False,
-             on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+             on_game: Callable[[dict[str, Any]], None] | None = None,
+             backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play `games` games (game i with seed `seed + i`) and summarise them.
 
     `pack_ref` is a loaded pack, a shipped pack's name or a pack directory. `bots` is a
     spec like "random,greedy" (one entry per side) or a list of entries; 'human' is not
     allowed. `on_game` is called with each game's result as it finishes (in the order games
-    finish: with workers, not the order of seeds), e.g. a `Progress`. Raises ValueError for a
-    bad spec, PackError for a broken pack, NotPlayable for a data pack."""
+    finish: with workers, not the order of seeds), e.g. a `Progress`. `backend` "local" plays
+    on this machine's processes, "ray" on `workers` Ray actors (a local Ray instance, or the
+    cluster at `address`): the same results for the same seeds. Raises ValueError for a bad
+    spec or backend, PackError for a broken pack, NotPlayable for a data pack."""
     from engine.core.loader import load_pack
     from engine.dsl.places import resolve_pack
     from engine.frontends.bots import BOT_KINDS
@@ -42,10 +47,18 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
             raise ValueError(f"simulate plays bots only ({', '.join(BOT_KINDS)}), not '{kind}'")
     if games < 0:
         raise ValueError("the number of games cannot be negative")
+    if backend not in BACKENDS:
+        raise ValueError(f"no backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise ValueError("--address names a Ray cluster: give it with --backend ray")
     seeds = [seed + i for i in range(games)]
     workers = max(1, int(workers))
     start = time.perf_counter()
-    if workers == 1 or games <= 1:
+    if backend == "ray":
+        from engine.frontends.simulate.ray_backend import play_ray
+        results = play_ray(pack, pack_path, seeds, specs, max_decisions, invariants, workers,
+                           on_game, address)
+    elif workers == 1 or games <= 1:
         results = []
         for game_seed in seeds:
             results.append(run_one(pack, game_seed, specs, max_decisions, invariants))
@@ -71,7 +84,8 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     total_decisions = sum(r["decisions"] for r in results)
     return {
         "pack": pack.id, "pack_hash": pack.hash, "games": games, "seed": seed,
-        "bots": ",".join(specs), "workers": workers, "max_decisions": max_decisions,
+        "bots": ",".join(specs), "workers": workers, "backend": backend,
+        "max_decisions": max_decisions,
         "wins": wins, "draws": draws, "unfinished": unfinished, "errors": errors,
         "win_rates": {side: share(k, games) for side, k in wins.items()},
         "draw_rate": share(draws, games),
