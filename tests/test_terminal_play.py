@@ -86,9 +86,9 @@ def test_help_lists_the_commands(turns):
     human, shown = seat(["?", "help", "x", "1"])
     assert human.choose(g, "red") is True
     assert shown.count(HELP) == 2
-    for command in ("u ", "s FILE", "l ", "? or help", "q "):
+    for command in ("u ", "w FILE", "l ", "? or help", "q "):
         assert f"\n  {command}" in HELP
-    assert "enter a number from 1 to 2, or u, s FILE, l, ?, q" in shown
+    assert "enter a number from 1 to 2, or u, w FILE, l, ?, q" in shown
 
 
 def test_a_finished_game_says_its_result_once(turns, capsys):

@@ -82,7 +82,7 @@ def help_text(lang: str, picks: str = "one", has_map: bool = False) -> str:
     the decision is answered: `picks` "one" (an option's number), "several" (the numbers of
     options) or "number" (a count, typed as the number itself); `has_map`: the commands of
     the map (m, s SPACE) too."""
-    # the commands (N, u, s, l, ?, help, q) are typed as they are in any language
+    # the commands (N, u, w, l, ?, help, q; m, s with a map) are typed as they are in any language
     if picks == "several":
         # i18n: the first line of the commands: keep "N M ..." and the columns lined up
         first = tr(lang, "  N M ...   pick the options numbered N, M, ... (e.g. 1 3)")
@@ -94,7 +94,7 @@ def help_text(lang: str, picks: str = "one", has_map: bool = False) -> str:
         first = tr(lang, "  N         pick option N")
     # i18n: keep the command letters and "help" as they are, and the columns lined up
     rest = tr(lang, """  u         undo your last decision
-  s FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
+  w FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
   l         the whole log, page by page (Enter: next page, q: back to the question)
   ? or help this list
   q         quit""")
