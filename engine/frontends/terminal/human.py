@@ -222,8 +222,9 @@ class HumanPlayer:
             self._output(tr(lang, "  (m = the map, s SPACE = one space and its connections)"))
 
     def _option(self, number: int, text: str, rules: str = "") -> None:
-        """An option on its lines, wrapped under the start of its text; `rules`, the text of
-        an option that is a card (its event), on the lines below, indented further."""
+        """An option on its lines, wrapped under the start of its text; `rules`, what the
+        option does (a card's event, a glossary term's definition: `option_text`), on the
+        lines below, indented further."""
         head = f"  {number}) "
         lines = wrap(head + text, WIDTH, " " * len(head))
         if rules:

@@ -32,11 +32,11 @@ def action_label(action: Any, cat: Catalog, kind: str, each: bool = False,
 
 
 def option_text(action: Any, cat: Catalog) -> str:
-    """The rules text of an option that is a card (a record with a text: its event, in the
-    catalog's language), shown with the option; "" for any other option."""
-    if isinstance(action, str) and action in cat.pack.records:
-        return cat.text(action)
-    return ""
+    """What an option does, in the catalog's language, shown with it: a card's rules text
+    (its event), or the definition of the glossary term a plain word names (`'march'`,
+    `'pick up'`: the pack's `term` records); "" for any other option."""
+    record = cat.record_of(action)
+    return cat.text(record) if record is not None else ""
 
 
 def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:
