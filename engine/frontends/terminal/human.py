@@ -188,7 +188,8 @@ class HumanPlayer:
                   name: Callable[[Any], str], listed: bool, has_map: bool = False) -> None:
         """The question and its numbered options (and the map's commands `has_map`)."""
         lang = cat.lang
-        self._output(describe_decision(decision, cat))
+        # a long question (a card's name in it) is wrapped as the options are
+        self._output("\n".join(wrap(describe_decision(decision, cat), WIDTH, "  ")))
         span = whole_numbers(decision)
         if span:  # the options are the whole numbers of a range: typed as they are
             # i18n: the answer is a number itself, e.g. "enter a number, 0–10"
