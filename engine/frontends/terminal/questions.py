@@ -33,10 +33,10 @@ def action_label(action: Any, cat: Catalog, kind: str, each: bool = False,
 
 def option_text(action: Any, cat: Catalog) -> str:
     """What an option does, in the catalog's language, shown with it: a card's rules text
-    (its event), or the definition of the glossary term a plain word names (`'march'`,
-    `'pick up'`: the pack's `term` records); "" for any other option."""
-    record = cat.record_of(action)
-    return cat.text(record) if record is not None else ""
+    (its event), the definition of the glossary term a plain word names (`'march'`,
+    `'pick up'`: the pack's `term` records) or the text of an enum value (`Catalog.option_text`);
+    "" for any other option."""
+    return cat.option_text(action)
 
 
 def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:

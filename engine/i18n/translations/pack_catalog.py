@@ -265,6 +265,23 @@ class Catalog:
         spelled = "_".join(v.split())
         return spelled if spelled != v and spelled in self.pack.records else None
 
+    def option_text(self, v: Any) -> str:
+        """What an option does, in this language (else English; "" if nothing says): the
+        text of the record it is or spells (a card's event, a glossary term's definition),
+        else the `texts:` entry of the enum value it is (`carthage_mode.march`, else
+        `march`: as `_enum_term` names it)."""
+        record = self.record_of(v)
+        if record is not None:
+            return self.text(record)
+        if isinstance(v, str) and v in self._enum_values():
+            ids = (*self._enum_values()[v], v)
+            for lang in self._chain():
+                texts = self._table(lang)["texts"]
+                got = next((texts[i] for i in ids if i in texts), None)
+                if got is not None:
+                    return got
+        return ""
+
     def _enum_values(self) -> dict[str, list[str]]:
         if self._enums is None:
             enums = getattr(getattr(self.pack, "model", None), "enums", {})
