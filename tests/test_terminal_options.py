@@ -2,7 +2,8 @@
 rules text, and one that is a plain word naming a glossary term (`'march'`, `'pick up'`:
 Hannibal's `term` records, content/hannibal/glossary.yaml) shows the term's definition, in the
 player's language (`texts:` of content/translations/hannibal.terms.*.yaml, else English),
-under the option at the terminal and as the option's `text` on the web page."""
+under the option at the terminal and as the option's `text` on the web page. Ante Portas
+offers a card's uses as enum values: their `texts:` (`carthage_mode.march`) explain them."""
 from __future__ import annotations
 
 import random
@@ -111,3 +112,27 @@ def test_a_view_in_a_language_carries_the_explanations_of_its_options(hannibal):
     texts = g.view(g.decision.side, lang="nl")["texts"]
     assert texts["march"] == MARCH["nl"]
     assert texts["pick up"].startswith("GE's die in dit veld staan")
+
+
+@pytest.mark.parametrize("lang, label, text", [
+    ("en", "march time (face down)", "Lay the card face down under the map: its march time"),
+    ("hu", "menetidő (lefordítva)", "A lapot lefordítva a térkép alá teszed: menetideje"),
+])
+def test_ante_portas_explains_a_cards_uses(lang, label, text):
+    """Seed 000, "Egy kör menete" 3 (march time, attached event, immediate event) and
+    "Menetidő": Carthage's first question of a round is how to use its card."""
+    ante = load_pack("content/ante_portas")
+    g = ante.new_game(1)
+    rnd = random.Random(1)
+    while "use the card as" not in (g.decision.prompt or ""):
+        g.apply(g.random_action(rnd))
+    assert g.decision.options[0] == "march"
+    option = next(t for t in shown_at(g, lang) if t.startswith("  1) "))
+    head, *under = option.splitlines()
+    assert head == f"  1) {label}"
+    assert " ".join(line.strip() for line in under).startswith(text)
+    for use in ("attach", "event"):
+        assert option_text(use, Catalog(ante, lang))  # Carthage's other uses
+    for use in ("army_named", "event_named", "army_secret", "event_secret", "money_secret",
+                "morale"):
+        assert option_text(use, Catalog(ante, lang))  # and Rome's
