@@ -268,7 +268,7 @@ class Catalog:
     def option_text(self, v: Any) -> str:
         """What an option does, in this language (else English; "" if nothing says): the
         text of the record it is or spells (a card's event, a glossary term's definition),
-        else the `texts:` entry of the enum value it is (`carthage_mode.march`, else
+        else the `texts:` entry of the enum value it is (`mode.march`, else
         `march`: as `_enum_term` names it)."""
         record = self.record_of(v)
         if record is not None:

@@ -48,7 +48,7 @@ class PackInfo:
         # beside the var `march`)
         self.terms |= {f"{name}.{v.name}" for name, e in model.enums.items() for v in e.values}
         # what may have a text besides a record: an enum's value a decision offers, bare or
-        # named apart (`carthage_mode.march`), explained under the option
+        # named apart (`mode.march`), explained under the option
         self.enum_values = {v.name for e in model.enums.values() for v in e.values}
         self.enum_values |= {f"{name}.{v.name}" for name, e in model.enums.items()
                              for v in e.values}
