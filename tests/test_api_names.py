@@ -88,13 +88,15 @@ def test_a_plain_word_option_is_named_not_a_key_error():
 @pytest.mark.parametrize("word, en, nl, ru", [
     ("march", "March on", "Verder trekken", "Идти дальше"),
     ("drop", "Drop CUs", "GE's achterlaten", "Оставить ВЧ"),
-    ("inside", "inside the walls", "binnen de muren", "внутри стен"),
+    # a verb as the others (the term stays "inside the walls" for a leader's field)
+    ("inside", "Go inside the walls", "Binnen de muren gaan", "Укрыться за стенами"),
     ("leave", "Leave a subordinate", "Onderaanvoerder achterlaten", "Оставить подчинённого"),
     ("stop", "End the move", "Beweging beëindigen", "Закончить движение"),
     ("move", "Move a leader", "Bevelhebber verplaatsen", "Двигать полководца"),
     ("pcs", "Place PCs with the ops", "PK's plaatsen met de OK", "Выставить ПК за ОЧ"),
     ("pick up", "Pick up CUs", "GE's meenemen", "Забрать ВЧ"),  # by the id pick_up
     ("step back", "Step back", "Terugwijken", "Отойти назад"),
+    ("event", "Event", "Gebeurtenis", "Событие"),  # a card's use (strategy.rules)
 ])
 def test_hannibal_option_words_have_labels_and_explanations(word, en, nl, ru):
     hannibal = load_pack("hannibal")

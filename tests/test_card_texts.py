@@ -239,3 +239,34 @@ def test_the_web_pages_screen_gives_card_texts_in_the_hand_options_and_log(hanni
     assert "".join(words for words, _ in parts) == got["log"][at]
     assert [cat.name(card), cat.text(card)] in parts
     assert all(parts[i][1] == "" for i in range(len(parts)) if parts[i][0] != cat.name(card))
+
+
+def test_an_enum_value_offered_may_have_a_text(tmp_path, capsys):
+    """What a card's use does (Ante Portas' `carthage_mode.march`): `texts:` of an enum's
+    value, bare or named apart, validates, and is the option's text in the player's language
+    (either key), else in English; a key that is neither a record nor an enum value is still
+    E501."""
+    rules = RULES + "enum use: keep, toss\n"
+    root = write_pack_files(tmp_path / "content" / "text_game", rules, RECORDS, pack_id="textg")
+    folder = tmp_path / "content" / "translations"
+    folder.mkdir()
+    (folder / "textg.en.yaml").write_text(
+        'pack: textg\nlang: en\ntexts:\n  use.keep: {text: "Keep it.", source: "t"}\n'
+        '  toss: {text: "Throw it away.", source: "t"}\n', encoding="utf-8")
+    (folder / "textg.nl.yaml").write_text(
+        'pack: textg\nlang: nl\ntexts:\n  keep: {text: "Houd hem.", source: "t"}\n',
+        encoding="utf-8")
+    assert main(["validate", str(root), "--quiet"]) == 0, capsys.readouterr().out
+    pack = load_pack(root)
+    en, nl = Catalog(pack, "en"), Catalog(pack, "nl")
+    assert en.option_text("keep") == "Keep it."  # `use.keep` before the bare value
+    assert nl.option_text("keep") == "Houd hem."  # the player's language first
+    assert nl.option_text("toss") == "Throw it away."  # no Dutch text: the English one
+    assert en.option_text("scouts") == en.text("scouts") and en.option_text("nothing") == ""
+    (folder / "textg.nl.yaml").write_text(
+        'pack: textg\nlang: nl\ntexts:\n  use.kept: {text: "x", source: "t"}\n',
+        encoding="utf-8")
+    assert main(["validate", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert "pack 'textg' has no record 'use.kept' to give a text" in out
+    assert "did you mean 'use.keep'?" in out

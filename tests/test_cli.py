@@ -186,7 +186,7 @@ def test_play_broken_pack(tmp_path, capsys):
 def test_play_human(monkeypatch, capsys, tmp_path):
     save = tmp_path / "game.json"
     # junk, an out-of-range number, undo with nothing to undo, a save, then play on
-    monkeypatch.setattr(sys, "stdin", io.StringIO(f"x\n9\nu\ns {save}\n1\n1\n1\n1\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"x\n9\nu\nw {save}\n1\n1\n1\n1\n"))
     assert main(["play", str(TINY), "--seed", "3", "--bots", "human,random"]) == 0
     out = capsys.readouterr().out
     assert "hand (red): three" in out            # own hand shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from compile_passes import both_ways, says
+from compile_passes import REGIONS, both_ways, says
 
 from engine.dsl.compile.compare import comparison
 
@@ -19,11 +19,6 @@ on setup:
     log "free", count(r in region where owner[r] == none), north != none, none == none
     log "taken", [r in region where owner[r] != none]
     end game
-"""
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
 """
 
 
@@ -39,10 +34,10 @@ def test_comparisons_with_none():
 def test_the_pack_compiles_without_warnings_and_reads_the_same(write_pack):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a SyntaxWarning from compiling the pack fails here
-        fast, plain = both_ways(write_pack(RULES, RECORDS))
+        fast, plain = both_ways(write_pack(RULES, REGIONS))
     assert "(PV['owner'][(l_r)] is None)" in fast.code
     assert "(PV['owner'][(l_r)] is not None)" in fast.code
     assert "'north' != None" not in fast.code and "None == None" not in fast.code
     assert "(PV['owner'][(l_r)] == None)" in plain.code
-    assert says(fast.new_game(0)) == says(plain.new_game(0)) == [["free", 1, True, True],
+    assert says(fast.new_game(0)) == says(plain.new_game(0)) == [["free", 2, True, True],
                                                                 ["taken", ["north"]]]

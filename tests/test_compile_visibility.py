@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from compile_passes import assert_same_games, both_ways
 
-RULES = """
+# four cards: one in each side's private hand, one on the open table, one in a hidden pile
+SET_UP = """
 type card
 zone hand[s: side] of card private
 zone table of card
@@ -17,6 +18,8 @@ on setup:
     move south to hand[blue]
     move east to table
     move west to pile
+"""
+RULES = SET_UP + """\
     let n = choose n from [1, 2] by red
     let a = choose a from hand[turn] by turn
     let c = choose c from table by blue
@@ -60,3 +63,35 @@ def test_what_the_decider_is_shown_is_the_same(write_pack):
     # red (a choice from the pile)
     assert game.state["revealed"] == {"north": ["blue"], "west": ["red"]}
     assert_same_games(fast, plain)
+
+
+def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(write_pack):
+    """A choice's options from the decider's own hand (named by a side or by a local that
+    holds one) or a public zone show it nothing: the compiler leaves out the lookup (decide's
+    `zoned`); from another side's hand or a hidden pile they are shown to it (seen in the
+    state's `revealed`). So are the records a prompt names, looked up only where one may lie
+    in a zone (`args_zoned`): the card of the hidden pile a prompt names is shown to the side
+    asked."""
+    fast, _plain = both_ways(write_pack(SET_UP + """\
+    let s = red
+    let a = choose a from hand[red] by red
+    let b = choose b from hand[s] by s
+    let c = choose c from table by blue
+    let t = choose t from hand[turn] by turn
+    let d = choose d from hand[red] by blue
+    let e = choose e from pile by red
+    let n = 3
+    let f = ask blue "{s} has {e}?"
+    let g = ask blue "{s}: {n}?"
+    end game
+""", RECORDS + "  - {id: spare}\n"))
+    lines = decides(fast.code)
+    assert [line.endswith("zoned=False)") for line in lines[:6]] == [True, True, True, True,
+                                                                      False, False]
+    # a prompt's values are shown too, unless none can lie in a zone (a side, numbers)
+    assert [line.endswith("args_zoned=False)") for line in lines[6:]] == [False, True]
+    game = fast.new_game(0)
+    assert game.state["revealed"] == {"north": ["blue"], "west": ["red", "blue"]}
+    game.apply(True)
+    game.apply(False)
+    assert game.over

@@ -647,7 +647,7 @@ def test_bots_and_the_terminal_play_one_at_a_time(inline_pack):
     seat = HumanPlayer(input=lambda _p: next(answers), output=lines.append)
     assert seat.choose(g, "red") == "s11"  # 41 options: one picked by number, 0 is no "done"
     assert "red: Pick a space (0 so far) (picked so far: nothing)" in lines
-    assert lines.count("enter a number from 1 to 41, or u, s FILE, l, ?, q") == 3
+    assert lines.count("enter a number from 1 to 41, or u, w FILE, l, ?, q") == 3
 
 
 def test_one_at_a_time_needs_a_count(write_pack):

@@ -1,45 +1,23 @@
 """What the compiler does for speed changes no game (engine.dsl.compile: `lowered` walks, values
 kept while the state is unchanged (Runtime.memo), the index of records by a var field
 (Runtime.having), value calls read once per walk, inlined values, steps charged only where a
-value may recurse, choices from a zone the decider sees not looked up). Each pack here is
-also compiled plainly (`optimize=False`: one Python expression per formula, every value call
-a call that costs a step) and both play the same random games: the same log, result,
-decisions and revealed cards; only the step count may be lower."""
+value may recurse). Each pack here is also compiled plainly (`optimize=False`: one Python
+expression per formula, every value call a call that costs a step) and both play the same
+random games: the same log, result, decisions and revealed cards; only the step count may be
+lower. What a decision looks up is test_compile_visibility's; `== none`, test_compile_compare's.
+"""
 from __future__ import annotations
 
-import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from compile_passes import REGIONS, assert_same_games, plain_pack, says
 
 from engine.core.errors import EngineFault, PackError
 from engine.core.limits import Limits
-from engine.core.loader import instantiate, load_pack
-from engine.dsl.build import Build, module_filename
-from engine.dsl.check import check
-from engine.dsl.compile import compile_pack
-from engine.dsl.pack import read_pack
+from engine.core.loader import load_pack
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def plain_pack(root: Path) -> Any:
-    """The pack at `root`, compiled without the optimizations."""
-    src = read_pack(root)
-    result = check(src.model, src.sources)
-    code = compile_pack(src.model, result, optimize=False)
-    return instantiate(Build(src, result, code, [],
-                             compile(code, module_filename(src), "exec")))
-
-
-def play(pack: Any, seed: int) -> tuple[Any, ...]:
-    game = pack.new_game(seed, undo=seed % 2 == 0)  # with undo, reads go through watchers
-    rnd = random.Random(seed)
-    while not game.over:
-        game.apply(game.random_action(rnd))
-    st = game.state
-    return game.log, st["result"], st["decisions"], st["revealed"], st["steps"]
 
 
 @pytest.mark.parametrize("name,games", [
@@ -49,12 +27,7 @@ def play(pack: Any, seed: int) -> tuple[Any, ...]:
     ("content/ante_portas", 30), ("content/hannibal", 4),
 ])
 def test_optimized_and_plain_code_play_the_same_games(name, games):
-    fast, plain = load_pack(REPO / name), plain_pack(REPO / name)
-    for seed in range(games):
-        *same, steps = play(fast, seed)
-        *want, plain_steps = play(plain, seed)
-        assert same == want, f"{name}, seed {seed}"
-        assert 0 < steps <= plain_steps
+    assert_same_games(load_pack(REPO / name), plain_pack(REPO / name), seeds=games)
 
 
 RULES = """
@@ -77,16 +50,7 @@ on setup:
     log "end", owned(red), owned(blue), deep(3)
     end game
 """
-RECORDS = """
-region:
-  - {id: north, size: 2}
-  - {id: south, size: 4}
-  - {id: east, size: 1}
-"""
-
-
-def says(game: Any) -> list[list[Any]]:
-    return [[e["m"], *e["a"]] for e in game.log if e["t"] == "say"]
+RECORDS = REGIONS  # north 2, south 4, east 1
 
 
 def test_kept_values_and_the_index_follow_every_change(inline_pack):
@@ -233,72 +197,6 @@ def test_the_index_skips_no_read_that_ends_undo(inline_pack):
     game.state["z"]["vault|blue"].clear()
     game.apply(True)
     assert game.can_undo("red")
-
-
-def test_a_choice_from_a_zone_the_decider_sees_is_not_looked_up(inline_pack):
-    """A choice's options from the decider's own hand or a public zone show it nothing: the
-    compiler leaves out the lookup (decide's `zoned`); from another side's hand or a hidden
-    pile they are shown to it (seen in the state's `revealed`). So are the records a prompt
-    names, looked up only where one may lie in a zone (`args_zoned`)."""
-    pack = inline_pack("""
-        type card
-        zone hand[s: side] of card private
-        zone table of card
-        zone pile of card hidden
-        var turn: side = red
-        on setup:
-            move north to hand[red]
-            move south to hand[blue]
-            move east to table
-            move west to pile
-            let s = red
-            let a = choose a from hand[red] by red
-            let b = choose b from hand[s] by s
-            let c = choose c from table by blue
-            let t = choose t from hand[turn] by turn
-            let d = choose d from hand[red] by blue
-            let e = choose e from pile by red
-            let n = 3
-            let f = ask blue "{s} has {e}?"
-            let g = ask blue "{s}: {n}?"
-            end game
-    """, "card:\n  - {id: north}\n  - {id: south}\n  - {id: east}\n  - {id: west}\n"
-         "  - {id: spare}\n")
-    decides = [line for line in pack.code.splitlines() if "G.decide(" in line]
-    assert [line.endswith("zoned=False)") for line in decides[:6]] == [True, True, True, True,
-                                                                        False, False]
-    # a prompt's values are shown too, unless none can lie in a zone (a side, numbers)
-    assert [line.endswith("args_zoned=False)") for line in decides[6:]] == [False, True]
-    game = pack.new_game(0)
-    assert game.state["revealed"] == {"north": ["blue"], "west": ["red", "blue"]}
-    game.apply(True)
-    game.apply(False)
-    assert game.over
-
-
-def test_a_comparison_with_none_is_pythons_is(inline_pack):
-    """`x == none` is written `x is None` (no rule value equals None without being it), and
-    a literal compared with none is worked out when compiling: Python warns of `'north' is
-    not None`, and a warning in a pack's code is noise for the designer."""
-    import warnings
-    rules = """
-        type region:
-            size: int
-        var owner[r: region]: side? = none
-        var active: side = red
-        on setup:
-            owner[north] = red
-            log "free", count(r in region where owner[r] == none), north != none, none == none
-            log "taken", [r in region where owner[r] != none]
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a SyntaxWarning from compiling the pack fails here
-        pack = inline_pack(rules, RECORDS)
-    assert "(PV['owner'][(l_r)] is None)" in pack.code
-    assert "(PV['owner'][(l_r)] is not None)" in pack.code
-    assert "None == None" not in pack.code and "'north' != None" not in pack.code
-    assert says(pack.new_game(0)) == [["free", 2, True, True], ["taken", ["north"]]]
-    assert says(plain_pack(pack.root).new_game(0)) == says(pack.new_game(0))
 
 
 TABLES = """

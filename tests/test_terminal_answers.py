@@ -38,7 +38,7 @@ def test_a_count_is_typed_as_the_number_itself(picks):
     text = "\n".join(shown)
     assert "enter a number, 0–10" in text
     assert "11) " not in text and "1) 0" not in text  # no menu of numbers
-    assert "enter a number from 0 to 10, or u, s FILE, l, ?, q" in shown  # 11 refused
+    assert "enter a number from 0 to 10, or u, w FILE, l, ?, q" in shown  # 11 refused
 
 
 def test_a_count_of_0_is_0(picks):

@@ -75,17 +75,29 @@ def test_s_shows_one_space_and_its_connections_with_their_kind(hannibal):
 
 def test_s_with_a_misspelt_name_says_did_you_mean(hannibal):
     g = at_march(hannibal)
-    _, shown = typed(g, ["s Capuaa", "s xyzzy", "q"])
+    _, shown = typed(g, ["s Capuaa", "s xyzzy", "s", "q"])
     assert "no space named Capuaa; did you mean Capua?" in shown
-    assert "no space named xyzzy (to save, give a file name with a dot: s game.save)" in shown
+    assert "no space named xyzzy (m lists every space)" in shown
+    assert "which space? s SPACE (m: the whole map)" in shown
+    assert not any("w FILE" in text for text in shown[-3:])  # no file named: no save hint
 
 
-def test_s_file_with_a_dot_still_saves(hannibal, tmp_path):
+def test_s_never_saves_but_w_does(hannibal, tmp_path, monkeypatch):
+    """Issue 31: `s` was both "save" (a name with a dot) and "one space"; now `s` only shows
+    a space, and `w FILE` ("write", or `save FILE`) saves."""
+    monkeypatch.chdir(tmp_path)
     g = at_march(hannibal)
+    _, shown = typed(g, ["s capua.save", "s nosuchplace.save", "q"])
+    assert "no space named capua.save; did you mean Capua?" in shown
+    assert "no space named nosuchplace.save (m lists every space)" in shown
+    assert shown.count("to save the game: w FILE") == 2
+    assert not list(tmp_path.iterdir())  # nothing written
     path = tmp_path / "game.save"
-    _, shown = typed(g, [f"s {path}", "q"])
-    assert f"saved to {path}" in shown
+    _, shown = typed(g, [f"w {path}", "w", "save other.save", "q"])
+    assert f"saved to {path}" in shown and "save where? w FILE" in shown
     assert path.read_text(encoding="utf-8") == g.save()
+    assert (tmp_path / "other.save").read_text(encoding="utf-8") == g.save()
+    assert "  (u = undo, w FILE = save, l = log, ? = help, q = quit)" in shown
 
 
 def test_space_options_say_what_is_there(hannibal):
@@ -176,7 +188,7 @@ def test_a_person_plays_a_whole_game_against_greedy(pack_name, capsys, monkeypat
     import io
 
     from engine.frontends.cli import main
-    monkeypatch.chdir(tmp_path)  # without a map, "s Saguntum" saves a file of that name
+    monkeypatch.chdir(tmp_path)  # whatever is typed, nothing is written to the checkout
     monkeypatch.setattr("sys.stdin", io.StringIO("?\nm\ns Saguntum\n" + "1\n" * 3000))
     assert main(["play", pack_name, "--bots", "human,greedy", "--seed", "1"]) == 0
     out = capsys.readouterr().out

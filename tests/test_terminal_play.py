@@ -86,9 +86,9 @@ def test_help_lists_the_commands(turns):
     human, shown = seat(["?", "help", "x", "1"])
     assert human.choose(g, "red") is True
     assert shown.count(HELP) == 2
-    for command in ("u ", "s FILE", "l ", "? or help", "q "):
+    for command in ("u ", "w FILE", "l ", "? or help", "q "):
         assert f"\n  {command}" in HELP
-    assert "enter a number from 1 to 2, or u, s FILE, l, ?, q" in shown
+    assert "enter a number from 1 to 2, or u, w FILE, l, ?, q" in shown
 
 
 def test_a_finished_game_says_its_result_once(turns, capsys):
@@ -107,3 +107,16 @@ def test_counts_are_singular_or_plural(turns, capsys, monkeypatch):
     last = out.rstrip().splitlines()[-1]
     assert last.endswith("result: red wins (20 steps marched); 2 decisions, 2 turns, seed 1")
     assert out.count("wins") == 1
+
+
+def test_a_long_question_is_wrapped_to_the_width(inline_pack):
+    """Issue 31: a question with a card's long name in it ran past the screen's edge."""
+    from engine.frontends.terminal import WIDTH
+    words = " ".join(["the Beautiful Sophonisba Seduces a Numidian King"] * 3)
+    g = inline_pack(f'on setup:\n    let a = ask red "Play {words}?"\n').new_game(1)
+    human, shown = seat(["1"])
+    assert human.choose(g, "red") is True
+    question = next(text for text in shown if text.startswith("red: Play "))
+    first, second = question.splitlines()
+    assert len(first) <= WIDTH and len(second) <= WIDTH
+    assert second.startswith("  ") and second[2] != " "  # indented under the first

@@ -4,7 +4,7 @@ screen. On every screen: no var the pack's board does not label is shown as `nam
 `name: value`; every option is a name, not a raw id; once a battle has been fought (seed 000,
 "Kör végi csata"), its result sentence is on the screen at the next prompt.
 
-At each prompt the person also saves the game (`s FILE`): the save says exactly what had
+At each prompt the person also saves the game (`w FILE`): the save says exactly what had
 happened by then (its actions, replayed), so the test knows when a battle was fought without
 reading the game from the screen.
 """
@@ -166,7 +166,7 @@ def test_a_person_follows_ante_portas_in_a_terminal(tmp_path):
                     f"option {text!r} shows raw ids {raw_ids_in_option(text, raw)}"
             # what has happened by now: the save, loaded
             save = tmp_path / f"at{step}.json"
-            term.send(f"s {save}")
+            term.send(f"w {save}")
             saved = term.wait(lambda s, save=save: save.exists() and at_prompt(s) and
                               str(save) in s.splitlines()[-2], "save")
             log = Game.load(pack, save.read_text(encoding="utf-8"), verify="digest").log

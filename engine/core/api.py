@@ -359,7 +359,9 @@ class View(TypedDict):
         "id the view holds (records, sides, enum values, zone and var names, events).")]]
     texts: NotRequired[Annotated[dict[str, str], Doc(
         "Only with `Game.view(side, lang=...)`: record id -> its rules text (what a card's "
-        "event does) in that language, for every record of `names` that has one.")]]
+        "event does; what a glossary term means) in that language, for every record of "
+        "`names` that has one, and every word offered that names a term with underscores "
+        "(`pick up`: `pick_up`).")]]
 
 
 # ---- saves ----------------------------------------------------------------------------------

@@ -158,14 +158,16 @@ class PackData:
         return out
 
     def texts_of(self, ids: Iterable[str], lang: str | None = None) -> dict[str, str]:
-        """id -> the record's rules text in `lang` (a card's event: `Catalog.text`), for
-        the records among `ids` that have one."""
+        """id -> the record's rules text in `lang` (a card's event, a glossary term's
+        definition: `Catalog.text`), for the records among `ids` that have one, and the words
+        among them that spell one (`'pick up'`: the term `pick_up`, as the option is named)."""
         from engine.i18n.translations import DEFAULT_LANG, catalog
         cat = catalog(self, lang or DEFAULT_LANG)
         out: dict[str, str] = {}
         for rid in ids:
-            if rid in self.records:
-                text = cat.text(rid)
+            record = cat.record_of(rid)
+            if record is not None:
+                text = cat.text(record)
                 if text:
                     out[rid] = text
         return out

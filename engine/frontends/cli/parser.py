@@ -110,7 +110,7 @@ def _add_play(commands: Subparsers) -> None:
     command.add_argument("--max-decisions", type=positive, default=100_000, metavar="N")
     command.add_argument("--lang", type=language, default="en", metavar="CODE")
     command.add_argument("--trace", action="store_true", help="show which rules ran in the log")
-    command.add_argument("--load", metavar="FILE", help="continue a game saved with `s FILE`")
+    command.add_argument("--load", metavar="FILE", help="continue a game saved with `w FILE`")
     command.set_defaults(func=cmd_play)
 
 

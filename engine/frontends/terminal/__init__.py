@@ -5,9 +5,10 @@ logged since this person's previous decision (the other seats' whole turn, in on
 "since your last decision:", after a few earlier lines for context), then the question and its
 options, each by its name in the pack's language (a record of a type in board `show:` with
 those fields). At the prompt: a number picks an action, several numbers (`1 3`) pick options
-of a multi-choice or an order, a count is typed as the number itself, `u` undoes, `s FILE`
-saves the game, `l` pages the whole log, `?` or `help` lists these commands, `q` quits. With
-a board `map:`, `m` shows every place by group and `s PLACE` one place and its connections.
+of a multi-choice or an order, a count is typed as the number itself, `u` undoes, `w FILE`
+("write"; or `save FILE`) saves the game, `l` pages the whole log, `?` or `help` lists these
+commands, `q` quits. With a board `map:`, `m` shows every place by group and `s PLACE` one
+place and its connections.
 
 - `board`: the screen (`render_view`, `board_sections`); `board_map`: its map; `namer`:
   values as the board names them; `lines`: the width of a line and wrapping;

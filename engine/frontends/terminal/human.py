@@ -1,6 +1,6 @@
 """The seat a person plays at a terminal: the screen, the question and its options, and the
-answers typed at the prompt (a number, several, or a command: undo, save, the log, help,
-quit)."""
+answers typed at the prompt (a number, several, or a command: undo, write a save, the log,
+help, quit; with a map, the map and one space)."""
 from __future__ import annotations
 
 import sys
@@ -98,8 +98,8 @@ class HumanPlayer:
                 # i18n: the head of the whole map (the command m)
                 self._output("\n".join([tr(self.lang, "map:"), *the_map.whole(WIDTH)]))
                 continue
-            if line.startswith("s ") and the_map is not None and self._space(
-                    the_map, line[2:].strip()):
+            if (line == "s" or line.startswith("s ")) and the_map is not None:
+                self._space(the_map, line[1:].strip())
                 continue
             if line == "l":
                 self._page(log_lines(view["log"], cat,
@@ -111,8 +111,9 @@ class HumanPlayer:
                 if self._undo(game, side):
                     return UNDONE
                 continue
-            if line == "s" or line.startswith("s "):
-                self._save(game, line[1:].strip())
+            command, _, rest = line.partition(" ")
+            if command in ("w", "save"):  # "write": s is the map's (one space)
+                self._save(game, rest.strip())
                 continue
             action = self._parse(line, legal, decision, listed)
             if action is _NOT_AN_ANSWER:
@@ -122,10 +123,10 @@ class HumanPlayer:
                 if decision["kind"] in ("many", "order"):
                     # i18n: the letters are the commands, typed as they are
                     self._output(tr(lang, "enter numbers from {low} to {high} separated by "
-                                    "spaces, or u, s FILE, l, ?, q", low=low, high=high))
+                                    "spaces, or u, w FILE, l, ?, q", low=low, high=high))
                 else:
                     # i18n: the letters are the commands, typed as they are
-                    self._output(tr(lang, "enter a number from {low} to {high}, or u, s FILE, "
+                    self._output(tr(lang, "enter a number from {low} to {high}, or u, w FILE, "
                                     "l, ?, q", low=low, high=high))
                 continue
             from engine.core.errors import IllegalAction
@@ -135,24 +136,28 @@ class HumanPlayer:
                 # i18n: reason: why the rules refuse the choice
                 self._output(tr(lang, "not allowed: {reason}", reason=err.text(lang)))
 
-    def _space(self, the_map: Any, text: str) -> bool:
-        """`s SPACE`: the place named `text` and its connections, or a did-you-mean; False
-        when `text` names no place and is a file's name (it has a dot or a slash): a save."""
+    def _space(self, the_map: Any, text: str) -> None:
+        """`s SPACE`: the place named `text` and its connections, or a did-you-mean (and the
+        command that saves, for a person who typed s FILE to save)."""
+        if not text:
+            # i18n: the command is typed as it is: s and a space's name
+            self._output(tr(self.lang, "which space? s SPACE (m: the whole map)"))
+            return
         found, close = the_map.find(text)
         if found is not None:
             self._output("\n".join(the_map.space_lines(found, WIDTH)))
-            return True
-        if "." in text or "/" in text:
-            return False
+            return
         if close:
             # i18n: name: what was typed after s; names: the places named most like it
             self._output(tr(self.lang, "no space named {name}; did you mean {names}?",
                             name=text, names=", ".join(close)))
         else:
-            # i18n: name: what was typed after s; a file's name has a dot (s game.save)
-            self._output(tr(self.lang, "no space named {name} (to save, give a file name "
-                            "with a dot: s game.save)", name=text))
-        return True
+            # i18n: name: what was typed after s; m is the command, typed as it is
+            self._output(tr(self.lang, "no space named {name} (m lists every space)",
+                            name=text))
+        if "." in text or "/" in text:  # a file's name: s saved once, w does now
+            # i18n: the command is typed as it is: w and a file name
+            self._output(tr(self.lang, "to save the game: w FILE"))
 
     def _undo(self, game: Game, side: str) -> bool:
         """Take back the side's last decision, if the game can."""
@@ -165,11 +170,11 @@ class HumanPlayer:
         return False
 
     def _save(self, game: Game, path: str) -> None:
-        """Write the game to the file `path` (`s FILE`), and say whether it was."""
+        """Write the game to the file `path` (`w FILE`), and say whether it was."""
         lang = self.lang
         if not path:
-            # i18n: the command is typed as it is: s and a file name
-            self._output(tr(lang, "save where? s FILE"))
+            # i18n: the command is typed as it is: w and a file name
+            self._output(tr(lang, "save where? w FILE"))
             return
         try:
             with open(path, "w", encoding="utf-8") as fh:
@@ -184,7 +189,8 @@ class HumanPlayer:
                   name: Callable[[Any], str], listed: bool, has_map: bool = False) -> None:
         """The question and its numbered options (and the map's commands `has_map`)."""
         lang = cat.lang
-        self._output(describe_decision(decision, cat))
+        # a long question (a card's name in it) is wrapped as the options are
+        self._output("\n".join(wrap(describe_decision(decision, cat), WIDTH, "  ")))
         span = whole_numbers(decision)
         if span:  # the options are the whole numbers of a range: typed as they are
             # i18n: the answer is a number itself, e.g. "enter a number, 0–10"
@@ -215,14 +221,15 @@ class HumanPlayer:
             else:
                 self._output(tr(lang, "enter option numbers separated by spaces"))
         # i18n: the command letters are typed as they are: keep them
-        self._output(tr(lang, "  (u = undo, s FILE = save, l = log, ? = help, q = quit)"))
+        self._output(tr(lang, "  (u = undo, w FILE = save, l = log, ? = help, q = quit)"))
         if has_map:
             # i18n: the map's command letters are typed as they are: keep them
             self._output(tr(lang, "  (m = the map, s SPACE = one space and its connections)"))
 
     def _option(self, number: int, text: str, rules: str = "") -> None:
-        """An option on its lines, wrapped under the start of its text; `rules`, the text of
-        an option that is a card (its event), on the lines below, indented further."""
+        """An option on its lines, wrapped under the start of its text; `rules`, what the
+        option does (a card's event, a glossary term's definition: `option_text`), on the
+        lines below, indented further."""
         head = f"  {number}) "
         lines = wrap(head + text, WIDTH, " " * len(head))
         if rules:

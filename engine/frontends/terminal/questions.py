@@ -42,11 +42,11 @@ def idle_marked(label: str, option: Any, idle: Sequence[Any], lang: str) -> str:
 
 
 def option_text(action: Any, cat: Catalog) -> str:
-    """The rules text of an option that is a card (a record with a text: its event, in the
-    catalog's language), shown with the option; "" for any other option."""
-    if isinstance(action, str) and action in cat.pack.records:
-        return cat.text(action)
-    return ""
+    """What an option does, in the catalog's language, shown with it: a card's rules text
+    (its event), the definition of the glossary term a plain word names (`'march'`,
+    `'pick up'`: the pack's `term` records) or the text of an enum value (`Catalog.option_text`);
+    "" for any other option."""
+    return cat.option_text(action)
 
 
 def describe_decision(decision: dict[str, Any], cat: Catalog) -> str:
@@ -92,7 +92,7 @@ def help_text(lang: str, picks: str = "one", has_map: bool = False) -> str:
     the decision is answered: `picks` "one" (an option's number), "several" (the numbers of
     options) or "number" (a count, typed as the number itself); `has_map`: the commands of
     the map (m, s SPACE) too."""
-    # the commands (N, u, s, l, ?, help, q) are typed as they are in any language
+    # the commands (N, u, w, l, ?, help, q; m, s with a map) are typed as they are in any language
     if picks == "several":
         # i18n: the first line of the commands: keep "N M ..." and the columns lined up
         first = tr(lang, "  N M ...   pick the options numbered N, M, ... (e.g. 1 3)")
@@ -104,7 +104,7 @@ def help_text(lang: str, picks: str = "one", has_map: bool = False) -> str:
         first = tr(lang, "  N         pick option N")
     # i18n: keep the command letters and "help" as they are, and the columns lined up
     rest = tr(lang, """  u         undo your last decision
-  s FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
+  w FILE    save the game to FILE (engine play PACK --load FILE goes on with it)
   l         the whole log, page by page (Enter: next page, q: back to the question)
   ? or help this list
   q         quit""")

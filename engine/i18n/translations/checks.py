@@ -81,9 +81,10 @@ def check_translations(files: Iterable[TranslationFile], packs: dict[str, PackIn
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}'", e.key_loc,
                         did_you_mean(key, info.records), e.key_loc.col + len(key))
         for key, e in tf.texts.items():
-            if key not in info.records:
+            if key not in info.records and key not in info.enum_values:
                 tf.diag("E501", f"pack '{info.id}' has no record '{key}' to give a text",
-                        e.key_loc, did_you_mean(key, info.records), _key_end(e))
+                        e.key_loc, did_you_mean(key, [*info.records, *info.enum_values]),
+                        _key_end(e))
         for key, e in tf.terms.items():
             if key not in info.terms and key not in info.records:
                 tf.diag("E508", f"unknown term '{key}' in pack '{info.id}': a term is a name "

@@ -18,8 +18,9 @@ FILE_NAME = re.compile(r"^(?P<pack>[a-z][a-z0-9_]*)(?:\.(?P<part>[a-z][a-z0-9_]*
                        r"\.(?P<lang>[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?)\.yaml$")
 LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z0-9]+)?$")
 SECTIONS = {"names": "name", "terms": "name", "messages": "text", "texts": "text"}
-# the fields of a record that hold its rules text in English (a card's event), in this order
-TEXT_FIELDS = ("text", "event")
+# the fields of a record that hold its rules text in English (a card's event; a glossary
+# term's definition, shown with an option the term names), in this order
+TEXT_FIELDS = ("text", "event", "definition")
 TOP_KEYS = ("pack", "lang", *SECTIONS, "note", "source")
 DEFAULT_LANG = "en"
 

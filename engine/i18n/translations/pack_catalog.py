@@ -144,18 +144,27 @@ class Catalog:
     def text(self, rid: str) -> str:
         """The record's rules text in this language, else in English; "" when it has none.
         A record without a text of its own has those of the records its fields refer to
-        (a battle card's kind; a card's two halves, each after its name and a colon)."""
+        (a battle card's kind; a card's two halves, each after its name and a colon), the
+        glossary terms among them left out."""
         got = self._own_text_any(rid)
         if got is not None:
             return got
         data = self.pack.records.get(rid) or {}
+        # a field that names a glossary term (a space's kind, a leader's office) says what
+        # the record is, not what it does: its definition is no text of the record's
         refs = [v for k, v in data.items() if k not in ("id", "type") and isinstance(v, str)
-                and v != rid and v in self.pack.records]
+                and v != rid and v in self.pack.records and not self._is_term(v)]
         texts = [(ref, got) for ref in dict.fromkeys(refs)
                  for got in [self._own_text_any(ref)] if got]
         if len(texts) == 1:
             return texts[0][1]
         return TEXT_JOIN.join(f"{self.name(ref)}: {got}" for ref, got in texts)
+
+    def _is_term(self, rid: str) -> bool:
+        """Is the record a glossary term (of a type of pack.yaml `glossary:`)?"""
+        model = getattr(self.pack, "model", None)
+        rec = model.records.get(rid) if model is not None else None
+        return rec is not None and rec.type in getattr(model, "glossary", ())
 
     def _own_text_any(self, rid: str) -> str | None:
         """The record's own text in this language, else in English (nothing derived)."""
@@ -227,8 +236,9 @@ class Catalog:
             # i18n: the value of a true/false var or field
             return tr(self.lang, "yes") if v else tr(self.lang, "no")
         if isinstance(v, str):
-            if v in self.pack.records:
-                return self.name(v)
+            record = self.record_of(v)
+            if record is not None:
+                return self.name(record)
             if v in self.pack.side_set:  # a side first: values are plain text
                 return self.term(v)
             if v in self._enum_values():  # its term, or the term of `enum.value` (below)
@@ -243,6 +253,34 @@ class Catalog:
         if isinstance(v, int):  # a count: a sentence may choose its plural form by it
             return Count(v, self.lang)
         return str(v)
+
+    def record_of(self, v: Any) -> str | None:
+        """The record a value stands for: a record's id, or a plain word a decision offers
+        that spells one with underscores (`'pick up'` -> the glossary term `pick_up`); None
+        for anything else."""
+        if not isinstance(v, str):
+            return None
+        if v in self.pack.records:
+            return v
+        spelled = "_".join(v.split())
+        return spelled if spelled != v and spelled in self.pack.records else None
+
+    def option_text(self, v: Any) -> str:
+        """What an option does, in this language (else English; "" if nothing says): the
+        text of the record it is or spells (a card's event, a glossary term's definition),
+        else the `texts:` entry of the enum value it is (`mode.march`, else
+        `march`: as `_enum_term` names it)."""
+        record = self.record_of(v)
+        if record is not None:
+            return self.text(record)
+        if isinstance(v, str) and v in self._enum_values():
+            ids = (*self._enum_values()[v], v)
+            for lang in self._chain():
+                texts = self._table(lang)["texts"]
+                got = next((texts[i] for i in ids if i in texts), None)
+                if got is not None:
+                    return got
+        return ""
 
     def _enum_values(self) -> dict[str, list[str]]:
         if self._enums is None:

@@ -47,6 +47,11 @@ class PackInfo:
         # an enum's value named apart from a rules name it shares (`mode.march`, the option,
         # beside the var `march`)
         self.terms |= {f"{name}.{v.name}" for name, e in model.enums.items() for v in e.values}
+        # what may have a text besides a record: an enum's value a decision offers, bare or
+        # named apart (`mode.march`), explained under the option
+        self.enum_values = {v.name for e in model.enums.values() for v in e.values}
+        self.enum_values |= {f"{name}.{v.name}" for name, e in model.enums.items()
+                             for v in e.values}
         self.names_from: dict[str, tuple[str, ...]] = dict(model.names_from)
         self.english: set[str] = {rid for rid, (_t, data) in self.records.items()
                                   if data.get("name")}
