@@ -96,7 +96,7 @@ def test_a_plain_word_option_is_named_not_a_key_error():
     ("pcs", "Place PCs with the ops", "PK's plaatsen met de OK", "Выставить ПК за ОЧ"),
     ("pick up", "Pick up CUs", "GE's meenemen", "Забрать ВЧ"),  # by the id pick_up
     ("step back", "Step back", "Terugwijken", "Отойти назад"),
-    ("event", "Event", "Gebeurtenis", "Событие"),  # a card's use (strategy.rules)
+    ("event", "Play the event", "Gebeurtenis", "Сыграть событие"),  # a card's use (strategy.rules)
 ])
 def test_hannibal_option_words_have_labels_and_explanations(word, en, nl, ru):
     hannibal = load_pack("hannibal")

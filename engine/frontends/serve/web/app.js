@@ -150,16 +150,22 @@ function render(screen, pushed) {
 let mapView = null;
 const geometries = {};  // pack -> its map's geometry (the same in every game: fetched once)
 
+let mapScreen = null;  // the newest screen with a map: drawn once its geometry is here
+
 async function renderMap(screen) {
   if (!screen.map) { $("map-box").hidden = true; return; }
+  mapScreen = screen;
   if (!(screen.pack in geometries)) {
-    geometries[screen.pack] = null;
+    geometries[screen.pack] = null;  // asked for once; the screens meanwhile wait for it
     const res = await api("GET", `/api/packs/${encodeURIComponent(screen.pack)}/map`);
     if (!res.ok) { say(res.data.error); return; }
     geometries[screen.pack] = res.data;
   }
+  if (geometries[mapScreen.pack]) drawMap(mapScreen);  // the newest, not an older one
+}
+
+function drawMap(screen) {
   const geometry = geometries[screen.pack];
-  if (!geometry || screen.decisions !== shown) return;  // a newer screen draws itself
   if (!mapView) {
     mapView = new MapView($("map"), $("map-hint"), $("map-legend"));
     $("zoom-in").onclick = () => mapView.zoom(1.25);
