@@ -5,8 +5,11 @@ Hannibal page in Chromium)."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
+
+import pytest
 
 from engine.core.loader import load_pack
 from engine.dsl.balancespec import balance_spec
@@ -39,6 +42,25 @@ def test_card_plays_read_from_a_log():
                          "round_no")
     assert plays == [R.Play("one", "red", "points+trick"), R.Play("shield", "blue", "answer"),
                      R.Play("two", "blue", R.UNKNOWN_USE), R.Play("one", "red", "trick")]
+
+
+def test_game_value_reads_the_game_as_it_stands():
+    pack = load_pack(BALANCEGAME)
+    game = pack.new_game(3, log=False, undo=False)
+    assert game.value("lead", "red") == 0
+    game.playout(random.Random(1))
+    lead = game.var("score", "red") - game.var("score", "blue")
+    assert (game.value("lead", "red"), game.value("lead", "blue")) == (lead, -lead)
+    with pytest.raises(KeyError, match="has no value 'leed'"):
+        game.value("leed", "red")
+
+
+def test_the_first_player_without_an_event_is_who_decided_first():
+    log = [{"t": "event", "n": "opens", "a": ["blue"]}, {"t": "choice", "side": "red", "v": 1},
+           {"t": "event", "n": "opens", "a": ["red"]}]
+    assert R.first_player(log, "opens", 0) == "blue"
+    assert R.first_player(log, None, None) == "red"
+    assert R.first_player([], None, None) is None
 
 
 def test_a_game_record_is_complete():
