@@ -9,6 +9,7 @@ import random
 import shutil
 from pathlib import Path
 
+import attrs
 import pytest
 
 from engine.core.loader import load_pack
@@ -71,6 +72,7 @@ def test_a_game_record_is_complete():
     assert (r.pack_hash, r.bots, r.seed, r.status) == (pack.hash, "random,random", 3, "over")
     assert r.winner in ("red", "blue", None)
     assert r.reason in ("{0} reaches 12", "{0} scores more", "no rule left to run", "rule")
+    assert r.reason_args == ([r.winner] if r.winner else [])
     assert r.first in ("red", "blue") and r.turns == 3 and r.decisions > 6
     # three cards a hand, each played or given up to answer a window
     assert len(r.plays) == 6
@@ -165,6 +167,25 @@ def test_aggregates_of_hand_made_records():
                                           "upper": 0.7693}
 
 
+def test_an_end_reason_shows_what_its_games_share():
+    from engine.frontends.balance.run import reason_label
+    from engine.i18n.translations import Catalog
+    records = [_record(0, "red", "red", reason="{0} leads by {1:# point|# points}"),
+               _record(1, "red", "red", reason="{0} leads by {1:# point|# points}"),
+               _record(2, "blue", "red", reason="{0} gives up")]
+    records = [attrs.evolve(r, reason_args=args) for r, args in
+               zip(records, [["red", 1], ["red", 3], ["blue"]])]
+    s = summarize(records, ["red", "blue"], "random,random")
+    assert s.reason_fixed == {"{0} leads by {1:# point|# points}": {0: "red"},
+                              "{0} gives up": {0: "blue"}}
+    cat = Catalog(load_pack(BALANCEGAME), "en")
+    assert reason_label("{0} leads by {1:# point|# points}", cat, {0: "red"}) == \
+        "red leads by …"
+    assert reason_label("{0} leads by {1:# point|# points}", cat, {0: "blue", 1: 1}) == \
+        "blue leads by 1 point"
+    assert reason_label("{{0}} is {0}", cat, {}) == "{0} is …"
+
+
 def test_two_shares_are_apart_when_their_intervals_are():
     assert apart(Share(90, 100), Share(50, 100))
     assert not apart(Share(55, 100), Share(50, 100))
@@ -210,7 +231,8 @@ def test_engine_balance_writes_the_page_and_compares(tmp_path, capsys):
                                                           "track", "cards") for n in (1, 2))
     page = (out / "index.html").read_text(encoding="utf-8")
     assert page.count("<img ") == 12 and "Bots greedy,random" in page
-    assert "scores more" in page and "… reaches 12" in page
+    # the games that reach 12 are all won by red, those ended by the scores by either side
+    assert "red reaches 12" in page and "… scores more" in page
 
 
 def test_engine_balance_refuses_people_and_other_sides(tmp_path):

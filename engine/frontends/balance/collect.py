@@ -121,9 +121,10 @@ def play_record(pack: Any, seed: int, specs: list[str], max_decisions: int,
     decisions = len(game.actions)
     turns = (sum(1 for e in log if e.get("t") == "set" and e.get("n") == spec.turn)
              if spec.turn is not None else count_turns(pack, log, decisions))
+    reason, reason_args = end_reason(log, status, result.reason if result else None)
     return GameRecord(
         pack.hash, bots, seed, status, winner=result.winner if result else None,
-        reason=end_reason(log, status, result.reason if result else None),
+        reason=reason, reason_args=reason_args,
         decisions=decisions, turns=turns,
         first=first_player(log, spec.first_player, spec.first_side_arg), plays=plays,
         track=sampler.rows).to_json()

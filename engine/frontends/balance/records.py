@@ -38,7 +38,8 @@ class GameRecord:
     """One game: which pack (by hash), bots and seed it was (the key a run resumes by), how
     it ended and what happened in it. `status`: over, unfinished or error; `reason`: the
     template of the rules' end reason (its `{0}`s unfilled, so that games ended the same
-    way group together), else the engine's reason or the status."""
+    way group together), else the engine's reason or the status; `reason_args`: what
+    filled them in."""
 
     pack_hash: str
     bots: str
@@ -46,6 +47,7 @@ class GameRecord:
     status: str
     winner: str | None = None
     reason: str | None = None
+    reason_args: list[Any] = attrs.Factory(list)
     decisions: int = 0
     turns: int = 0
     first: str | None = None
@@ -78,14 +80,16 @@ def read_lines(text: str) -> list[GameRecord]:
     return out
 
 
-def end_reason(log: list[dict[str, Any]], status: str, reason: str | None) -> str:
-    """The template of the end entry's reason; else the result's reason or the status."""
+def end_reason(log: list[dict[str, Any]], status: str,
+               reason: str | None) -> tuple[str, list[Any]]:
+    """The template of the end entry's reason and its arguments; else the result's reason
+    or the status."""
     if status != "over":
-        return status
+        return status, []
     end = next((e for e in reversed(log) if e.get("t") == "end"), None)
     if end is not None and "m" in end:
-        return str(end["m"])
-    return reason or status
+        return str(end["m"]), list(end.get("a", []))
+    return reason or status, []
 
 
 def first_player(log: list[dict[str, Any]], event: str | None,

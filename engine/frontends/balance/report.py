@@ -75,6 +75,8 @@ class Summary:
     unfinished: int
     errors: int
     reasons: dict[str, Share]  # the end reason's template -> the share of games ending so
+    # the end reason's template -> its placeholders that all its games filled the same way
+    reason_fixed: dict[str, dict[int, Any]]
     turns: list[int]
     decisions: list[int]
     first: dict[str, Share]  # a side -> the share of the games it played first that it won
@@ -134,11 +136,26 @@ def summarize(records: list[GameRecord], sides: list[str], bots: str) -> Summary
         errors=sum(r.status == "error" for r in records),
         reasons={reason: Share(k, n) for reason, k in Counter(
             r.reason or r.status for r in records).most_common()},
+        reason_fixed=_fixed(records),
         turns=[r.turns for r in over], decisions=[r.decisions for r in over],
         first={s: Share(first_won[s], first_games[s]) for s in sides if first_games[s]},
         first_wins=Share(sum(first_won.values()), sum(first_games.values())),
         cards=cards, track=_track(records),
         uses=[u for u, _k in Counter(p.use for r in over for p in r.plays).most_common()])
+
+
+def _fixed(records: list[GameRecord]) -> dict[str, dict[int, Any]]:
+    """Of each end reason, the placeholders its games all filled with the same value (shown
+    filled in: "Red gives up", where the games' sides differ "… gives up")."""
+    args: dict[str, list[list[Any]]] = defaultdict(list)
+    for r in records:
+        args[r.reason or r.status].append(r.reason_args)
+    out = {}
+    for reason, seen in args.items():
+        width = min(len(a) for a in seen)
+        out[reason] = {i: seen[0][i] for i in range(width)
+                       if all(a[i] == seen[0][i] for a in seen)}
+    return out
 
 
 def _cards(over: list[GameRecord]) -> list[CardRow]:

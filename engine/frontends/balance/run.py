@@ -17,11 +17,27 @@ PAGE_FILE = "index.html"
 REPORT_FILE = "report.json"
 
 
-def reason_label(template: str, cat: Any) -> str:
-    """An end reason's template for people: in the run's language, its placeholders shown as
-    '…' (the games it groups filled them in differently)."""
+def reason_label(template: str, cat: Any, fixed: dict[int, Any]) -> str:
+    """An end reason's template for people, in the run's language: the placeholders its
+    games all filled the same way filled in, the others shown as '…'."""
+    from engine.i18n.translations import Count
     text = cat.message(template) or template
-    return re.sub(r"\{[^{}]*\}", "…", text).replace("{{", "{").replace("}}", "}")
+
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1) is None:
+            return m.group(0)[0]  # a literal brace, doubled in a template
+        at = int(m.group(1))
+        if at not in fixed:
+            return "…"
+        value = fixed[at]
+        shown = (Count(value, cat.lang) if isinstance(value, int) and not isinstance(value, bool)
+                 else cat.value(value))
+        try:
+            return str(("{0" + (m.group(2) or "") + "}").format(shown))
+        except (ValueError, IndexError, KeyError):
+            return str(shown)
+
+    return re.sub(r"\{\{|\}\}|\{(\d+)(:[^{}]*)?\}", fill, text)
 
 
 def names_of(packs: list[Any], lang: str, summaries: list[Summary]) -> Names:
@@ -34,8 +50,15 @@ def names_of(packs: list[Any], lang: str, summaries: list[Summary]) -> Names:
     for card in cards:
         cat = next((c for c in cats if card in c.pack.records), base)
         card_names[card] = cat.name(card)
-    reasons = {k: reason_label(k, next((c for c in cats if c.message(k)), base))
-               for s in summaries for k in s.reasons}
+    reasons: dict[str, str] = {}
+    reasons_fixed: dict[str, dict[int, Any]] = {}
+    for s in summaries:
+        for k in s.reasons:
+            fixed = dict(s.reason_fixed.get(k, {}))
+            if k in reasons:  # fixed in every pairing and version alike, or shown as '…'
+                fixed = {i: v for i, v in fixed.items() if reasons_fixed[k].get(i) == v}
+            reasons_fixed[k] = fixed
+            reasons[k] = reason_label(k, next((c for c in cats if c.message(k)), base), fixed)
     sides = {side: base.value(side) for side in packs[0].sides}
     series = []
     for item in spec_of(packs[0]).track:
