@@ -208,6 +208,19 @@ def test_the_page_escapes_what_the_pack_says(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in page
 
 
+def test_the_page_highlights_what_differs_beyond_chance():
+    from engine.frontends.balance.page import Names, Section, Version, page
+    a = summarize([_record(i, "red", "red") for i in range(30)], ["red", "blue"], "x,y")
+    b = summarize([_record(i, "blue", "red") for i in range(30)], ["red", "blue"], "x,y")
+    versions = [Version("A", "one", "here", "1"), Version("B", "two", "there", "2")]
+    names = Names({"red": "Red", "blue": "Blue"}, {}, {"{0} wins": "… wins"}, [])
+    text = page("t", versions, "f", ["red", "blue"], names, [Section("x,y", "s", [a, b], {})])
+    red = text[text.index("<tr><td>Red</td>"):].split("</tr>")[0]
+    assert red.count('class="num diff"') == 2  # 100% against 0%: both cells highlighted
+    same = text[text.index("<tr><td>… wins</td>"):].split("</tr>")[0]
+    assert "diff" not in same  # every game ended so in both
+
+
 def test_engine_balance_writes_the_page_and_compares(tmp_path, capsys):
     other = tmp_path / "other"
     shutil.copytree(BALANCEGAME, other)
