@@ -158,9 +158,9 @@ def test_aggregates_of_hand_made_records():
     cards = {c.card: c for c in s.cards}
     assert [c.card for c in s.cards] == ["a", "b"]  # the most played first
     assert cards["a"].plays == 4 and cards["a"].uses == {"ops": 2, "event": 2}
-    # a: red in game 0 (won), blue in game 1 (lost), red in game 3 (a draw): each once
-    assert cards["a"].won == Share(1, 3)
-    assert cards["b"].won == Share(0, 2)  # blue lost game 0, red lost game 2
+    # a: red in game 0 (won, twice: once) and game 3 (a draw), blue in game 1 (lost)
+    assert cards["a"].won == {"red": Share(1, 2), "blue": Share(0, 1)}
+    assert cards["b"].won == {"red": Share(0, 1), "blue": Share(0, 1)}
     assert [(q.turn, q.n, q.q1, q.median, q.q3) for q in s.track["x"]] == [
         (1, 3, 1.5, 2.0, 2.5), (2, 1, 4.0, 4.0, 4.0)]  # the end row is not a turn
     assert s.to_json()["wins"]["red"] == {"k": 2, "n": 5, "rate": 0.4, "lower": 0.1176,

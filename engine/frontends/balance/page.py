@@ -163,14 +163,15 @@ def _section(section: Section, versions: list[Version], sides: list[str],
         out += _img(section, "track", "tracked values by turn")
     # cards
     if any(s.cards for s in sums):
-        out += _cards(section, labels, names)
+        out += _cards(section, labels, sides, names)
     return out
 
 
-def _cards(section: Section, labels: list[str], names: Names) -> list[str]:
+def _cards(section: Section, labels: list[str], sides: list[str], names: Names) -> list[str]:
     sums = section.summaries
-    out = ["<h3>Cards</h3>", '<p class="note">Plays in all games, by use; and the share of '
-           "the games won by a side that played the card (each game and side once).</p>"]
+    out = ["<h3>Cards</h3>", '<p class="note">Plays in all games, by use; and of each side, '
+           "the share of the games it won when it played the card (each game once), to set "
+           "beside its share of all games (Wins, above).</p>"]
     out += _img(section, "cards", "cards played")
     rows = [{c.card: c for c in s.cards} for s in sums]
     order = list(dict.fromkeys(c.card for s in sums for c in s.cards))
@@ -178,8 +179,9 @@ def _cards(section: Section, labels: list[str], names: Names) -> list[str]:
     for label in labels:
         suffix = f" ({label})" if len(labels) > 1 else ""
         head += [f"plays{suffix}", f"by use{suffix}"]
-    head += [f"its player won ({label})" if len(labels) > 1 else "its player won"
-             for label in labels]
+    for side in sides:
+        head += [f"{names.sides.get(side, side)} won, having played it"
+                 + (f" ({label})" if len(labels) > 1 else "") for label in labels]
     out += ["<table>", _head(head)]
     for card in order:
         cells = []
@@ -188,8 +190,9 @@ def _cards(section: Section, labels: list[str], names: Names) -> list[str]:
             cells.append(f'<td class="num">{c.plays if c else 0}</td>')
             uses = ", ".join(f"{u} {k}" for u, k in c.uses.items()) if c else ""
             cells.append(f"<td>{esc(uses)}</td>")
-        won = _share_cells([r[card].won if card in r else None for r in rows])
-        out.append(f"<tr><td>{esc(names.cards.get(card, card))}</td>{''.join(cells)}{won}"
-                   "</tr>")
+        for side in sides:
+            cells.append(_share_cells([r[card].won.get(side) if card in r else None
+                                       for r in rows]))
+        out.append(f"<tr><td>{esc(names.cards.get(card, card))}</td>{''.join(cells)}</tr>")
     out.append("</table>")
     return out

@@ -126,15 +126,16 @@ def first_plot(path: Path, sides: list[str], labels: dict[str, str],
     _save(fig, path)
 
 
-def cards_plot(path: Path, labels: dict[str, str], versions: Versions) -> None:
-    """The most played cards: their plays per game by use (one panel per version), and the
-    share of games their player won."""
+def cards_plot(path: Path, sides: list[str], labels: dict[str, str], cards: dict[str, str],
+               versions: Versions) -> None:
+    """The most played cards: their plays per game by use (one panel per version), and of
+    each side the share of the games it won when it played the card, beside (dashed) its
+    share of all games."""
     top = list(dict.fromkeys(c.card for _, s in versions for c in s.cards[:TOP_CARDS]))
     top = top[:TOP_CARDS]
     uses = list(dict.fromkeys(u for _, s in versions for u in s.uses))
     fig = _figure(5 * (len(versions) + 1), 1.5 + 0.3 * len(top))
     axes = fig.subplots(1, len(versions) + 1, sharey=True)
-    names = [labels.get(c, c) for c in top]
     at = list(range(len(top)))
     for ax, (label, s) in zip(axes, versions):
         rows = {c.card: c for c in s.cards}
@@ -149,20 +150,26 @@ def cards_plot(path: Path, labels: dict[str, str], versions: Versions) -> None:
         ax.grid(axis="x", alpha=0.3)
         ax.legend(loc="lower right")
     won = axes[-1]
-    for i, (label, s) in enumerate(versions):
-        rows = {c.card: c for c in s.cards}
-        shares = [rows[c].won if c in rows else Share(0, 0) for c in top]
-        offset = [a + (i - (len(versions) - 1) / 2) * 0.25 for a in at]
-        won.errorbar([x.rate for x in shares], offset, xerr=_errors(shares), fmt="o",
-                     capsize=3, color=f"C{i}", label=label)
-    won.axvline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    marks = "os^v"
+    count = len(sides) * len(versions)
+    for i, side in enumerate(sides):
+        for v, (label, s) in enumerate(versions):
+            rows = {c.card: c for c in s.cards}
+            shares = [rows[c].won.get(side, Share(0, 0)) if c in rows else Share(0, 0)
+                      for c in top]
+            step = i * len(versions) + v
+            offset = [a + (step - (count - 1) / 2) * 0.6 / count for a in at]
+            shown = labels.get(side, side) + (f" ({label})" if len(versions) > 1 else "")
+            won.errorbar([x.rate for x in shares], offset, xerr=_errors(shares),
+                         fmt=marks[v % len(marks)], capsize=2, color=f"C{i}", label=shown)
+        won.axvline(versions[0][1].wins[side].rate, color=f"C{i}", linewidth=0.8,
+                    linestyle="--")
     won.set_xlim(0, 1)
     won.xaxis.set_major_formatter("{x:.0%}")
-    won.set_title("its player won (95% interval)")
+    won.set_title("won, having played it (95% interval)")
     won.grid(axis="x", alpha=0.3)
-    if len(versions) > 1:
-        won.legend(loc="lower right")
-    axes[0].set_yticks(at, names)
+    won.legend(loc="lower right")
+    axes[0].set_yticks(at, [cards.get(c, c) for c in top])
     axes[0].invert_yaxis()
     _save(fig, path)
 

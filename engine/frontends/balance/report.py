@@ -1,6 +1,7 @@
 """The aggregates of a balance run: for one pack and one bot pairing, each side's win share
 with its 95% Wilson interval, the end reasons, the game lengths, the first player's share,
-each card's plays (how, and the share of the games its player won) and the tracked values'
+each card's plays (how, and the share of the games each side won when it played it) and the
+tracked values'
 quartiles by turn; and which of two such summaries differ beyond chance."""
 from __future__ import annotations
 
@@ -46,13 +47,15 @@ def apart(a: Share | None, b: Share | None) -> bool:
 
 @attrs.frozen
 class CardRow:
-    """One card: its plays, by use, and the share of the games won by a side that played
-    it (each game and side once; finished games only)."""
+    """One card: its plays, by use, and of each side that played it, the share of the games
+    it won when it did (finished games; a card played twice by a side in a game counts once
+    there). By side, because a card of a shared deck is often played by both sides of a
+    game: one of them won, so a share over both would say little."""
 
     card: str
     plays: int
     uses: dict[str, int]
-    won: Share
+    won: dict[str, Share]
 
 
 @attrs.frozen
@@ -96,7 +99,8 @@ class Summary:
             "first": {s: v.to_json() for s, v in self.first.items()},
             "first_wins": self.first_wins.to_json(),
             "cards": [{"card": c.card, "plays": c.plays, "uses": c.uses,
-                       "won": c.won.to_json()} for c in self.cards],
+                       "won": {side: v.to_json() for side, v in c.won.items()}}
+                      for c in self.cards],
             "track": {k: [attrs.asdict(q) for q in v] for k, v in self.track.items()},
         }
 
@@ -128,7 +132,7 @@ def summarize(records: list[GameRecord], sides: list[str], bots: str) -> Summary
         if r.first is not None:
             first_games[r.first] += 1
             first_won[r.first] += r.winner == r.first
-    cards = _cards(over)
+    cards = _cards(over, sides)
     return Summary(
         bots=bots, games=n, wins={s: Share(wins[s], n) for s in sides},
         draws=Share(wins[None], n),
@@ -158,11 +162,11 @@ def _fixed(records: list[GameRecord]) -> dict[str, dict[int, Any]]:
     return out
 
 
-def _cards(over: list[GameRecord]) -> list[CardRow]:
+def _cards(over: list[GameRecord], sides: list[str]) -> list[CardRow]:
     plays: Counter[str] = Counter()
     uses: dict[str, Counter[str]] = defaultdict(Counter)
-    players: dict[str, int] = Counter()
-    won: dict[str, int] = Counter()
+    players: Counter[tuple[str, str]] = Counter()
+    won: Counter[tuple[str, str]] = Counter()
     for r in over:
         played_by = set()
         for p in r.plays:
@@ -170,10 +174,12 @@ def _cards(over: list[GameRecord]) -> list[CardRow]:
             uses[p.card][p.use] += 1
             if p.side is not None:
                 played_by.add((p.card, p.side))
-        for card, side in played_by:
-            players[card] += 1
-            won[card] += r.winner == side
-    return [CardRow(card, k, dict(uses[card].most_common()), Share(won[card], players[card]))
+        for key in played_by:
+            players[key] += 1
+            won[key] += r.winner == key[1]
+    return [CardRow(card, k, dict(uses[card].most_common()),
+                    {s: Share(won[card, s], players[card, s]) for s in sides
+                     if players[card, s]})
             for card, k in sorted(plays.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,10 @@ def names_of(packs: list[Any], lang: str, summaries: list[Summary]) -> Names:
     for card in cards:
         cat = next((c for c in cats if card in c.pack.records), base)
         card_names[card] = cat.name(card)
+    named = Counter(card_names.values())
+    for card, name in card_names.items():
+        if named[name] > 1:  # two cards of one name (a second copy): told apart by their ids
+            card_names[card] = f"{name} ({card})"
     reasons: dict[str, str] = {}
     reasons_fixed: dict[str, dict[int, Any]] = {}
     for s in summaries:
@@ -116,7 +121,7 @@ def balance(pack: Any, pack_path: str, pairings: list[list[str]], games: int, se
         if names.series and any(s.track for s in sums):
             draw("track", plots.track_plot, names.series, shown)
         if any(s.cards for s in sums):
-            draw("cards", plots.cards_plot, names.cards, shown)
+            draw("cards", plots.cards_plot, sides, names.sides, names.cards, shown)
         seats = ", ".join(f"{names.sides[side]}: {kind}" for side, kind in zip(sides, specs))
         sections.append(Section(",".join(specs), seats, sums, drawn))
     title = f"Balance of {pack.meta.get('name') or pack.id}"
