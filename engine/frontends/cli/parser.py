@@ -165,7 +165,9 @@ def _add_balance(commands: Subparsers) -> None:
     command.add_argument("--compare", metavar="OTHER_PACK_DIR",
                          help="play the same games on another version of the pack and show "
                          "both side by side, differences beyond chance highlighted")
-    command.add_argument("--lang", type=language, default="en", metavar="CODE")
+    command.add_argument("--lang", type=language, default="en", metavar="CODE",
+                         help="the language of the pack's names and sentences on the page "
+                         "(default: en)")
     command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                          help="show a progress bar on stderr (default: when stderr is a terminal)")
     command.set_defaults(func=cmd_balance)
