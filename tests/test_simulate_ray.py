@@ -75,3 +75,15 @@ def test_a_bad_backend_or_an_address_without_ray_is_refused():
         simulate(PACKS / "testgame", 1, backend="spark")
     with pytest.raises(ValueError, match="--address names a Ray cluster"):
         simulate(PACKS / "testgame", 1, address="auto")
+
+
+def test_balance_on_ray_keeps_the_games_the_pool_keeps(tmp_path):
+    # engine balance --backend ray: the same records as the local pool, for the same seeds
+    from engine.frontends.balance.collect import Job, run_jobs
+    pack = load_pack(PACKS / "balancegame")
+    jobs = [Job("pack", pack, str(PACKS / "balancegame"), ["random", "random"],
+                list(range(20)))]
+    on_ray = run_jobs(jobs, tmp_path / "ray", workers=2, backend="ray")
+    local = run_jobs(jobs, tmp_path / "local", workers=2)
+    assert on_ray == local and len(next(iter(on_ray.values()))) == 20
+    assert (tmp_path / "ray" / "games.jsonl").read_text().count("\n") == 20

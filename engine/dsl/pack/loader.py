@@ -141,6 +141,8 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             self._fill_record(model, rtype, rec)
         if self._meta_map is not None and "board" in self._meta_map:
             self._board(model, self._meta_map)  # after the records: it reads their positions
+        if self._meta_map is not None and "balance" in self._meta_map:
+            self._balance(model, self._meta_map)
         for part in parts:
             self._part_provenance(model, part)
         digests = {folder: digest_texts(texts) for folder, texts in self._texts.items()}

@@ -1,6 +1,6 @@
 """pack.yaml: its keys (E302/E303), the pack's id and sides, and the settings that name
-things of the pack's rules: `limits`, `names_from`, `board`, `turn_event`, `heuristic`,
-`determinize`, `deal_by`, `glossary`.
+things of the pack's rules: `limits`, `names_from`, `board`, `balance`, `turn_event`,
+`heuristic`, `determinize`, `deal_by`, `glossary`.
 """
 from __future__ import annotations
 
@@ -126,11 +126,24 @@ class MetaReader(PackReader):
     def _board(self, model: PackModel, meta: YMap) -> None:
         """pack.yaml `board:` (engine.dsl.boardspec): every name it gives is the pack's (E340)."""
         from engine.dsl.boardspec import BoardCheck
+        if not model.poisoned:
+            BoardCheck(model, self._located("E340")).check(meta, "board", meta["board"])
+
+    def _balance(self, model: PackModel, meta: YMap) -> None:
+        """pack.yaml `balance:` (engine.dsl.balancespec): what `engine balance` reads of a
+        game names the pack's vars, values, events, types and `log` sentences (E347)."""
+        from engine.dsl.balancespec import BalanceCheck
+        if not model.poisoned:
+            BalanceCheck(model, self._located("E347")).check(meta, "balance", meta["balance"])
+
+    def _located(self, code: str) -> Any:
+        """The error callback of a pack.yaml section's checker: a problem at a key or an item
+        of the section (or at a record's field: a `Site`) becomes `code` there."""
 
         def error(message: str, node: Any, key: Any, at_key: bool,
                   suggestion: str | None) -> None:
             if isinstance(node, Site):  # a record's field (board `map: position:`)
-                self.error("E340", message, node, suggestion)
+                self.error(code, message, node, suggestion)
                 return
             if isinstance(node, YList):
                 loc = node.item_loc[key]
@@ -139,12 +152,11 @@ class MetaReader(PackReader):
             else:
                 loc = node.val_loc.get(key) or node.key_loc.get(key)
             text = key if at_key else node[key]
-            self.error("E340", message, site_at(loc, text if isinstance(text, str) else None)
+            self.error(code, message, site_at(loc, text if isinstance(text, str) else None)
                        if loc is not None else Site(str(self.root / "pack.yaml"), 1, 1),
                        suggestion)
 
-        if not model.poisoned:
-            BoardCheck(model, error).check(meta, "board", meta["board"])
+        return error
 
     def _play_keys(self, model: PackModel, meta: YMap) -> None:
         """pack.yaml `turn_event:` (the event whose count `engine simulate` reports as

@@ -1,5 +1,6 @@
-"""`engine play` (one game with bots and/or people, its log or its JSON) and `engine simulate`
-(many bot games and their statistics): the commands that play games."""
+"""`engine play` (one game with bots and/or people, its log or its JSON), `engine simulate`
+(many bot games and their statistics) and `engine balance` (many bot games per pairing, and a
+page of plots): the commands that play games."""
 from __future__ import annotations
 
 import argparse
@@ -198,3 +199,52 @@ def simulate_summary(out: dict[str, Any], labels: dict[str, str]) -> str:
                  f"{out['games_per_second']:g} games/s on {out['workers']} "
                  f"worker{'s' * (out['workers'] != 1)}")
     return "\n".join(lines)
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engine.frontends.balance.plots import missing
+    from engine.frontends.bots import BOT_KINDS
+    from engine.frontends.simulate import Progress
+    from engine.i18n.translations import Catalog
+    why = missing()
+    if why is not None:
+        raise UsageError(why)
+    pack = load_playable(args.pack)
+    where = say_read_from(pack)
+    other = other_where = None
+    if args.compare is not None:
+        other = load_playable(args.compare)
+        other_where = say_read_from(other)
+        if list(other.sides) != list(pack.sides):
+            raise UsageError(f"--compare: the pack's sides ({', '.join(other.sides)}) are not "
+                             f"those of {pack.id} ({', '.join(pack.sides)})")
+    pairings = []
+    for spec in args.bots or ["random"]:
+        kinds = seat_kinds(pack, spec)
+        for kind in kinds:
+            if kind not in BOT_KINDS:
+                raise UsageError(f"balance plays bots only ({', '.join(BOT_KINDS)}), "
+                                 f"not '{kind}'")
+        if kinds not in pairings:
+            pairings.append(kinds)
+    out = Path(args.out or f"balance-{pack.id}")
+    cat = Catalog(pack, args.lang)
+    labels = {side: cat.value(side) for side in pack.sides}
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+
+    def progress(job: Any, todo: int) -> Any:
+        if not show:
+            return None
+        return Progress(todo, labels, desc=job.bots + (" (compared)" if job.role != "pack"
+                                                       else ""))
+
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address names a Ray cluster: give it with --backend ray")
+    from engine.frontends.balance.run import balance
+    index = balance(pack, where, pairings, args.games, args.seed, out, workers=args.workers,
+                    other=other, other_path=other_where, lang=args.lang, progress=progress,
+                    backend=args.backend, address=args.address)
+    to_stdout(f"wrote {index} (plots beside it, each game in {out / 'games.jsonl'})")
+    return EXIT_OK

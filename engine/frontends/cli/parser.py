@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.frontends.cli.games import cmd_play, cmd_simulate
+from engine.frontends.cli.games import cmd_balance, cmd_play, cmd_simulate
 from engine.frontends.cli.help_layout import CommandParser, Formatter, VersionAction
 from engine.frontends.cli.info import cmd_cards, cmd_eval, cmd_schema, cmd_terms
 from engine.frontends.cli.server import cmd_serve
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_fmt(commands)
     _add_play(commands)
     _add_simulate(commands)
+    _add_balance(commands)
     _add_cards(commands)
     _add_eval(commands)
     _add_terms(commands)
@@ -114,6 +115,17 @@ def _add_play(commands: Subparsers) -> None:
     command.set_defaults(func=cmd_play)
 
 
+def _add_backend(command: CommandParser) -> None:
+    """--backend and --address: where `simulate` and `balance` play their games."""
+    command.add_argument("--backend", choices=("local", "ray"), default="local",
+                         help="where the games are played: this machine's processes "
+                         "(default) or Ray actors (pip install 'engine-dsl[ray]'); the same "
+                         "results for the same seeds")
+    command.add_argument("--address", default=None, metavar="ADDRESS",
+                         help="with --backend ray: the Ray cluster to use (e.g. auto, or "
+                         "ray://HOST:10001); default: a local Ray instance for the run")
+
+
 def _add_simulate(commands: Subparsers) -> None:
     command = commands.add_parser(
         "simulate", help="play many bot games and print statistics",
@@ -127,13 +139,7 @@ def _add_simulate(commands: Subparsers) -> None:
     command.add_argument("--seed", type=int, default=0, metavar="S")
     command.add_argument("--bots", default="random", metavar="SPEC")
     command.add_argument("--workers", type=positive, default=1, metavar="W")
-    command.add_argument("--backend", choices=("local", "ray"), default="local",
-                         help="where the games are played: this machine's processes "
-                         "(default) or Ray actors (pip install 'engine-dsl[ray]'); the same "
-                         "results for the same seeds")
-    command.add_argument("--address", default=None, metavar="ADDRESS",
-                         help="with --backend ray: the Ray cluster to use (e.g. auto, or "
-                         "ray://HOST:10001); default: a local Ray instance for the run")
+    _add_backend(command)
     command.add_argument("--max-decisions", type=positive, default=100_000, metavar="N")
     command.add_argument("--invariants", action="store_true",
                          help="check the pack's invariants after every decision")
@@ -144,6 +150,40 @@ def _add_simulate(commands: Subparsers) -> None:
     command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                          help="show a progress bar on stderr (default: when stderr is a terminal)")
     command.set_defaults(func=cmd_simulate)
+
+
+def _add_balance(commands: Subparsers) -> None:
+    command = commands.add_parser(
+        "balance", help="play many bot games and write a page of plots",
+        description="Play N games per bot pairing (game i with seed S+i, as "
+        "simulate plays it) and write OUT/index.html with PNG plots: each side's "
+        "win share with its 95% interval, end reasons, game length, the first "
+        "player's share, tracked values by turn and the cards played, how and "
+        "with what result (pack.yaml `balance:`). Each game is kept as a line of "
+        "OUT/games.jsonl: a run in the same OUT plays only the games not there. "
+        "Needs the balance extra (matplotlib). A progress bar shows on stderr "
+        "when it is a terminal.",
+        lists_packs=True)
+    command.add_argument("pack", metavar="PACK")
+    command.add_argument("--bots", action="append", metavar="SPEC",
+                         help="a pairing, seats comma-separated; repeat for several "
+                         "(default: random for every side)")
+    command.add_argument("--games", type=count, default=100, metavar="N",
+                         help="games per pairing (default: 100)")
+    command.add_argument("--seed", type=int, default=0, metavar="S")
+    command.add_argument("--workers", type=positive, default=1, metavar="W")
+    _add_backend(command)
+    command.add_argument("--out", metavar="DIR", help="where the page, its plots and the "
+                         "games go (default: balance-PACK in the current directory)")
+    command.add_argument("--compare", metavar="OTHER_PACK_DIR",
+                         help="play the same games on another version of the pack and show "
+                         "both side by side, differences beyond chance highlighted")
+    command.add_argument("--lang", type=language, default="en", metavar="CODE",
+                         help="the language of the pack's names and sentences on the page "
+                         "(default: en)")
+    command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                         help="show a progress bar on stderr (default: when stderr is a terminal)")
+    command.set_defaults(func=cmd_balance)
 
 
 def _add_cards(commands: Subparsers) -> None:

@@ -9,9 +9,11 @@ from typing import Any
 class Progress:
     """A progress bar on stderr for `simulate`: games done of the total, games/s, elapsed and
     remaining time, and the running win shares of each side (`labels`: side -> its name for
-    people). Call it with each game's result; close it (or use `with`) at the end."""
+    people), after `desc` when given. Call it with each game's result; close it (or use
+    `with`) at the end."""
 
-    def __init__(self, total: int, labels: dict[str, str], file: Any = None):
+    def __init__(self, total: int, labels: dict[str, str], file: Any = None,
+                 desc: str | None = None):
         from tqdm import tqdm  # here, not at the top: `engine --help` stays fast
 
         class Bar(tqdm):  # type: ignore[type-arg]  # (generic in its stubs only)
@@ -27,7 +29,7 @@ class Progress:
         except (AttributeError, OSError, ValueError):
             sized = False
         size = {"dynamic_ncols": True} if sized else {"nrows": 24}
-        self.bar = Bar(total=total, unit="game", file=file, miniters=1, **size)
+        self.bar = Bar(total=total, unit="game", file=file, miniters=1, desc=desc, **size)
 
     def __call__(self, result: dict[str, Any]) -> None:
         self.done += 1

@@ -34,7 +34,7 @@ class PackPlayer:
     the run shares."""
 
     def __init__(self, name: str, files: dict[str, bytes], specs: list[str],
-                 max_decisions: int, invariants: bool) -> None:
+                 max_decisions: int, invariants: bool, play: Any = None) -> None:
         import tempfile
 
         from engine.core.loader import load_pack
@@ -46,20 +46,24 @@ class PackPlayer:
         self.specs = specs
         self.max_decisions = max_decisions
         self.invariants = invariants
+        if play is None:
+            from engine.frontends.simulate.playing import run_one
+            play = run_one
+        self.play_one = play  # what one game yields: simulate's result, or a balance record
 
     def play(self, seeds: list[int]) -> list[dict[str, Any]]:
-        from engine.frontends.simulate.playing import run_one
-        return [run_one(self.pack, seed, self.specs, self.max_decisions, self.invariants)
+        return [self.play_one(self.pack, seed, self.specs, self.max_decisions, self.invariants)
                 for seed in seeds]
 
 
 def play_ray(pack: Any, pack_path: str, seeds: list[int], specs: list[str],
              max_decisions: int, invariants: bool, workers: int,
              on_game: Callable[[dict[str, Any]], None] | None,
-             address: str | None = None) -> list[dict[str, Any]]:
+             address: str | None = None, play: Any = None) -> list[dict[str, Any]]:
     """Play the games on `workers` Ray actors: on a local Ray instance started for the run
     (and stopped after it), or on the cluster at `address` ("auto": the one this machine
-    belongs to)."""
+    belongs to); each game by `play` (a module's function, as the local pool takes it;
+    default: simulate's `run_one`)."""
     try:
         import ray
     except ImportError:
@@ -74,8 +78,8 @@ def play_ray(pack: Any, pack_path: str, seeds: list[int], specs: list[str],
     try:
         files = ray.put(pack_files(pack, pack_path))  # once in the object store, for all
         actor: Any = ray.remote(num_cpus=1)(PackPlayer)  # (Ray's types do not follow .remote)
-        players = [actor.remote(Path(pack_path).name, files, specs, max_decisions, invariants)
-                   for _ in range(workers)]
+        players = [actor.remote(Path(pack_path).name, files, specs, max_decisions, invariants,
+                                play) for _ in range(workers)]
         batches = [seeds[i:i + BATCH] for i in range(0, len(seeds), BATCH)]
         pending: dict[Any, Any] = {}  # a task -> the actor playing it
         idle = list(players)

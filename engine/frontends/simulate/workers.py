@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 CHUNK_SECONDS = 0.2
 MAX_CHUNK = 50
 
+# One game played on a worker: (pack, seed, specs, max_decisions, invariants) -> a JSON-ready
+# dict with at least "seed" and "status" (and "winner" when over), as `run_one` gives
+PlayOne = Callable[[Any, int, list[str], int, bool], dict[str, Any]]
+
 # Each worker process loads the pack once, in `_start_worker`, and keeps it here with what every
 # game of the run shares; `_play_chunk` then plays any number of chunks with it.
 _WORKER: dict[str, Any] = {}
@@ -26,30 +30,32 @@ _PARENT_PACKS: dict[str, Any] = {}
 
 
 def _start_worker(pack_path: str, specs: list[str], max_decisions: int,
-                  invariants: bool) -> None:
+                  invariants: bool, play: PlayOne = run_one) -> None:
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to report, once
     pack = _PARENT_PACKS.get(pack_path)
     if pack is None:
         from engine.core.loader import load_pack
         pack = load_pack(pack_path)
-    _WORKER.update(pack=pack, specs=specs, max_decisions=max_decisions, invariants=invariants)
+    _WORKER.update(pack=pack, specs=specs, max_decisions=max_decisions, invariants=invariants,
+                   play=play)
 
 
 def _play_chunk(seeds: list[int]) -> tuple[list[dict[str, Any]], float]:
     """The games with these seeds, and the seconds they took."""
     run = _WORKER
     start = time.perf_counter()
-    results = [run_one(run["pack"], seed, run["specs"], run["max_decisions"], run["invariants"])
+    play = run["play"]
+    results = [play(run["pack"], seed, run["specs"], run["max_decisions"], run["invariants"])
                for seed in seeds]
     return results, time.perf_counter() - start
 
 
 def _serve(conn: Any, pack_path: str, specs: list[str], max_decisions: int,
-           invariants: bool) -> None:
+           invariants: bool, play: PlayOne = run_one) -> None:
     """A worker process: plays each chunk of seeds it is sent and sends back what
     `_play_chunk` gives (or the exception it raised), until it is sent None."""
-    _start_worker(pack_path, specs, max_decisions, invariants)
+    _start_worker(pack_path, specs, max_decisions, invariants, play)
     while True:
         try:
             seeds = conn.recv()
@@ -167,13 +173,16 @@ class _Pool:
 
 def play_parallel(pack: Any, pack_path: str, seeds: list[int], specs: list[str],
                    max_decisions: int, invariants: bool, workers: int,
-                   on_game: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
-    """Play the games on `workers` processes (see _Pool)."""
+                   on_game: Callable[[dict[str, Any]], None] | None,
+                   play: PlayOne = run_one) -> list[dict[str, Any]]:
+    """Play the games on `workers` processes (see _Pool), each game by `play` (a function
+    of the module level, so that a spawned worker finds it by name: `run_one`'s summary, or
+    what another front-end keeps of a game)."""
     results: list[dict[str, Any]] = []
     pool = _Pool(seeds, workers)
     _PARENT_PACKS[pack_path] = pack
     try:
-        pool.start((pack_path, specs, max_decisions, invariants))
+        pool.start((pack_path, specs, max_decisions, invariants, play))
         for chunk_results in pool.results():
             results.extend(chunk_results)
             if on_game is not None:
