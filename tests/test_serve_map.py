@@ -45,7 +45,12 @@ def test_no_map_is_a_404_that_says_why(tmp_path):
 
 # ---- what the page draws with every screen (engine.frontends.serve.mapstate) -------------
 from engine.dsl.boardspec import board_spec  # noqa: E402
-from engine.frontends.serve.mapstate import map_state, recent_paths, since_event  # noqa: E402
+from engine.frontends.serve.mapstate import (  # noqa: E402
+    map_state,
+    recent_paths,
+    since_event,
+    window_start,
+)
 from engine.i18n.translations import catalog  # noqa: E402
 
 
@@ -118,3 +123,13 @@ def test_the_moves_drawn_are_those_since_the_event_the_pack_names():
     # Hannibal from where he stood when the window opened; Fabius's first place is not a move
     assert paths == [{"places": ["saguntum", "dertosa"], "side": "carthage",
                       "label": "Hannibal"}]
+
+
+def test_without_moves_the_window_opens_where_the_side_last_waited():
+    # a pack without `moves:`: the side's own answers since another side's, and that side's
+    choice = [{"t": "choice", "side": s} for s in ("red", "red", "blue", "blue", "red")]
+    log = [choice[0], {"t": "say"}, choice[1], choice[2], {"t": "say"}, choice[3], choice[4]]
+    assert window_start(log, "red") == 3  # after red's last answer before blue's
+    assert window_start(log, "blue") == 6  # blue: after its own last, red answered since
+    assert window_start(log, None) == 3  # a spectator: as red, who answered last
+    assert window_start(log[:2], "red") == 0  # nobody else answered yet: the whole log
