@@ -1,0 +1,98 @@
+"""Hannibal's balance between bots: prints figures, asserts nothing (issue 32, item 3).
+
+Run: python bench/hannibal_balance.py [--games N] [--seed S] [--pairings SPEC ...]
+
+For each pairing SPEC (Carthage's bot, Rome's bot: the pack's side order; default
+random,random / greedy,greedy / greedy,random / random,greedy) it plays N games (game i with
+seed S + i, bots seeded as `engine simulate` seeds them, so a game replays with `engine play
+hannibal --seed S+i --bots SPEC`) and prints:
+
+- each side's wins, with the 95% Wilson interval (engine.frontends.simulate.format_share);
+- the end reasons, grouped by their text with every number written N ("Carthage cannot
+  remove N PCs and sues for peace");
+- the mean political points of each side at each turn's victory check (the pack logs them,
+  victory.rules `victory_check_phase`: "Rome has {r} political points, Carthage {c}"), and how
+  many games reached that turn.
+
+The figures before and after the balance audit are in content/hannibal/RULINGS.md, "Balance
+audit (issue 32)".
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_PAIRINGS = ("random,random", "greedy,greedy", "greedy,random", "random,greedy")
+POINTS = "Rome has {0:# political point|# political points}, Carthage {1}"
+
+
+def play(pack, spec: str, games: int, seed: int) -> dict:
+    from engine.frontends.seats import parse_seats
+    from engine.frontends.simulate import make_seats, play_out
+    specs = parse_seats(spec, pack.sides)
+    wins: Counter = Counter()
+    reasons: Counter = Counter()
+    points: dict[int, list[tuple[int, int]]] = {}
+    start = time.perf_counter()
+    for i in range(games):
+        game = pack.new_game(seed + i, log=True, undo=False)
+        if not play_out(game, make_seats(pack, specs, seed + i)):
+            wins["unfinished"] += 1
+            continue
+        wins[game.result.winner or "draw"] += 1
+        reasons[(game.result.winner, re.sub(r"\d+", "N", game.result.reason))] += 1
+        turn = 0
+        for e in game.log:
+            if e.get("t") == "say" and e.get("m") == POINTS:
+                turn += 1
+                points.setdefault(turn, []).append(tuple(e["a"]))
+    return {"spec": ",".join(specs), "games": games, "wins": wins, "reasons": reasons,
+            "points": points, "seconds": time.perf_counter() - start}
+
+
+def report(pack, r: dict) -> str:
+    from engine.frontends.simulate import format_share
+    n = r["games"]
+    carthage_bot, rome_bot = r["spec"].split(",")
+    lines = [f"== Carthage {carthage_bot} vs Rome {rome_bot}: {n} games, "
+             f"{r['seconds']:.0f} s =="]
+    for side in pack.sides:
+        lines.append(f"  {side:<9} wins {r['wins'][side]:>4}/{n} = "
+                     f"{format_share(r['wins'][side], n)}")
+    if r["wins"]["unfinished"] or r["wins"]["draw"]:
+        lines.append(f"  unfinished {r['wins']['unfinished']}, draws {r['wins']['draw']}")
+    lines.append("  end reasons:")
+    for (winner, why), k in r["reasons"].most_common():
+        lines.append(f"    {k:>4} {winner:<9} {why}")
+    lines.append("  political points at each turn's victory check (mean Rome-Carthage, games):")
+    for turn, pts in sorted(r["points"].items()):
+        rome = sum(p[0] for p in pts) / len(pts)
+        carthage = sum(p[1] for p in pts) / len(pts)
+        lines.append(f"    turn {turn}: Rome {rome:4.1f}, Carthage {carthage:4.1f} "
+                     f"({len(pts)} games)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pairings", nargs="*", default=list(DEFAULT_PAIRINGS),
+                    help="Carthage's bot,Rome's bot; e.g. greedy,random")
+    args = ap.parse_args(argv)
+    from engine.core.loader import load_pack
+    pack = load_pack(ROOT / "content" / "hannibal")
+    for spec in args.pairings:
+        print(report(pack, play(pack, spec, args.games, args.seed)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
