@@ -12,7 +12,9 @@ hannibal --seed S+i --bots SPEC`) and prints:
   remove N PCs and sues for peace");
 - the mean political points of each side at each turn's victory check (the pack logs them,
   victory.rules `victory_check_phase`: "Rome has {r} political points, Carthage {c}"), and how
-  many games reached that turn.
+  many games reached that turn;
+- how the armies were used: the games in which Hannibal entered Italia at least once, and
+  the battles per game (the log's "Battle in ..." lines).
 
 The figures before and after the balance audit are in content/hannibal/RULINGS.md, "Balance
 audit (issue 32)".
@@ -30,7 +32,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_PAIRINGS = ("random,random", "greedy,greedy", "greedy,random", "random,greedy")
+MARCH = "{0} marches to {1}"
 POINTS = "Rome has {0:# political point|# political points}, Carthage {1}"
+
+
+def italia_spaces() -> set[str]:
+    """The spaces of the region Italia (content/hannibal/map.yaml)."""
+    import yaml
+    data = yaml.safe_load((ROOT / "content" / "hannibal" / "map.yaml").read_text())
+    italian = {p["id"] for p in data["province"] if p["region"] == "italia"}
+    return {x["id"] for x in data["space"] if x["province"] in italian}
 
 
 def play(pack, spec: str, games: int, seed: int) -> dict:
@@ -40,6 +51,8 @@ def play(pack, spec: str, games: int, seed: int) -> dict:
     wins: Counter = Counter()
     reasons: Counter = Counter()
     points: dict[int, list[tuple[int, int]]] = {}
+    italia = italia_spaces()
+    in_italia = battles = 0
     start = time.perf_counter()
     for i in range(games):
         game = pack.new_game(seed + i, log=True, undo=False)
@@ -49,12 +62,21 @@ def play(pack, spec: str, games: int, seed: int) -> dict:
         wins[game.result.winner or "draw"] += 1
         reasons[(game.result.winner, re.sub(r"\d+", "N", game.result.reason))] += 1
         turn = 0
+        entered = False
         for e in game.log:
-            if e.get("t") == "say" and e.get("m") == POINTS:
+            if e.get("t") != "say":
+                continue
+            if e.get("m") == POINTS:
                 turn += 1
                 points.setdefault(turn, []).append(tuple(e["a"]))
+            elif e.get("m") == MARCH and e["a"][0] == "hannibal" and e["a"][1] in italia:
+                entered = True
+            elif e.get("m", "").startswith("Battle in"):
+                battles += 1
+        in_italia += entered
     return {"spec": ",".join(specs), "games": games, "wins": wins, "reasons": reasons,
-            "points": points, "seconds": time.perf_counter() - start}
+            "points": points, "italia": in_italia, "battles": battles,
+            "seconds": time.perf_counter() - start}
 
 
 def report(pack, r: dict) -> str:
@@ -71,6 +93,8 @@ def report(pack, r: dict) -> str:
     lines.append("  end reasons:")
     for (winner, why), k in r["reasons"].most_common():
         lines.append(f"    {k:>4} {winner:<9} {why}")
+    lines.append(f"  Hannibal entered Italia in {r['italia']}/{n} games; "
+                 f"{r['battles'] / max(1, n):.1f} battles per game")
     lines.append("  political points at each turn's victory check (mean Rome-Carthage, games):")
     for turn, pts in sorted(r["points"].items()):
         rome = sum(p[0] for p in pts) / len(pts)
