@@ -48,7 +48,7 @@ def says(g: Game) -> list[str]:
 def test_every_game_ends_with_a_result_after_nine_turns_or_by_a_rule(games):
     """seed 002 §5 (nine turns), §8.9 (Hannibal displaced: Rome wins), §18.2 (a side that
     cannot remove its PCs sues for peace), §18.3 (the last count), §19 (sudden victories, suing
-    for peace): every result says why, as a sentence."""
+    for peace only as §18.2 forces it, RULINGS.md H-vc-4): every result says why, as a sentence."""
     for g in games:
         assert g.result is not None and g.result.winner in ("rome", "carthage")
         assert g.result.reason not in ("rule", "no rule left to run")

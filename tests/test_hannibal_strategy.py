@@ -50,15 +50,12 @@ def last_event(g: Game, name: str) -> int:
 
 
 def random_game(seed: int, stop=None) -> Game:
-    """A game played by random answers until it ends (or `stop` holds); a side far behind
-    does not sue for peace (seed 002 §18.2, RULINGS.md H-vc-4), so more games run their nine
-    turns."""
+    """A game played by random answers until it ends (or `stop` holds)."""
     g = new_game(seed, log=True, undo=False)
     rnd = random.Random(seed)
     while not g.over and not (stop and stop(g)):
         d = g.decision
-        answer = False if "sue for peace" in (d.prompt or "") else g.random_action(rnd)
-        g.apply(answer, side=d.side, decision=d.id)
+        g.apply(g.random_action(rnd), side=d.side, decision=d.id)
     return g
 
 
