@@ -62,11 +62,15 @@ class Stats:
 
 
 class MctsBot(Bot):
-    """Information-set MCTS on the pack's heuristic (module doc). `playouts`: iterations a
-    decision (the budget when `seconds` is None); `seconds`: time a decision instead;
-    `cutoff`: random decisions a rollout plays before it is scored; `explore`: UCT's
-    constant; `widen` and `alpha`: progressive widening's k and alpha; `max_decisions`:
-    the longest rollout of a pack without a heuristic."""
+    """A search bot (`make_bot("mcts:200")`): information-set Monte Carlo tree search on
+    imagined copies of the game (`game.determinized(side, rnd)`, one per iteration: it
+    never reads what its side cannot see), its rollouts cut off after `cutoff` random
+    decisions and scored by the pack's `heuristic` (played to the end without one), with
+    progressive widening (at most ceil(`widen` * n^`alpha`) answers tried at a node of n
+    visits) and UCT (`explore`); a decision with one answer worth giving is not searched.
+    Its budget is `playouts` iterations a decision (the same choices for the same seed) or,
+    when given, `seconds` a decision. `max_decisions` caps a rollout of a pack without a
+    heuristic; `stats` counts what its searches cost (engine.frontends.search)."""
 
     name = "mcts"
 
