@@ -276,3 +276,13 @@ def test_a_person_plays_the_search_bot_on_the_server(tmp_path):
             moves += 1
         assert moves == 6 or screen["result"]
     assert words("hu")["mcts"] != words("en")["mcts"] == "the search bot (MCTS)"
+
+
+def test_the_benchmark_plays_both_seatings(capsys):
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    import mcts
+    mcts.main([str(PACKS / "tinygame"), "--bot", "mcts:10", "--games", "2"])
+    out = capsys.readouterr().out
+    assert "mcts:10 as red: won" in out and "mcts:10 as blue: won" in out
+    assert "decisions/s of rollout time" in out
