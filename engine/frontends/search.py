@@ -106,7 +106,10 @@ class MctsBot(Bot):
             raise ValueError(f"{side} has no decision to make")
         only = _only_answer(game, d)
         if only is not _NONE:
-            self._kept = None  # (cheap to rebuild; the ids still say whether it follows)
+            kept = self._kept
+            # the tree has no node for an answer without a choice: the kept one goes on
+            self._kept = (game, d.id, kept[2], kept[3]) if kept is not None \
+                and kept[0] is game and d.id == kept[1] + 1 else None
             return only
         start = time.perf_counter()
         heuristic = game.pack.heuristic is not None
@@ -160,8 +163,10 @@ class MctsBot(Bot):
         while not world.over:
             d = world.decision
             options = _answers(world, d)
-            if options is not None and len(options) == 1:  # no choice: no node
-                if not self._applied(world, options[0]):
+            only = options[0] if options is not None and len(options) == 1 else \
+                _only_answer(world, d, options)
+            if only is not _NONE:  # no choice: no node (as choose takes it, unsearched)
+                if not self._applied(world, only):
                     rewards = _failed(d.side, sides)
                     break
                 continue
@@ -277,9 +282,11 @@ def _answers(game: Any, d: Any) -> list[Any] | None:
     return legal
 
 
-def _only_answer(game: Any, d: Any) -> Any:
-    """The one answer of `d` when it has only one worth giving, else _NONE."""
-    options = _answers(game, d)
+def _only_answer(game: Any, d: Any, options: Any = _NONE) -> Any:
+    """The one answer of `d` when it has only one worth giving, else _NONE (`options`:
+    `_answers(game, d)` when known)."""
+    if options is _NONE:
+        options = _answers(game, d)
     if options is not None and len(options) == 1:
         return options[0]
     if options is None and d.kind == "many" and d.min == d.max == len(d.options):
