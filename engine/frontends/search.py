@@ -30,7 +30,7 @@ from typing import Any
 
 import attrs
 
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, IllegalAction
 from engine.frontends.botbase import Bot
 
 DEFAULT_PLAYOUTS = 200
@@ -92,7 +92,7 @@ class MctsBot(Bot):
         # heuristic it was scored against): the tree to go on with when the same side is
         # asked next
         self._kept: tuple[Any, int, Node, dict[str, float]] | None = None
-        self._scale = 1.0  # the heuristic's typical distance from the root's, this search
+        # the heuristic's summed distance from the root's in this search, and its count
         self._spread = 0.0
         self._scored = 0
 
@@ -196,12 +196,14 @@ class MctsBot(Bot):
         children = node.children
         limit = math.ceil(self.widen * (node.visits + 1) ** self.alpha)
         if options is None:  # too many answers to list (a multi-choice): drawn
-            here = list(children.values())
-            if len(children) < limit:
+            # those legal in this copy (another's choice among cards dealt anew may not be)
+            here = [child for child in children.values() if _legal(world, child.action)]
+            if len(here) < limit:
                 action = world.random_action(self.rnd)
                 key = repr(action)
                 if key not in children:
                     child = children[key] = Node(action)
+                    child.avail = 1
                     return child, True
         else:
             keyed = [(repr(a), a) for a in options]
@@ -292,6 +294,15 @@ def _only_answer(game: Any, d: Any, options: Any = _NONE) -> Any:
     if options is None and d.kind == "many" and d.min == d.max == len(d.options):
         return list(d.options)  # every option must be picked
     return _NONE
+
+
+def _legal(game: Any, action: Any) -> bool:
+    """Is `action` an answer to `game`'s decision?"""
+    try:
+        game.validate(action)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _failed(decider: str, sides: list[str]) -> dict[str, float]:
