@@ -153,6 +153,35 @@ def test_it_cannot_read_a_hidden_hand(guess):
     assert 8 <= wins(MctsBot) <= 32
 
 
+# Red bets on a die not yet rolled: the game's seed decides it, and red cannot know it.
+DIE = """
+on setup:
+    let high = ask red "Will the die show 4 or more?"
+    if high == (roll(1, 6) >= 4):
+        win red
+    win blue
+"""
+
+
+def test_the_choice_is_the_same_whatever_the_hidden_future(tmp_path):
+    """Games of different seeds look the same to red before the roll, and their dice
+    differ: with the same seed the bot answers them all alike, where a bot searching plain
+    copies (which roll the real dice) answers each by its die."""
+    pack = load_pack(write_pack_files(tmp_path, DIE, pack_id="die"))
+
+    class Peeking(MctsBot):
+        def choose(self, game, side):
+            game.determinized = lambda _side, _rnd: game.clone()
+            return super().choose(game, side)
+
+    for bot_seed in range(3):
+        fair = {MctsBot(bot_seed, playouts=20).choose(pack.new_game(s), "red")
+                for s in range(12)}
+        assert len(fair) == 1
+    peeked = {Peeking(0, playouts=20).choose(pack.new_game(s), "red") for s in range(12)}
+    assert peeked == {True, False}
+
+
 def test_the_real_game_is_untouched():
     pack = load_pack("ante_portas")
     game = pack.new_game(5)
