@@ -123,7 +123,12 @@ def main(argv: list[str] | None = None) -> None:
         futures = [(side, pool.submit(one_game, args.pack, seed, specs, args.max_decisions))
                    for side, specs, seed in jobs]
         for done, (side, future) in enumerate(futures, 1):
-            results[side].append(future.result())
+            r = future.result()
+            results[side].append(r)
+            print(f"  game seed {r['seed']}, {args.bot} as {side}: {r['status']}, winner "
+                  f"{r['winner']}, {r['decisions']} decisions, searched {r['searched']} in "
+                  f"{r['searching']:.1f} s, {r['rollout_decisions']} rollout decisions in "
+                  f"{r['rollout_seconds']:.1f} s", flush=True)
             if done % 10 == 0 and done < len(futures):  # partial figures as it goes
                 print(f"  ... after {time.perf_counter() - start:.0f} s: " + "; ".join(
                     f"as {s} won {sum(r['winner'] == s for r in rs)}/{len(rs)}"
