@@ -10,7 +10,8 @@ The library API for front-ends (imported lazily so that `engine --help` stays fa
         game.apply(game.legal_actions()[0], side=d.side, decision=d.id)
     print(game.result.winner)
 
-Computer players, for any pack: `make_bot("greedy", seed=1)` (or `GreedyBot`, `RandomBot`),
+Computer players, for any pack: `make_bot("greedy", seed=1)` or `make_bot("mcts:200")` (or
+`GreedyBot`, `MctsBot`, `RandomBot`),
 then `bot.choose(game, side)` gives that side's action (docs/api.md, "Bots").
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ DIST_NAME = "engine-dsl"  # this project's distribution (pyproject.toml [project
 
 __all__ = ["load_pack", "Game", "Decision", "Result", "replay", "IllegalAction",
            "EngineFault", "PackError", "SaveError", "NotPlayable", "ChanceNeeded",
-           "validate_paths", "Limits", "make_bot", "Bot", "GreedyBot", "RandomBot"]
+           "validate_paths", "Limits", "make_bot", "Bot", "GreedyBot", "RandomBot", "MctsBot"]
 
 _CORE = "engine.core."
 _WHERE = {
@@ -31,6 +32,7 @@ _WHERE = {
     "validate_paths": "engine.core.validate",
     "make_bot": "engine.frontends.bots", "Bot": "engine.frontends.bots",
     "GreedyBot": "engine.frontends.bots", "RandomBot": "engine.frontends.bots",
+    "MctsBot": "engine.frontends.search",
 }
 
 

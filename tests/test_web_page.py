@@ -42,6 +42,19 @@ def test_a_whole_game_against_the_bot_to_its_result(page, server):
     print(f"whole game: {clicks} clicks, {time.process_time() - t0:.1f} s CPU in this process")
 
 
+def test_a_game_against_the_search_bot(page, server):
+    """The form offers the search bot, and the game plays on with it in Rome's seat."""
+    game_id = start(page, server, others="mcts", seed=5)
+    assert "Rome: the search bot (MCTS)" in page.inner_text("#seats")
+    for _ in range(4):
+        assert wait_ready(page) == "mine"
+        page.locator("#options button").first.click()
+    wait_ready(page)
+    game = server.game(game_id)
+    assert server.app.state.tables.get(game_id).seats["rome"] == "mcts"
+    assert game.over or len(game.actions) >= 4
+
+
 def test_a_reload_mid_game_resumes_exactly(page, server):
     start(page, server, seed=11)
     for _ in range(3):

@@ -41,7 +41,7 @@ CALLS = [
 
 # The computer players a library user seats (engine.frontends.bots, exported by the package
 # `engine`: read through it, as a user does, since the core does not import front-ends).
-BOTS = ["make_bot", "RandomBot", "GreedyBot", "Bot"]
+BOTS = ["make_bot", "RandomBot", "GreedyBot", "MctsBot", "Bot"]
 
 # Examples: which decisions to show, from which packs (a list of {"title", "pack", and what
 # the decision must be: "kind", "optional", "window", "each", "picked", "args"}): data, since

@@ -13,12 +13,14 @@ the game's random sequence.
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from engine.core.errors import EngineError
+from engine.frontends.botbase import Bot
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = ("random", "greedy", "mcts")
+# the kinds that take a level after a colon (`mcts:200` playouts, `mcts:0.5s` a decision)
+LEVELLED = ("mcts",)
 
 
 class UndoneType:
@@ -29,26 +31,6 @@ class UndoneType:
 
 
 UNDONE = UndoneType()
-
-
-class Bot:
-    """The base of every computer player: `bot.choose(game, side)` returns the action `side`
-    answers its decision with, for `game.apply`; `bot.sees_hidden` says whether it decides
-    with information its side does not have (no shipped bot does)."""
-
-    name = "bot"
-    sees_hidden = False  # True: decides with information its side does not have
-    interactive = False
-
-    def __init__(self, seed: int = 0):
-        self.seed = seed
-        self.rnd = random.Random(seed)
-
-    def choose(self, game: Any, side: str) -> Any:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed})"
 
 
 class RandomBot(Bot):
@@ -239,15 +221,47 @@ def _single(d: Any) -> bool:
 
 
 def make_bot(spec: str, seed: int = 0, **options: Any) -> Bot:
-    """A bot from its name: 'random' (`RandomBot`) or 'greedy' (`GreedyBot`, which takes
-    `options` such as `depth=`), seeded with `seed`; ValueError, with a did-you-mean, for
-    another name. (engine.frontends.seats.make_seat seats a person too.)"""
-    kind = spec.strip().lower()
+    """A bot from its name: 'random' (`RandomBot`), 'greedy' (`GreedyBot`, which takes
+    `options` such as `depth=`) or 'mcts' (`MctsBot`, engine.frontends.search), the last
+    with a level after a colon: 'mcts:200' (playouts a decision) or 'mcts:0.5s' (seconds a
+    decision); seeded with `seed`. ValueError, with a did-you-mean, for another name or a
+    bad level. (engine.frontends.seats.make_seat seats a person too.)"""
+    kind, level = split_spec(spec)
     if kind == "random":
         return RandomBot(seed)
     if kind == "greedy":
         return GreedyBot(seed, **options)
-    raise unknown_kind("bot", spec, kind, BOT_KINDS)
+    from engine.frontends.search import make_search_bot  # (the search only when asked for)
+    return make_search_bot(seed, level, **options)
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """A bot's spec as (kind, level or None), its kind one of BOT_KINDS and its level one
+    the kind takes ('mcts:200', 'mcts:0.5s'); ValueError, with a did-you-mean, else."""
+    kind, colon, level = spec.strip().lower().partition(":")
+    kind = kind.strip()
+    if kind not in BOT_KINDS:
+        raise unknown_kind("bot", spec, kind, BOT_KINDS)
+    if not colon:
+        return kind, None
+    if kind not in LEVELLED:
+        raise ValueError(f"bot '{kind}' takes no level (levels: "
+                         f"{', '.join(k + ':200, ' + k + ':0.5s' for k in LEVELLED)}), "
+                         f"not '{spec}'")
+    from engine.frontends.search import parse_level
+    parse_level(kind, level)  # a bad level is refused when the spec is read, not later
+    return kind, level.strip()
+
+
+def is_bot_spec(spec: Any) -> bool:
+    """Is `spec` a bot's spec ('greedy', 'mcts:200' ...: split_spec accepts it)?"""
+    if not isinstance(spec, str):
+        return False
+    try:
+        split_spec(spec)
+    except ValueError:
+        return False
+    return True
 
 
 def unknown_kind(noun: str, given: str, kind: str, kinds: tuple[str, ...]) -> ValueError:

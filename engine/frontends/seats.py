@@ -4,19 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.frontends.bots import BOT_KINDS, make_bot, unknown_kind
+from engine.frontends.bots import BOT_KINDS, is_bot_spec, make_bot, split_spec, unknown_kind
 
 SEAT_KINDS = (*BOT_KINDS, "human")
 
 
 def make_seat(spec: str, seed: int = 0, **options: Any) -> Any:
-    """A seat from its name: 'random', 'greedy' or 'human' (a terminal player)."""
+    """A seat from its name: 'random', 'greedy', 'mcts' (with a level: 'mcts:200') or
+    'human' (a terminal player)."""
     kind = spec.strip().lower()
     if kind == "human":
         from engine.frontends.terminal import HumanPlayer  # the terminal only for a person
         return HumanPlayer(**options)
+    return make_bot(_bot_spec(spec), seed, **options)
+
+
+def _bot_spec(spec: str) -> str:
+    """`spec` when it names a bot; else the seat error (a bad level: the level's)."""
+    kind = spec.strip().lower().partition(":")[0].strip()
     if kind in BOT_KINDS:
-        return make_bot(kind, seed, **options)
+        split_spec(spec)  # a bad level says so
+        return spec
     raise unknown_kind("player", spec, kind, SEAT_KINDS)
 
 
@@ -34,6 +42,6 @@ def parse_seats(spec: str | list[str], sides: list[str]) -> list[str]:
         raise ValueError(f"--bots needs one entry per side ({', '.join(sides)}), "
                          f"got {len(parts)}: {','.join(parts)}")
     for p in parts:
-        if p not in SEAT_KINDS:
-            raise unknown_kind("player", p, p, SEAT_KINDS)
+        if p != "human" and not is_bot_spec(p):
+            _bot_spec(p)
     return parts

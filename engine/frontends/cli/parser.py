@@ -101,7 +101,8 @@ def _add_play(commands: Subparsers) -> None:
     command = commands.add_parser(
         "play", help="play a game with bots and/or people",
         description="Play a game. SPEC gives one seat per side, in the pack's "
-        "side order: random, greedy or human (e.g. human,random).",
+        "side order: random, greedy, mcts (a search; mcts:200 playouts or mcts:0.5s a "
+        "decision) or human (e.g. human,mcts).",
         lists_packs=True)
     command.add_argument("pack", metavar="PACK")
     command.add_argument("--seed", type=int, default=None, help="random seed (default: a new one)")
@@ -137,7 +138,9 @@ def _add_simulate(commands: Subparsers) -> None:
     command.add_argument("pack", metavar="PACK")
     command.add_argument("--games", type=count, default=100, metavar="N")
     command.add_argument("--seed", type=int, default=0, metavar="S")
-    command.add_argument("--bots", default="random", metavar="SPEC")
+    command.add_argument("--bots", default="random", metavar="SPEC",
+                         help="bots, one per side, comma-separated: random, greedy or mcts "
+                         "(mcts:200 playouts or mcts:0.5s a decision)")
     command.add_argument("--workers", type=positive, default=1, metavar="W")
     _add_backend(command)
     command.add_argument("--max-decisions", type=positive, default=100_000, metavar="N")

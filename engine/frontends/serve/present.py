@@ -49,6 +49,7 @@ def words(lang: str) -> dict[str, str]:
         "person": tr(lang, "a person"),
         "greedy": tr(lang, "the greedy bot"),
         "random": tr(lang, "the random bot"),
+        "mcts": tr(lang, "the search bot (MCTS)"),
         # i18n: the web page lost its connection to the server and tries again
         "offline": tr(lang, "connection lost; trying again..."),
     }
@@ -77,7 +78,7 @@ def screen(table: Any, side: str | None, lang: str) -> dict[str, Any]:
         # i18n: who watches a game without playing a side
         "who": cat.value(side) if side else tr(lang, "spectator"),
         "seats": [{"side": s, "name": cat.value(s), "seat": kind,
-                   "seat_name": said.get(kind, kind), "joined": s in table.tokens}
+                   "seat_name": seat_name(said, kind), "joined": s in table.tokens}
                   for s, kind in table.seats.items()],
         "decisions": view["decisions"],
         "board": [_section(head, lines, head == tr(lang, "cards:"))
@@ -187,3 +188,10 @@ def _log_parts(text: str, entry: dict[str, Any], cat: Any) -> list[list[str]] | 
     if rest:
         parts.append([rest, ""])
     return parts
+
+
+def seat_name(said: dict[str, str], kind: str) -> str:
+    """A seat's name in the page's words: a bot's with its level after it ('the search bot
+    (MCTS) 200'), a kind without words as it is."""
+    name, colon, level = kind.partition(":")
+    return said.get(name, kind) + (f" {level}" if colon and name in said else "")

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from engine.core.game import Game
-from engine.frontends.bots import BOT_KINDS, bot_seed, make_bot
+from engine.frontends.bots import bot_seed, is_bot_spec, make_bot
 from engine.frontends.serve.signing import sign
 from engine.frontends.serve.store import GameRow, Move, encode, now
 
@@ -143,7 +143,7 @@ def check_seats(pack: Any, seats: Any, tokens: Any) -> None:
     if not isinstance(seats, dict) or list(seats) != list(pack.sides):
         raise ValueError("its seats are not a map of the pack's sides")
     for side, kind in seats.items():
-        if kind != PERSON and kind not in BOT_KINDS:
+        if kind != PERSON and not is_bot_spec(kind):
             raise ValueError(f"{side}'s seat is {kind!r}, no seat kind")
     if not isinstance(tokens, dict):
         raise ValueError(f"its tokens are not a map of sides to token hashes, but "

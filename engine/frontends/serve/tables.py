@@ -29,7 +29,7 @@ from engine.core.errors import IllegalAction, SaveError
 from engine.core.game import Game, replay
 from engine.core.loader import load_pack
 from engine.dsl.places import shipped_packs
-from engine.frontends.bots import BOT_KINDS
+from engine.frontends.bots import BOT_KINDS, split_spec
 from engine.frontends.serve.limits import Rate
 from engine.frontends.serve.signing import verify
 from engine.frontends.serve.store import Conflict, GameRow, Move, StorageError, Store, encode, now
@@ -131,9 +131,9 @@ class Tables:
             if side not in pack.sides:
                 raise Refused(400, f"{side!r} is not a side of {pack.id} (sides: "
                               f"{', '.join(pack.sides)})", "bots")
-            if kind not in BOT_KINDS:
-                raise Refused(400, f"{kind!r} is not a bot (bots: {', '.join(BOT_KINDS)})",
-                              "bots")
+            refused = served_bot(kind)
+            if refused:
+                raise Refused(400, refused, "bots")
         seats = {side: bots.get(side, PERSON) for side in pack.sides}
         if join is not None:
             check_seat(seats, join, {})
@@ -340,3 +340,25 @@ def _not_stored(what: str, err: Exception) -> Refused:
     return Refused(503, f"{what}: the server could not store it ({err}); nothing changed, "
                    "send it again", "storage", {"Retry-After": "1"})
 
+
+# the most a bot of the server may search a decision: its thread holds a core meanwhile
+MAX_PLAYOUTS = 1000
+MAX_SECONDS = 2.0
+
+
+def served_bot(kind: Any) -> str | None:
+    """Why the server will not seat bot `kind` ('greedy', 'mcts:200' ...), or None."""
+    if not isinstance(kind, str):
+        return f"{kind!r} is not a bot (bots: {', '.join(BOT_KINDS)})"
+    try:
+        name, level = split_spec(kind)
+    except ValueError as err:  # a bot's bad level says what is wrong with it
+        known = kind.strip().lower().partition(":")[0].strip() in BOT_KINDS
+        return str(err) if known else f"{kind!r} is not a bot (bots: {', '.join(BOT_KINDS)})"
+    if level is not None:
+        from engine.frontends.search import parse_level
+        got = parse_level(name, level)
+        if got.get("playouts", 0) > MAX_PLAYOUTS or got.get("seconds", 0.0) > MAX_SECONDS:
+            return (f"{kind!r} searches longer than this server allows (at most "
+                    f"{name}:{MAX_PLAYOUTS} or {name}:{MAX_SECONDS:g}s)")
+    return None

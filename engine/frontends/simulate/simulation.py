@@ -30,7 +30,7 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     spec or backend, PackError for a broken pack, NotPlayable for a data pack."""
     from engine.core.loader import load_pack
     from engine.dsl.places import resolve_pack
-    from engine.frontends.bots import BOT_KINDS
+    from engine.frontends.bots import BOT_KINDS, is_bot_spec
     from engine.frontends.seats import parse_seats
 
     if isinstance(pack_ref, (str, Path)):
@@ -43,7 +43,7 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
     require_playable(pack)
     specs = parse_seats(bots, pack.sides)
     for kind in specs:
-        if kind not in BOT_KINDS:
+        if not is_bot_spec(kind):
             raise ValueError(f"simulate plays bots only ({', '.join(BOT_KINDS)}), not '{kind}'")
     if games < 0:
         raise ValueError("the number of games cannot be negative")

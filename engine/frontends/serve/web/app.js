@@ -62,7 +62,7 @@ async function newGame() {
   };
   packSelect.onchange = fillSides;
   fillSides();
-  $("others").replaceChildren(...["greedy", "random", "person"].map(
+  $("others").replaceChildren(...["greedy", "mcts", "random", "person"].map(
     (k) => new Option(data.words[k], k)));
   $("new-game").hidden = false;
   $("new-game-form").onsubmit = async (event) => {

@@ -1,0 +1,141 @@
+"""The search bot against the greedy bot, in both seatings: prints figures, asserts nothing.
+
+Run: python bench/mcts.py PACK [--bot mcts:100] [--against greedy] [--games N] [--seed S]
+     [--workers W] [--max-decisions M]
+
+For each seating (the search bot on each side in turn, the other sides greedy) it plays N
+games (game i with seed S + i, bots seeded as `engine simulate` seeds them, so a game
+replays with `engine play PACK --seed S+i --bots mcts:100,greedy`) on W worker processes
+and prints the search bot's share of wins with its 95% Wilson interval, draws, unfinished
+games and faults; the seconds a decision the search bot took (over the decisions it
+searched, and over all it answered: one with a single sensible answer is not searched);
+and its rollouts' speed: random games and decisions a second of rollout time.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def one_game(pack_ref: str, seed: int, specs: list[str], max_decisions: int) -> dict:
+    """Play one game; the search bot's side, the result and what its decisions cost."""
+    from engine.core.loader import load_pack
+    from engine.dsl.places import resolve_pack
+    from engine.frontends.simulate import make_seats
+    pack = _PACKS.get(pack_ref)
+    if pack is None:
+        pack = _PACKS[pack_ref] = load_pack(resolve_pack(pack_ref))
+    seats = make_seats(pack, specs, seed)
+    game = pack.new_game(seed, log=False, undo=False)
+    answered = 0
+    answering = 0.0
+    out = {"seed": seed, "status": "over"}
+    try:
+        while not game.over and len(game.actions) < max_decisions:
+            d = game.decision
+            bot = seats[d.side]
+            start = time.perf_counter()
+            action = bot.choose(game, d.side)
+            if bot.name == "mcts":
+                answering += time.perf_counter() - start
+                answered += 1
+            game.apply(action)
+    except Exception as err:  # a fault is counted and shown, the run goes on
+        out["status"] = "fault"
+        out["error"] = f"{type(err).__name__}: {err}"
+    if out["status"] == "over" and not game.over:
+        out["status"] = "unfinished"
+    search = next(b for b in seats.values() if b.name == "mcts")
+    st = search.stats
+    out.update(side=next(s for s, b in seats.items() if b is search),
+               winner=game.result.winner if game.over else None,
+               decisions=len(game.actions), answered=answered, answering=answering,
+               searched=st.searches, searching=st.search_seconds,
+               iterations=st.iterations, rollouts=st.rollouts,
+               rollout_decisions=st.rollout_decisions, rollout_seconds=st.rollout_seconds)
+    return out
+
+
+_PACKS: dict = {}
+
+
+def seating(pack, bot: str, against: str, index: int) -> list[str]:
+    return [bot if i == index else against for i in range(len(pack.sides))]
+
+
+def report(side: str, spec: str, results: list[dict], seconds: float) -> None:
+    from engine.frontends.simulate.shares import format_share
+    n = len(results)
+    won = sum(r["winner"] == side for r in results)
+    draws = sum(r["status"] == "over" and r["winner"] is None for r in results)
+    unfinished = sum(r["status"] == "unfinished" for r in results)
+    faults = [r for r in results if r["status"] == "fault"]
+    total = {k: sum(r[k] for r in results) for k in (
+        "decisions", "answered", "answering", "searched", "searching", "iterations",
+        "rollouts", "rollout_decisions", "rollout_seconds")}
+    rs = total["rollout_seconds"] or 1e-9
+    print(f"{spec} as {side}: won {won}/{n} = {format_share(won, n)}; draws {draws}, "
+          f"unfinished {unfinished}, faults {len(faults)}")
+    print(f"  mean decisions a game {total['decisions'] / max(n, 1):.0f}; the search bot "
+          f"answered {total['answered']}, searched {total['searched']}: "
+          f"{total['searching'] / max(total['searched'], 1):.3f} s a searched decision, "
+          f"{total['answering'] / max(total['answered'], 1):.3f} s an answered one; "
+          f"{total['iterations'] / max(total['searched'], 1):.0f} iterations a search")
+    print(f"  rollouts: {total['rollouts'] / rs:.0f} games/s, "
+          f"{total['rollout_decisions'] / rs:.0f} decisions/s of rollout time "
+          f"({total['rollout_decisions'] / max(total['rollouts'], 1):.1f} decisions a "
+          f"rollout); {seconds:.0f} s wall for the run")
+    for r in faults[:3]:
+        print(f"  fault, seed {r['seed']}: {r['error']}")
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pack")
+    parser.add_argument("--bot", default="mcts:100")
+    parser.add_argument("--against", default="greedy")
+    parser.add_argument("--games", type=int, default=100, help="games per seating")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--max-decisions", type=int, default=20_000)
+    args = parser.parse_args(argv)
+    from engine.core.loader import load_pack
+    from engine.dsl.places import resolve_pack
+    from engine.frontends.bots import split_spec
+    split_spec(args.bot)
+    split_spec(args.against)
+    pack = load_pack(resolve_pack(args.pack))
+    print(f"{args.pack}: {args.bot} against {args.against}, {args.games} games a seating "
+          f"(seeds {args.seed}..{args.seed + args.games - 1}), {args.workers} worker(s)")
+    # the seatings interleaved, so figures read before the end cover both
+    start = time.perf_counter()
+    jobs = [(side, seating(pack, args.bot, args.against, index), args.seed + i)
+            for i in range(args.games) for index, side in enumerate(pack.sides)]
+    results: dict[str, list[dict]] = {side: [] for side in pack.sides}
+    with ProcessPoolExecutor(args.workers) as pool:
+        futures = [(side, pool.submit(one_game, args.pack, seed, specs, args.max_decisions))
+                   for side, specs, seed in jobs]
+        for done, (side, future) in enumerate(futures, 1):
+            r = future.result()
+            results[side].append(r)
+            print(f"  game seed {r['seed']}, {args.bot} as {side}: {r['status']}, winner "
+                  f"{r['winner']}, {r['decisions']} decisions, searched {r['searched']} in "
+                  f"{r['searching']:.1f} s, {r['rollout_decisions']} rollout decisions in "
+                  f"{r['rollout_seconds']:.1f} s", flush=True)
+            if done % 10 == 0 and done < len(futures):  # partial figures as it goes
+                print(f"  ... after {time.perf_counter() - start:.0f} s: " + "; ".join(
+                    f"as {s} won {sum(r['winner'] == s for r in rs)}/{len(rs)}"
+                    for s, rs in results.items()), flush=True)
+    seconds = time.perf_counter() - start
+    for side in pack.sides:
+        report(side, args.bot, results[side], seconds)
+
+if __name__ == "__main__":
+    main()
