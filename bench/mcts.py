@@ -126,9 +126,11 @@ def main(argv: list[str] | None = None) -> None:
           f"(seeds {args.seed}..{args.seed + args.games - 1}), {args.workers} worker(s)")
     # the seatings interleaved, so figures read before the end cover both
     start = time.perf_counter()
-    jobs = [(side, seating(pack, args.bot, args.against, index), args.seed + i)
-            for i in range(args.games) for index, side in enumerate(pack.sides)]
-    results: dict[str, list[dict]] = {side: [] for side in pack.sides}
+    # with the same bot in every seat the seatings are the same games: play them once
+    seated = pack.sides[:1] if args.bot == args.against else pack.sides
+    jobs = [(side, seating(pack, args.bot, args.against, pack.sides.index(side)), args.seed + i)
+            for i in range(args.games) for side in seated]
+    results: dict[str, list[dict]] = {side: [] for side in seated}
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [(side, pool.submit(one_game, args.pack, seed, specs, args.max_decisions))
                    for side, specs, seed in jobs]
@@ -144,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
                     f"as {s} won {sum(r['winner'] == s for r in rs)}/{len(rs)}"
                     for s, rs in results.items()), flush=True)
     seconds = time.perf_counter() - start
-    for side in pack.sides:
+    for side in seated:
         report(side, args.bot, results[side], seconds)
 
 if __name__ == "__main__":
