@@ -21,13 +21,13 @@ Nothing here knows any game: names are checked against the pack's declarations.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from engine.dsl import types as T
 from engine.dsl.errors import did_you_mean
+from engine.dsl.speccheck import SpecCheck
 
 BALANCE_KEYS = ("turn", "track", "first_player", "cards")
 CARD_KEYS = ("type", "played", "uses")
@@ -153,20 +153,9 @@ def _card_spec(model: Any, cards: dict[str, Any]) -> CardSpec | None:
                     _param_of(decl.params, "side") if decl else None, uses)
 
 
-class BalanceCheck:
-    """Checks `balance:` (a YMap from pack.yaml) against a pack model; `error(message, node,
-    key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node` (or,
-    for a list, at its item number `key`); with `at_key` true, at the key itself rather
-    than its value; `suggestion` is a did-you-mean or None."""
-
-    def __init__(self, model: Any,
-                 error: Callable[[str, Any, Any, bool, str | None], None]):
-        self.model = model
-        self._error = error
-
-    def error(self, message: str, node: Any, key: Any, at_key: bool = False,
-              suggestion: str | None = None) -> None:
-        self._error(message, node, key, at_key, suggestion)
+class BalanceCheck(SpecCheck):
+    """Checks `balance:` (a YMap from pack.yaml) against a pack model (how a problem is
+    reported: SpecCheck)."""
 
     def check(self, node: Any, key: Any, balance: Any) -> None:
         if not isinstance(balance, dict):
@@ -183,15 +172,6 @@ class BalanceCheck:
             self._event(balance, "first_player", "side")
         if "cards" in balance:
             self._cards(balance, balance["cards"])
-
-    def _keys(self, m: Any, allowed: tuple[str, ...], what: str) -> bool:
-        ok = True
-        for k in m:
-            if k not in allowed:
-                self.error(f"{what}: unknown key '{k}' (keys: {', '.join(allowed)})", m, k,
-                           True, did_you_mean(str(k), allowed))
-                ok = False
-        return ok
 
     def _turn(self, balance: Any) -> None:
         name = balance["turn"]

@@ -48,6 +48,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.dsl.errors import did_you_mean
+from engine.dsl.speccheck import SpecCheck
 
 BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
@@ -70,20 +71,9 @@ def board_spec(raw: Any) -> dict[str, Any]:
     return dict(raw) if isinstance(raw, dict) else {}
 
 
-class BoardCheck:
-    """Checks `board:` (a YMap or YList from pack.yaml) against a pack model; `error(message,
-    node, key, at_key, suggestion)` reports a problem at the key `key` of the mapping `node`
-    (or, for a list, at its item number `key`; a `Site` as `node`: there); with `at_key`
-    true, at the key itself rather than its value; `suggestion` is a did-you-mean or None."""
-
-    def __init__(self, model: Any,
-                 error: Callable[[str, Any, Any, bool, str | None], None]):
-        self.model = model
-        self._error = error
-
-    def error(self, message: str, node: Any, key: Any, at_key: bool = False,
-              suggestion: str | None = None) -> None:
-        self._error(message, node, key, at_key, suggestion)
+class BoardCheck(SpecCheck):
+    """Checks `board:` (a YMap or YList from pack.yaml) against a pack model (how a problem
+    is reported: SpecCheck)."""
 
     def check(self, node: Any, key: Any, board: Any) -> None:
         if isinstance(board, list):
@@ -110,15 +100,6 @@ class BoardCheck:
             self.error("board: 'log' is one of " + ", ".join(LOG_STYLES), board, "log")
 
     # ---- helpers --------------------------------------------------------------------------
-    def _keys(self, m: Any, allowed: tuple[str, ...], what: str) -> bool:
-        ok = True
-        for k in m:
-            if k not in allowed:
-                self.error(f"{what}: unknown key '{k}' (keys: {', '.join(allowed)})", m, k,
-                           True, did_you_mean(str(k), allowed))
-                ok = False
-        return ok
-
     def _list(self, m: Any, key: str, fn: Callable[[Any], None]) -> None:
         if not isinstance(m[key], list):
             self.error(f"board: '{key}' is a list of names", m, key)
