@@ -207,6 +207,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from engine.frontends.balance.plots import missing
     from engine.frontends.bots import BOT_KINDS
     from engine.frontends.simulate import Progress
+    from engine.frontends.simulate.simulation import backend_problem
     from engine.i18n.translations import Catalog
     why = missing()
     if why is not None:
@@ -240,8 +241,9 @@ def cmd_balance(args: argparse.Namespace) -> int:
         return Progress(todo, labels, desc=job.bots + (" (compared)" if job.role != "pack"
                                                        else ""))
 
-    if args.address is not None and args.backend != "ray":
-        raise UsageError("--address names a Ray cluster: give it with --backend ray")
+    problem = backend_problem(args.backend, args.address)
+    if problem is not None:
+        raise UsageError(problem)
     from engine.frontends.balance.run import balance
     index = balance(pack, where, pairings, args.games, args.seed, out, workers=args.workers,
                     other=other, other_path=other_where, lang=args.lang, progress=progress,

@@ -116,8 +116,9 @@ def _add_play(commands: Subparsers) -> None:
     command.set_defaults(func=cmd_play)
 
 
-def _add_backend(command: CommandParser) -> None:
-    """--backend and --address: where `simulate` and `balance` play their games."""
+def _add_workers(command: CommandParser) -> None:
+    """--workers, --backend and --address: where `simulate` and `balance` play their games."""
+    command.add_argument("--workers", type=positive, default=1, metavar="W")
     command.add_argument("--backend", choices=("local", "ray"), default="local",
                          help="where the games are played: this machine's processes "
                          "(default) or Ray actors (pip install 'engine-dsl[ray]'); the same "
@@ -125,6 +126,11 @@ def _add_backend(command: CommandParser) -> None:
     command.add_argument("--address", default=None, metavar="ADDRESS",
                          help="with --backend ray: the Ray cluster to use (e.g. auto, or "
                          "ray://HOST:10001); default: a local Ray instance for the run")
+
+
+def _add_progress(command: CommandParser) -> None:
+    command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                         help="show a progress bar on stderr (default: when stderr is a terminal)")
 
 
 def _add_simulate(commands: Subparsers) -> None:
@@ -141,8 +147,7 @@ def _add_simulate(commands: Subparsers) -> None:
     command.add_argument("--bots", default="random", metavar="SPEC",
                          help="bots, one per side, comma-separated: random, greedy or mcts "
                          "(mcts:200 playouts or mcts:0.5s a decision)")
-    command.add_argument("--workers", type=positive, default=1, metavar="W")
-    _add_backend(command)
+    _add_workers(command)
     command.add_argument("--max-decisions", type=positive, default=100_000, metavar="N")
     command.add_argument("--invariants", action="store_true",
                          help="check the pack's invariants after every decision")
@@ -150,8 +155,7 @@ def _add_simulate(commands: Subparsers) -> None:
                          help="one JSON object on one line: counts, shares with lower/upper "
                          "bounds, "
                          "errors with what replays them")
-    command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                         help="show a progress bar on stderr (default: when stderr is a terminal)")
+    _add_progress(command)
     command.set_defaults(func=cmd_simulate)
 
 
@@ -174,8 +178,7 @@ def _add_balance(commands: Subparsers) -> None:
     command.add_argument("--games", type=count, default=100, metavar="N",
                          help="games per pairing (default: 100)")
     command.add_argument("--seed", type=int, default=0, metavar="S")
-    command.add_argument("--workers", type=positive, default=1, metavar="W")
-    _add_backend(command)
+    _add_workers(command)
     command.add_argument("--out", metavar="DIR", help="where the page, its plots and the "
                          "games go (default: balance-PACK in the current directory)")
     command.add_argument("--compare", metavar="OTHER_PACK_DIR",
@@ -184,8 +187,7 @@ def _add_balance(commands: Subparsers) -> None:
     command.add_argument("--lang", type=language, default="en", metavar="CODE",
                          help="the language of the pack's names and sentences on the page "
                          "(default: en)")
-    command.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                         help="show a progress bar on stderr (default: when stderr is a terminal)")
+    _add_progress(command)
     command.set_defaults(func=cmd_balance)
 
 

@@ -14,6 +14,15 @@ from engine.frontends.simulate.workers import play_parallel
 BACKENDS = ("local", "ray")  # where the games are played: this machine's processes, or Ray
 
 
+def backend_problem(backend: str, address: str | None) -> str | None:
+    """What is wrong with where games are to be played (`simulate` and `balance`), or None."""
+    if backend not in BACKENDS:
+        return f"no backend {backend!r} (backends: {', '.join(BACKENDS)})"
+    if address is not None and backend != "ray":
+        return "--address names a Ray cluster: give it with --backend ray"
+    return None
+
+
 def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "random",
              workers: int = 1, *, max_decisions: int = DEFAULT_MAX_DECISIONS,
              invariants: bool = False,
@@ -47,10 +56,9 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
             raise ValueError(f"simulate plays bots only ({', '.join(BOT_KINDS)}), not '{kind}'")
     if games < 0:
         raise ValueError("the number of games cannot be negative")
-    if backend not in BACKENDS:
-        raise ValueError(f"no backend {backend!r} (backends: {', '.join(BACKENDS)})")
-    if address is not None and backend != "ray":
-        raise ValueError("--address names a Ray cluster: give it with --backend ray")
+    problem = backend_problem(backend, address)
+    if problem is not None:
+        raise ValueError(problem)
     seeds = [seed + i for i in range(games)]
     workers = max(1, int(workers))
     start = time.perf_counter()
