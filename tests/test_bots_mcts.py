@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import write_pack_files
-from test_bots_honest import GUESS, GUESS_CARDS
+from test_bots_honest import GUESS, GUESS_CARDS, peeking, red_wins
 
 from engine.core.loader import load_pack
 from engine.frontends.bots import RandomBot, is_bot_spec, make_bot, split_spec
@@ -136,21 +136,8 @@ def guess(tmp_path_factory):
 def test_it_cannot_read_a_hidden_hand(guess):
     """Red wins by naming blue's hidden card: a search on plain copies always wins, the
     bot wins about half (it cannot know)."""
-    class Peeking(MctsBot):
-        def choose(self, game, side):
-            game.determinized = lambda _side, _rnd: game.clone()
-            return super().choose(game, side)
-
-    def wins(bot_class):
-        n = 0
-        for seed in range(40):
-            game = guess.new_game(seed)
-            game.apply(bot_class(seed, playouts=30).choose(game, "red"))
-            n += game.result.winner == "red"
-        return n
-
-    assert wins(Peeking) == 40
-    assert 8 <= wins(MctsBot) <= 32
+    assert red_wins(guess, lambda seed: peeking(MctsBot)(seed, playouts=30)) == 40
+    assert 8 <= red_wins(guess, lambda seed: MctsBot(seed, playouts=30)) <= 32
 
 
 # Red bets on a die not yet rolled: the game's seed decides it, and red cannot know it.

@@ -15,17 +15,25 @@ from engine.frontends.terminal import HumanPlayer
 from engine.i18n.translations import render_log_entry
 
 
-def sicilia_revolts_without_control():
-    """Rome about to choose the use of Sicilia Revolts (card list #2): Carthage holds 2 of the 5
-    spaces of Sicilia, so it does not control the province and the revolt would do nothing."""
+def sicilia_revolts(carthaginian=("messana", "panormus"), truce=False):
+    """Rome about to choose the use of Sicilia Revolts (card list #2), with a Carthaginian PC
+    in these spaces of Sicilia (and a truce holding, card list #64, with `truce`)."""
     g = board()
-    for x in ("messana", "panormus"):
+    for x in carthaginian:
         set_pc(g, x, "carthage")
+    if truce:
+        g.state["v"]["truce_by"][""] = "truce"
     give(g, "rome", "sicilia_revolts", "tribal_resistance")
     give(g, "carthage", "epidemic")
     start_turn(g, "rome")
     answer(g, "sicilia_revolts")
     return g
+
+
+def sicilia_revolts_without_control():
+    """Carthage holds 2 of the 5 spaces of Sicilia, so it does not control the province and
+    the revolt would do nothing."""
+    return sicilia_revolts()
 
 
 def test_an_event_that_would_do_nothing_is_marked():
@@ -39,26 +47,13 @@ def test_an_event_that_would_do_nothing_is_marked():
 def test_the_mark_goes_with_the_condition():
     """card list #2: with a Carthaginian PC in 3 of 5 spaces (control, no CUs there), the revolt
     removes them: not marked."""
-    g = board()
-    for x in ("messana", "panormus", "lilybaeum"):
-        set_pc(g, x, "carthage")
-    give(g, "rome", "sicilia_revolts", "tribal_resistance")
-    give(g, "carthage", "epidemic")
-    start_turn(g, "rome")
-    answer(g, "sicilia_revolts")
+    g = sicilia_revolts(("messana", "panormus", "lilybaeum"))
     assert "event" in options(g) and g.decision.idle == []
 
 
 def test_no_event_is_idle_while_a_truce_holds():
     """card list #64: any event ends the truce, so while one holds no event does nothing."""
-    g = board()
-    for x in ("messana", "panormus"):
-        set_pc(g, x, "carthage")
-    g.state["v"]["truce_by"][""] = "truce"
-    give(g, "rome", "sicilia_revolts", "tribal_resistance")
-    give(g, "carthage", "epidemic")
-    start_turn(g, "rome")
-    answer(g, "sicilia_revolts")
+    g = sicilia_revolts(truce=True)
     assert "event" in options(g) and g.decision.idle == []
 
 
