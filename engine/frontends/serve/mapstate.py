@@ -47,8 +47,9 @@ def map_state(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> dict[
     boxes: dict[str, str] = {}  # an off-map box that is a zone: what lies in it
     for item in spec.get("boxes") or []:
         box = item if isinstance(item, str) else item["box"]
-        if box in model.zones and the_map.zone_text(box):
-            boxes[box] = the_map.zone_text(box)
+        inside = the_map.zone_text(box) if box in model.zones else ""
+        if inside:
+            boxes[box] = inside
     return {"places": places, "tokens": tokens, "boxes": boxes,
             "paths": recent_paths(view, cat, spec, set(places))}
 

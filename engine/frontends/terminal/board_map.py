@@ -123,11 +123,9 @@ class _Map:
     def _units(self, zone: str, key: str, label: bool) -> str | None:
         """The pieces in the zone `zone` of the place or piece `key`, after the zone's term
         when `label`; None when it holds none."""
-        items = self.zones.get(f"{zone}|{key}")
-        if not items or isinstance(items, dict) and not items.get("count"):
+        text = self.zone_text(f"{zone}|{key}")
+        if not text:
             return None
-        text = _pieces_text(items, self.cat, self.fields, self.pack.records, self.count_by,
-                            self.flags)
         return f"{self.cat.term(zone)} {text}" if label else text
 
     def _piece_text(self, rid: str, tname: str) -> str:
@@ -233,7 +231,8 @@ class _Map:
         return list(out.values())
 
     def zone_text(self, zone: str) -> str:
-        """What lies in a zone kept for no place (an off-map box), counted as on a place."""
+        """What lies in a zone (its key in the view: "troops|capua", or an off-map box's
+        zone), counted per side; "" when it holds nothing."""
         items = self.zones.get(zone)
         if not items or isinstance(items, dict) and not items.get("count"):
             return ""
@@ -245,10 +244,6 @@ class _Map:
         record = self.record(pid)
         return [_field_text(self.cat, field, record.get(field), True)
                 for field in self._marked(pid)]
-
-    def notes(self, pid: str) -> list[str]:
-        """A place's `fields` that are set, as said on the board ("Walled city, Rome")."""
-        return self._notes(pid, self._marked(pid))
 
     def is_place(self, rid: str) -> bool:
         """Is `rid` a place of the map?"""
