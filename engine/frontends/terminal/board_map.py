@@ -231,7 +231,7 @@ class _Map:
         return list(out.values())
 
     def zone_text(self, zone: str) -> str:
-        """What lies in a zone (its key in the view: "troops|capua", or an off-map box's
+        """What lies in a zone (its key in the view: "troops|ford", or an off-map box's
         zone), counted per side; "" when it holds nothing."""
         items = self.zones.get(zone)
         if not items or isinstance(items, dict) and not items.get("count"):
