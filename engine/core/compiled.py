@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core.errors import EngineFault
 from engine.core.packdata import PackData
+from engine.core.values import value_call
 
 if TYPE_CHECKING:  # (imported where used: finding and building packs runs no game)
     from engine.core.api import BoardMap
     from engine.core.game import Game
     from engine.core.limits import Limits
     from engine.core.runtime import Runtime
-    from engine.dsl.ast import ValueDecl
 
 
 class CompiledPack(PackData):
@@ -61,18 +61,10 @@ class CompiledPack(PackData):
         with a default may be left out. An unknown name raises KeyError, a wrong number
         of arguments or an argument of the wrong kind TypeError, a rule that fails
         EngineFault."""
-        from engine.dsl.errors import did_you_mean
-        decl = self.model.values.get(name)
-        if decl is None:
-            hint = did_you_mean(name, self.model.values)
-            known = ", ".join(sorted(self.model.values)) or "none"
-            raise KeyError(f"pack '{self.id}' has no value '{name}'"
-                           + (f"; {hint}" if hint else f" (values: {known})"))
         rt = self.static_runtime()
-        args = _bind_value_args(self, rt, name, decl, args, kwargs)
-        _check_value_args(self, name, decl, args)
+        fn, args = value_call(self, rt, name, args, kwargs)
         try:
-            return self.ns["VALUES"][name](rt, *args)
+            return fn(rt, *args)
         except Exception as err:
             from engine.core.runtime import broke
             raise EngineFault(f"value {name}({', '.join(map(repr, args))}) failed: "
@@ -108,68 +100,6 @@ class CompiledPack(PackData):
         except Exception:  # the check itself already reports the failure
             return []
         return [(x, field) for x in items if isinstance(x, str) and x in self.records]
-
-
-def _bind_value_args(pack: CompiledPack, rt: Runtime, name: str, decl: ValueDecl,
-                     args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-    """`args` and `kwargs` in parameter order, defaults filled in (TypeError for a name that
-    is no parameter, one given twice, or one left out that has no default)."""
-    fill = pack.ns["VALUE_DEFAULTS"].get(name)
-    if not kwargs and (len(args) >= len(decl.params) or fill is None):
-        return args  # nothing to fill in: a count that is wrong is told by _check_value_args
-    from engine.dsl.errors import did_you_mean
-    names = [p.name for p in decl.params]
-    slots: dict[str, Any] = dict(zip(names, args))
-    for key, value in kwargs.items():
-        if key not in names:
-            hint = did_you_mean(key, names)
-            raise TypeError(f"value '{name}' has no parameter '{key}'" + (f"; {hint}" if hint
-                            else f" (parameters: {', '.join(names)})"))
-        if key in slots:
-            raise TypeError(f"value '{name}': '{key}' is given twice")
-        slots[key] = value
-    defaults = rt.call_rule(fill) if fill is not None else {}
-    missing = [n for n in names if n not in slots and n not in defaults]
-    if missing:
-        raise TypeError(f"value '{name}' needs {', '.join(map(repr, missing))}")
-    return tuple(slots[n] if n in slots else defaults[n] for n in names)
-
-
-def _check_value_args(pack: CompiledPack, name: str, decl: ValueDecl,
-                      args: tuple[Any, ...]) -> None:
-    """TypeError unless `args` fit the parameters of value `name` (count; records and sides
-    by id, whole numbers, true/false, text)."""
-    from engine.dsl.ast import TOptional
-    from engine.dsl.types import from_ast, show
-    params = [(p.name, from_ast(p.type), isinstance(p.type, TOptional)) for p in decl.params]
-    shown = ", ".join(f"{n}: {show(t)}{'?' * opt}" for n, t, opt in params)
-    if len(args) != len(params):
-        raise TypeError(f"value '{name}' takes {len(params)} argument"
-                        f"{'s' * (len(params) != 1)} ({shown}), got {len(args)}")
-    for (pname, t, optional), arg in zip(params, args):
-        if not (optional and arg is None or _fits(pack, t, arg)):
-            article = "an" if show(t)[0] in "aeiou" else "a"
-            raise TypeError(f"value '{name}': argument '{pname}' is {article} {show(t)}, not "
-                            f"{arg!r}")
-
-
-def _fits(pack: CompiledPack, t: Any, arg: Any) -> bool:
-    """Does `arg` (plain data, records and sides by id) fit the checker type `t`?"""
-    if isinstance(t, tuple):  # list of X
-        return isinstance(arg, list) and all(_fits(pack, t[1], a) for a in arg)
-    if t == "int":
-        return isinstance(arg, int) and not isinstance(arg, bool)
-    if t == "bool":
-        return isinstance(arg, bool)
-    if t == "text":
-        return isinstance(arg, str)
-    if t == "side":
-        return isinstance(arg, str) and arg in pack.side_set
-    if t in pack.model.enums:
-        return isinstance(arg, str) and arg in pack.model.enum_values(t)
-    if t in pack.by_type:
-        return isinstance(arg, str) and arg in pack.by_type[t]
-    return True
 
 
 @functools.cache

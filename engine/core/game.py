@@ -177,15 +177,14 @@ class Game:
         """The contents of zone `name` at the indices `args` (hidden ones included)."""
         return list(self.rt.z["|".join([name, *map(str, args)])])
 
-    def value(self, name: str, *args: Any) -> Any:
+    def value(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """The pack's `value NAME(args)` on the game as it stands (hidden parts included,
         as `var`: for statistics over finished or running games, not for a side's bot).
-        Records and sides by id. An unknown name raises KeyError, a rule that fails
-        EngineFault."""
-        fn = self.pack.ns["VALUES"].get(name)
-        if fn is None:
-            raise KeyError(f"pack '{self.pack.id}' has no value '{name}'")
-        return self.rt.call_rule(fn, *args)
+        Arguments as `pack.call_value` takes them (records and sides by id). An unknown name
+        raises KeyError, wrong arguments TypeError, a rule that fails EngineFault."""
+        from engine.core.values import value_call
+        fn, bound = value_call(self.pack, self.rt, name, args, kwargs)
+        return self.rt.call_rule(fn, *bound)
 
     # ---- actions --------------------------------------------------------------------------
 
