@@ -170,7 +170,6 @@ def test_bad_requests_get_a_4xx_with_a_clear_message_and_change_nothing(client, 
 def test_creating_a_game_refuses_what_is_not_a_game(client, tmp_path):
     for body, status, words in [
         ({"pack": "../content/ante_portas"}, 404, "no pack"),
-        ({"pack": "sword_of_rome"}, 404, "no pack"),  # a data pack: nothing to play
         ({"pack": PACK, "seed": -1}, 400, "seed"),
         ({"pack": PACK, "seed": "7"}, 400, "seed"),
         ({"pack": PACK, "bots": {"rome": "clever"}}, 400, "not a bot"),
@@ -304,11 +303,24 @@ def test_engine_help_does_not_import_the_server():
     assert "serve" in out.stdout
 
 
+def test_a_shipped_data_pack_is_no_game_to_create(tmp_path, monkeypatch):
+    """A data pack (`playable: false`) among the shipped packs: nothing to play."""
+    from test_data_packs import data_pack
+    monkeypatch.setenv("ENGINE_CONTENT", str(tmp_path / "content"))
+    data_pack(tmp_path / "content" / "atlas")
+    with TestClient(create_app(tmp_path / "games.sqlite3")) as c:
+        r = c.post("/api/games", json={"pack": "atlas"})
+        assert r.status_code == 404 and "no pack" in r.json()["error"], r.json()
+        assert c.app.state.tables.store.game_ids() == []
+
+
 def test_engine_serve_refuses_a_pack_it_cannot_offer(tmp_path, capsys):
+    from test_data_packs import data_pack
+
     from engine.frontends.cli import main
     db = str(tmp_path / "games.sqlite3")
     assert main(["serve", "--pack", str(tmp_path / "nowhere"), "--db", db]) == 2
-    assert main(["serve", "--pack", "sword_of_rome", "--db", db]) == 2
+    assert main(["serve", "--pack", str(data_pack(tmp_path / "atlas")), "--db", db]) == 2
     err = capsys.readouterr().err
     assert "engine serve: error:" in err and "data pack" in err
 

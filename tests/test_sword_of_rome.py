@@ -1,4 +1,5 @@
-"""The Sword of Rome, 5-player module (content/sword_of_rome): a data pack (`playable: false`).
+"""The Sword of Rome, 5-player module (content/sword_of_rome): its data and formulas (the
+scenario's play is tested in tests/test_sword_of_rome_*.py).
 
 Seed 001 is the Russian text of the 5-player rules (§19 Garrison Box, §20 Carthaginian Unrest,
 §21 card clarifications, glossary). Every worked example of seed 001 is a `check` in
@@ -68,11 +69,11 @@ def test_all_checks_hold():
     assert PACK.run_checks() == []
 
 
-def test_data_pack_with_five_players():
-    """A data pack (`playable: false`) with provenance; the five players of the 5-player game,
+def test_scenario_pack_with_five_players():
+    """A playable scenario pack with provenance; the five players of the 5-player game,
     one per deck (seed 001 §20-§21: the Carthaginian player; research §2: Etruscans and
     Samnites are one player)."""
-    assert PACK.meta["playable"] is False
+    assert PACK.meta["playable"] is True
     assert PACK.meta["provenance"] == "required"
     assert PACK.sides == ["roman", "carthaginian", "greek", "gallic", "etruscan_samnite"]
     assert {R[p]["side"] for p in PACK.by_type["power"] if R[p]["side"]} == set(PACK.sides)
@@ -150,10 +151,12 @@ def test_glossary_terms_translated():
 def test_every_record_named_in_both_languages():
     """Every record is named in Russian and English (cards, powers, leaders ... under
     `names:`, glossary records under `terms:`); a connection of the map takes the names of
-    the two spaces it joins (pack.yaml `names_from`), so those are named instead."""
+    the two spaces it joins, a start force or reinforcement city those of its power and space
+    (pack.yaml `names_from`), so those are named instead."""
+    names_from = PACK.meta["names_from"]
     for rid in R:
-        ends = ([R[rid]["a"], R[rid]["b"]] if PACK.model.records[rid].type == "connection"
-                else [rid])
+        rtype = PACK.model.records[rid].type
+        ends = [R[rid][f] for f in names_from[rtype]] if rtype in names_from else [rid]
         for tf in (RU, EN):
             for e in ends:
                 assert e in tf.names or e in tf.terms, (tf.lang, rid, e)

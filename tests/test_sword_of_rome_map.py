@@ -2,7 +2,7 @@
 piece). Sicily, southern Italy and Africa in content/sword_of_rome/map.yaml (regions, spaces,
 the Garrison Box) and connections.yaml (land, rough, strait and sea lines), drawn through
 pack.yaml `board: map:` (content/sword_of_rome/MAP.md says how each fact was set and how the
-positions were projected). The pack stays a data pack (`playable: false`).
+positions were projected).
 """
 from __future__ import annotations
 
@@ -42,9 +42,9 @@ def kind(lid: str) -> str:
     return R[lid].get("kind") or "land"
 
 
-def test_still_a_data_pack_with_provenance_required():
+def test_a_playable_pack_with_provenance_required():
     meta = yaml.safe_load((DIR / "pack.yaml").read_text(encoding="utf-8"))
-    assert meta["playable"] is False
+    assert meta["playable"] is True
     assert meta["provenance"] == "required"
 
 
