@@ -5,19 +5,9 @@ support won), seed 001 §19.2 (no friendly-territory +1 in the Garrison Box), §
 (support won against Carthage raises its unrest, up to the maximum)."""
 from __future__ import annotations
 
-from sword_of_rome_play import (
-    BOX,
-    add_cus,
-    answer,
-    at,
-    board,
-    cus,
-    give,
-    options,
-    place,
-    said,
-    var,
-)
+from sor_play import add_cus, answer, at, board, cus, give, options, said, set_leader, var
+
+BOX = "garrison_box_space"
 
 ROLL = ("{ap} roll {ad}, modifier {a_mod}: {a_total}; {dp} roll {dd}, modifier {d_mod}: "
         "{d_total}")
@@ -29,7 +19,7 @@ def greeks_attack_leontini(greeks: int, carthaginians: int, dice: list[int]):
     g = board()
     add_cus(g, "greeks", "syracusae", greeks)
     add_cus(g, "carthaginians", "leontini", carthaginians)
-    place(g, "dionysius", "syracusae")
+    set_leader(g, "dionysius", "syracusae")
     give(g, "greek", "greek_01", "greek_02")
     give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
     answer(g, "greek", "greek_01", "activate_leader", greeks, "land_step")

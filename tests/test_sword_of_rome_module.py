@@ -1,24 +1,19 @@
 """The Sword of Rome, 5-player module in play: seed 001 §19 (the Garrison Box), §20 (the unrest
 raised by Neutral Power Activates), §20.1 (its maximum), §20.2 (its effects), §20.3 (attacking
 it, the three worked examples played with loaded dice), Carthage's 5-player reinforcements
-(research §3, R2 §5.10.1). Positions are set up and played with tests/sword_of_rome_play.py."""
+(research §3, R2 §5.10.1). Positions are set up and played with tests/sor_play.py."""
 from __future__ import annotations
 
-from sword_of_rome_play import (
-    BOX,
-    add_cus,
-    answer,
-    at,
-    board,
-    carthage_first,
-    cus,
-    give,
-    options,
-    place,
-    said,
-    set_var,
-    var,
-)
+from sor_play import add_cus, answer, at, board, cus, give, options, said, set_leader, set_var, var
+
+BOX = "garrison_box_space"
+
+
+def carthage_first(g, *hand: str) -> None:
+    """Rome names Carthage first player; Carthage holds these cards (two or more, so that the
+    card is asked) and plays first."""
+    give(g, "carthaginian", *hand)
+    answer(g, "carthaginian")
 
 
 def bomilcar_attacks_from_the_box(unrest: int, dice: list[int]):
@@ -26,7 +21,7 @@ def bomilcar_attacks_from_the_box(unrest: int, dice: list[int]):
     value 3 activates him, both CUs attack."""
     g = board()
     add_cus(g, "carthaginians", BOX, 2)
-    place(g, "bomilcar", BOX)
+    set_leader(g, "bomilcar", BOX)
     set_var(g, "unrest_now", unrest)
     carthage_first(g, "carthaginian_02", "carthaginian_01")
     g.load_dice(dice)
@@ -41,7 +36,7 @@ def test_example_1_sacred_band_beats_unrest_4():
     the rebels' 3 CUs remove both Carthaginian CUs, the third ignored."""
     g = board()
     add_cus(g, "carthaginians", BOX, 2)
-    place(g, "hasdrubal", BOX)
+    set_leader(g, "hasdrubal", BOX)
     set_var(g, "unrest_now", 4)
     carthage_first(g, "carthaginian_01", "sacred_band")
     g.load_dice([6, 6, 6, 6, 4, 4, 5])
@@ -61,7 +56,7 @@ def test_example_1_had_carthage_lost_the_rebels_win_one_point():
     1 support point (2 Carthaginian CUs fought), raising the unrest from 4 to 5."""
     g = board()
     add_cus(g, "carthaginians", BOX, 2)
-    place(g, "hasdrubal", BOX)
+    set_leader(g, "hasdrubal", BOX)
     set_var(g, "unrest_now", 4)
     carthage_first(g, "carthaginian_01", "carthaginian_03")
     g.load_dice([2, 2, 3, 4, 4, 5])  # 7 + 2 = 9 against 13 + 3 = 16; the rebels 4,4,5 win
@@ -90,7 +85,7 @@ def test_example_3_the_garrison_holds_the_unrest_at_4():
     g = board()
     add_cus(g, "carthaginians", BOX, 2)
     add_cus(g, "carthaginians", "carthago", 10)
-    place(g, "bomilcar", "carthago")
+    set_leader(g, "bomilcar", "carthago")
     set_var(g, "unrest_now", 4)
     carthage_first(g, "carthaginian_02", "carthaginian_01")
     g.load_dice([1, 1, 2, 6, 4, 4])
@@ -113,7 +108,7 @@ def test_automatic_victory_sets_the_unrest_to_zero():
     (reconstructed threshold 4:1, combat.yaml automatic_victory_ratio)."""
     g = board()
     add_cus(g, "carthaginians", BOX, 4)
-    place(g, "bomilcar", BOX)
+    set_leader(g, "bomilcar", BOX)
     set_var(g, "unrest_now", 1)
     carthage_first(g, "carthaginian_02", "carthaginian_01")
     answer(g, "carthaginian_02", "activate_leader", 4, "attack_unrest", 4)
@@ -126,7 +121,7 @@ def test_no_attack_without_unrest():
     at 0)."""
     g = board()
     add_cus(g, "carthaginians", BOX, 2)
-    place(g, "bomilcar", BOX)
+    set_leader(g, "bomilcar", BOX)
     carthage_first(g, "carthaginian_02", "carthaginian_01")
     answer(g, "carthaginian_02", "activate_leader", 2)
     assert "attack_unrest" not in options(g) and "naval_move" in options(g)
@@ -137,7 +132,7 @@ def test_s19_hanno_sails_three_of_five_cus_to_carthago():
     with 3 CUs to Carthago (the ships carry 3: research §10) with 1 MP left, 2 CUs staying."""
     g = board()
     add_cus(g, "carthaginians", BOX, 5)
-    place(g, "hanno", BOX)
+    set_leader(g, "hanno", BOX)
     carthage_first(g, "carthaginian_03", "carthaginian_01")
     answer(g, "carthaginian_03", "activate_leader", 5, "naval_move", "carthago")
     assert g.decision.args[-1] == 1  # "... 1 MP left: what next?"
@@ -151,7 +146,7 @@ def test_s19_no_land_move_and_no_other_power_enters_the_box():
     there: a Greek army in Carthago is offered no naval move to it."""
     g = board()
     add_cus(g, "greeks", "carthago", 2)
-    place(g, "dionysius", "carthago")
+    set_leader(g, "dionysius", "carthago")
     give(g, "greek", "greek_02", "greek_01")
     answer(g, "greek", "greek_02", "activate_leader", 2, "naval_move")
     assert BOX not in options(g) and "syracusae" in options(g)
@@ -178,7 +173,7 @@ def test_s20_1_example_1_a_greek_win_raises_unrest_3_by_one_point():
     add_cus(g, "carthaginians", BOX, 6)
     add_cus(g, "carthaginians", "leontini", 5)
     add_cus(g, "greeks", "syracusae", 10)
-    place(g, "dionysius", "syracusae")
+    set_leader(g, "dionysius", "syracusae")
     set_var(g, "unrest_now", 3)
     give(g, "greek", "greek_01", "greek_02")
     give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
@@ -196,7 +191,7 @@ def test_s20_1_example_2_ten_cus_in_the_box_leave_the_unrest_at_2():
     the unrest stays 2 and no Neutral Power Activates can raise it."""
     g = board()
     add_cus(g, "carthaginians", "carthago", 10)
-    place(g, "hanno", "carthago")
+    set_leader(g, "hanno", "carthago")
     set_var(g, "unrest_now", 2)
     carthage_first(g, "carthaginian_02", "carthaginian_01")
     answer(g, "carthaginian_02", "activate_leader", 10, "naval_move", BOX, "end_move")
@@ -225,15 +220,17 @@ def test_carthage_5p_reinforcements_in_the_box():
     """research §3 (R2 §5.10.1, 5 players): half the mercenaries (rounded up) go, then 3 CUs and 2
     mercenaries come; seed 001 §19.1: they may be placed in the Garrison Box."""
     g = board()
-    add_cus(g, "carthaginians", "panormus", 3, mercenary=True)
+    add_cus(g, "carthaginians", "panormus", 3)
+    for u in g.state["z"]["troops|panormus"]:
+        g.state["f"][u]["mercenary"] = True
     g.state["v"]["turn_no"][""] = 1
     for _ in range(3000):
-        if g.over or (g.decision and "place the 3 Carthaginian CUs" in g.decision.prompt):
+        if g.over or (g.decision and "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt):
             break
         d = g.decision
         g.apply(g.legal_actions()[0], side=d.side, decision=d.id)
     assert said(g, "Carthage pays off {gone:# mercenary CU|# mercenary CUs}") == [[2]]
-    answer(g, BOX, BOX)
+    answer(g, BOX)
     assert cus(g, BOX) == 5
     merc = [u for u in g.state["z"][f"troops|{BOX}"] if g.state["f"][u]["mercenary"]]
     assert len(merc) == 2

@@ -144,6 +144,7 @@ def test_only_carthage_sails_to_the_garrison_box():
     play_card(g, "carthaginian", "carthaginian_03", "activate_leader")
     answer(g, 5, "naval_move")
     assert "carthago" in options(g)  # the box's one lane leads there (and on, SR-8)
+    g.load_dice([6, 6, 6, 1, 1, 1])  # the battle (battle.rules): Hanno wins and stays
     answer(g, "carthago")
     # Greek CUs in Carthago: the landing is a battle, and the move ends there
     assert at(g, "hanno") == "carthago"

@@ -45,6 +45,13 @@ def no_cards(g) -> None:
                 _put(g, c, "played")
 
 
+def past_carthage_reinforcements(g) -> None:
+    """Carthage places its 5-player reinforcements in Carthago (garrison.rules: it is asked,
+    Carthago or the Garrison Box, seed 001 §19.1)."""
+    while not g.over and "place the 3 CUs and 2 mercenary CUs" in (g.decision.prompt or ""):
+        answer(g, "carthago")
+
+
 def test_set_up_places_the_start_forces_and_control():
     """Research §8 (R2 §7.3: a power controls its home spaces at the start; walled cities with
     their loyalty, independent ones 1); scenario.yaml's start forces (reconstructed, SR-1); VP 2
@@ -116,6 +123,7 @@ def test_rounds_go_round_the_table_from_the_first_player():
     assert g.decision.side == "roman" and g.decision.options == SIDES
     set_var(g, "vp", 0, "greek")  # from now on the Greeks have the fewest VP
     answer(g, "greek")
+    past_carthage_reinforcements(g)
     assert var(g, "turn_no") == 2 and var(g, "round_no") == 5
     assert g.decision.side == "greek"  # turn 2: the fewest-VP player names the first
     assert said(g, "{chooser} names {first_player} first player") == [
@@ -131,6 +139,7 @@ def test_reinforcements_in_the_cities_held():
     no_cards(g)
     add_cus(g, "carthaginians", "messana", 1)  # Messana besieged: no Greek CU there
     answer(g, "roman")
+    past_carthage_reinforcements(g)
     assert cus(g, "roma", "romans") == 2 and cus(g, "syracusae", "greeks") == 2
     assert cus(g, "messana", "greeks") == 0
     assert cus(g, "tarentum", "greeks") == 1 and cus(g, "neapolis", "greeks") == 1
@@ -168,7 +177,7 @@ def test_the_scenario_ends_after_three_turns_with_the_most_vp_winning():
     g = board()
     no_cards(g)
     set_pc(g, "akragas", "greeks")
-    for _ in range(3):
+    while not g.over:  # each turn's first player, Carthage's reinforcements
         answer(g, g.decision.options[0])
     assert g.over and var(g, "turn_no") == 3
     assert g.result.winner == "greek" and var(g, "vp", "greek") == 5
@@ -179,12 +188,12 @@ def test_a_tie_goes_to_the_gauls_then_the_etruscans_and_samnites():
     Rome)."""
     g = board()
     no_cards(g)
-    for _ in range(3):
+    while not g.over:  # each turn's first player, Carthage's reinforcements
         answer(g, g.decision.options[0])
     assert g.result.winner == "gallic"
     g = board()
     no_cards(g)
     set_var(g, "vp", 0, "gallic")
-    for _ in range(3):
+    while not g.over:  # each turn's first player, Carthage's reinforcements
         answer(g, g.decision.options[0])
     assert g.result.winner == "etruscan_samnite"
