@@ -9,6 +9,8 @@ from sor_play import add_cus, answer, at, board, cus, give, options, said, set_l
 
 BOX = "garrison_box_space"
 
+SUPPORT = "{winner} win {points:# support point|# support points}"
+BATTLE = "Battle in {x}: {ap} ({a_n:# CU|# CUs}) attack {dp} ({d_n:# CU|# CUs})"
 ROLL = ("{ap} roll {ad}, modifier {a_mod}: {a_total}; {dp} roll {dd}, modifier {d_mod}: "
         "{d_total}")
 
@@ -74,3 +76,92 @@ def test_no_friendly_territory_bonus_in_the_garrison_box():
     assert g.value("territory_modifier", True, False) == 1
     assert g.value("battle_modifier", BOX, "carthaginian", 2, 2, 4, 0) == 2
     assert g.value("force_ratio", 7, 3) == 3 and g.value("force_ratio", 5, 4) == 0
+
+
+# ---- the Gallic battle cards of seed 001 §21.3 (events.rules) ------------------------------
+
+def gauls_attack_tarentum(card: str, dice: list[int]):
+    """The Gallic chieftain (tactics 2) and 3 CUs march from Brundisium into Tarentum, a Greek
+    home space held by 2 Greek CUs without a leader; 1 Greek CU in Metapontum, where they may
+    retreat. The Gauls hold `card`."""
+    g = board()
+    add_cus(g, "gauls", "brundisium", 3)
+    add_cus(g, "greeks", "tarentum", 2)
+    add_cus(g, "greeks", "metapontum", 1)
+    set_leader(g, "gallic_chieftain", "brundisium")
+    give(g, "gallic", "gallic_01", card)
+    answer(g, "gallic", "gallic_01", "activate_leader", 3, "land_step")
+    g.load_dice(dice)
+    answer(g, "tarentum")
+    return g
+
+
+def decline_until(g, text: str) -> None:
+    """Pass optional questions (support to place) until one asks `text`."""
+    while text not in (g.decision.prompt if g.decision else text):
+        d = g.decision
+        assert d.optional, d.prompt
+        g.apply(None, side=d.side, decision=d.id)
+
+
+def test_21_3_15_flight_before_the_barbarians_no_battle_the_gauls_move_on():
+    """seed 001 §21.3 #15: the enemy falls back to a friendly space, there is no battle, the
+    Gallic army may keep moving, no support is placed."""
+    g = gauls_attack_tarentum("flight_before_the_barbarians", [])
+    answer(g, "flight_before_the_barbarians")
+    assert said(g, "{dp} flee before the Gauls: no battle in {x}") == [["greeks", "tarentum"]]
+    assert cus(g, "tarentum", "greeks") == 0 and cus(g, "metapontum", "greeks") == 3
+    assert not said(g, ROLL) and not said(g, SUPPORT)
+    assert "what next?" in g.decision.prompt and at(g, "gallic_chieftain") == "tarentum"
+
+
+def test_21_3_11_titus_manlius_the_dice_inflict_nothing():
+    """seed 001 §21.3 #11: a normal battle, but the combat dice inflict no losses, so they earn
+    no support; the loser still retreats."""
+    g = gauls_attack_tarentum("titus_manlius", [6, 6, 6, 6, 6, 1])
+    answer(g, "titus_manlius")
+    assert said(g, ROLL) == [["gauls", [6, 6, 6], 3, 21, "greeks", [6, 6, 1], 1, 14]]
+    assert said(g, "{ap} win: {dp} lose {d_loss:# CU|# CUs}, {ap} {a_loss:# CU|# CUs}") == [
+        ["gauls", "greeks", 0, "gauls", 0]]
+    assert cus(g, "metapontum", "greeks") == 3  # retreated, none lost
+    assert not said(g, SUPPORT)
+
+
+def test_21_3_5_wild_beasts_after_a_won_battle_minus_one_not_cumulative():
+    """seed 001 §21.3 #5: played after the Gauls won, the beaten army fights them at -1; two
+    armies with the event still make -1 (module.rules wild_beasts_total)."""
+    g = gauls_attack_tarentum("wild_beasts", [6, 6, 6, 2, 2, 2])
+    decline_until(g, "Gauls: play")
+    answer(g, "wild_beasts")
+    assert var(g, "beasts_on", "greeks") is True
+    assert g.value("beasts_modifier", "greeks", "gauls") == -1
+    assert g.value("beasts_modifier", "greeks", "romans") == 0
+    assert g.value("wild_beasts_total", 2) == -1
+
+
+def test_21_3_10_to_the_brave_a_second_battle_between_the_same_armies():
+    """seed 001 §21.3 #10: the second battle is fought like the first, same attacker and
+    defender; the Gauls lose the first (2 of 3 CUs) and win the second."""
+    g = gauls_attack_tarentum("to_the_brave_belongs_everything",
+                              [2, 2, 3, 3, 3, 6, 6, 6, 6, 1, 1, 1])
+    answer(g, "to_the_brave_belongs_everything")
+    assert said(g, ROLL) == [["gauls", [2, 2, 3], 3, 10, "greeks", [3, 3, 6], 1, 13],
+                             ["gauls", [6, 6, 6], 2, 20, "greeks", [1, 1, 1], 4, 7]]
+    assert len(said(g, BATTLE)) == 2
+    assert cus(g, "tarentum", "greeks") == 0
+    assert cus(g, "tarentum", "gauls") == 1 and at(g, "gallic_chieftain") == "tarentum"
+
+
+def test_21_4_29_carthaginian_mistrust_cancels_an_activation_marker_placed():
+    """seed 001 §21.4 #29: Mistrust cancels a real Carthaginian activation; the Carthaginian
+    activation marker is still placed."""
+    g = board()
+    add_cus(g, "carthaginians", "carthago", 2)
+    set_leader(g, "bomilcar", "carthago")
+    give(g, "greek", "carthaginian_mistrust", "greek_01")
+    give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
+    answer(g, "carthaginian", "carthaginian_01", "activate_leader", "carthaginian_mistrust", 2)
+    assert said(g, "The Greeks play {c}: {l} does not move") == [
+        ["carthaginian_mistrust", "bomilcar"]]
+    assert var(g, "activated", "carthaginians") is True
+    assert at(g, "bomilcar") == "carthago" and cus(g, "carthago", "carthaginians") == 2
