@@ -228,9 +228,47 @@ def test_carthage_5p_reinforcements_in_the_box():
         if g.over or (g.decision and "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt):
             break
         d = g.decision
-        g.apply(g.legal_actions()[0], side=d.side, decision=d.id)
+        g.apply(None if d.optional else g.legal_actions()[0], side=d.side, decision=d.id)
     assert said(g, "Carthage pays off {gone:# mercenary CU|# mercenary CUs}") == [[2]]
     answer(g, BOX)
     assert cus(g, BOX) == 5
     merc = [u for u in g.state["z"][f"troops|{BOX}"] if g.state["f"][u]["mercenary"]]
     assert len(merc) == 2
+
+
+def test_mercenaries_hired_once_a_turn_not_the_card_play():
+    """research §3 (R2 §7.2.4: once a turn, as active player, Carthage may play one card to hire
+    mercenary CUs equal to its value, placed as reinforcements, not its one card play); seed 001
+    §19.1 (placed in the Garrison Box)."""
+    g = board()
+    carthage_first(g, "carthaginian_02", "carthaginian_01", "carthaginian_03")
+    answer(g, "carthaginian_03")  # for support, its one use here
+    while "hire mercenaries" not in (g.decision.prompt or ""):
+        d = g.decision
+        g.apply(None if d.optional else g.legal_actions()[0], side=d.side, decision=d.id)
+    answer(g, "carthaginian_02", BOX)
+    assert said(g, "Carthage plays {c} to hire {c.ops:# mercenary CU|# mercenary CUs} in {x}") == [
+        ["carthaginian_02", 3, BOX]]
+    assert cus(g, BOX) == 3 and var(g, "mercenaries_hired") is True
+    assert all(g.state["f"][u]["mercenary"] for u in g.state["z"][f"troops|{BOX}"])
+    assert "carthaginian_01" in g.state["z"]["hand|carthaginian"]  # its card play was the 1
+
+
+def test_21_1_no_campaign_card_one_army_a_card():
+    """seed 001 §21.1 (the two armies of a Campaign card need not coordinate) and §20.3 (a
+    Campaign card may attack the unrest twice, two leaders, no shared CUs): the scenario's
+    reconstructed decks hold no Campaign card (RULINGS.md SM-7, SM-9), so one card activates one
+    leader: after Hasdrubal's attack the second leader in the box gets no move of his own."""
+    g = board()
+    add_cus(g, "carthaginians", BOX, 4)
+    set_leader(g, "hasdrubal", BOX)
+    set_leader(g, "bomilcar", BOX)
+    set_var(g, "unrest_now", 2)
+    carthage_first(g, "carthaginian_02", "carthaginian_01")
+    g.load_dice([6, 6, 6, 1, 1, 1])
+    answer(g, "carthaginian_02", "activate_leader", "hasdrubal", 2, "attack_unrest", 2)
+    assert var(g, "unrest_now") == 0 and cus(g, BOX) == 4
+    assert len(said(g, "{l} attacks the unrest ({u}) with {n:# CU|# CUs}")) == 1
+    assert "hire mercenaries" in g.decision.prompt  # Carthage's round is over
+    assert not [c for c in g.state["z"]["hand|carthaginian"] + g.state["z"]["deck|carthaginian"]
+                if "campaign" in c]
