@@ -126,7 +126,7 @@ def test_rounds_go_round_the_table_from_the_first_player():
 def test_reinforcements_in_the_cities_held():
     """Research §11 (R2 §5.10.1: Rome 2 in Roma, Greeks 2 in Syracusae and 1 each in Messana,
     Tarentum, Neapolis, Samnites 1 in Bovianum, Volsci 1 in Antium; a besieged city, read as
-    one with enemy CUs, none: SR-7)."""
+    one with enemy CUs, none: SR-6)."""
     g = board()
     no_cards(g)
     add_cus(g, "carthaginians", "messana", 1)  # Messana besieged: no Greek CU there
