@@ -188,3 +188,20 @@ def test_a_tie_goes_to_the_gauls_then_the_etruscans_and_samnites():
     for _ in range(3):
         answer(g, g.decision.options[0])
     assert g.result.winner == "etruscan_samnite"
+
+
+def test_a_person_plays_the_roman_seat_at_the_terminal_to_a_result(capsys, monkeypatch):
+    """`engine play sword_of_rome --bots human,random,random,random,random`: the Roman player
+    at the terminal (always the first answer) plays the whole scenario to a result, with the
+    board, the map by region and his hand on the screen, in English and in Russian."""
+    import io
+
+    from engine.frontends.cli import main
+    for lang, words in (("en", ("Roma (Romans, loyalty 3", "hand (Roman player)", "result: ")),
+                        ("ru", ("Рим (Римляне, лояльность 3", "рука (Римский игрок)", "итог: "))):
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+        assert main(["play", "sword_of_rome", "--bots", "human,random,random,random,random",
+                     "--seed", "5", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert all(w in out for w in words), lang
+        assert out.rstrip().splitlines()[-1].startswith(words[2])
