@@ -12,7 +12,6 @@ import random
 import yaml
 from sor_play import (
     PACK_DIR,
-    _put,
     add_cus,
     answer,
     at,
@@ -28,6 +27,7 @@ from sor_play import (
     set_var,
     var,
 )
+from zone_edit import put
 
 SIDES = ["roman", "carthaginian", "greek", "gallic", "etruscan_samnite"]
 
@@ -42,7 +42,7 @@ def no_cards(g) -> None:
     for s in SIDES:
         for zone in (f"hand|{s}", f"deck|{s}"):
             for c in list(g.state["z"][zone]):
-                _put(g, c, "played")
+                put(g, c, "played")
 
 
 def test_set_up_places_the_start_forces_and_control():
