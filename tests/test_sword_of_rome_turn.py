@@ -205,3 +205,15 @@ def test_a_person_plays_the_roman_seat_at_the_terminal_to_a_result(capsys, monke
         out = capsys.readouterr().out
         assert all(w in out for w in words), lang
         assert out.rstrip().splitlines()[-1].startswith(words[2])
+
+
+def test_the_gallic_band_is_reinforced_where_its_chieftain_stands_unless_enemies_are_there():
+    """Reconstructed (SR-6): the Gallic cities of R2 §5.10.1 lie off this map; the band gets
+    1 CU a turn with its chieftain, none while enemy CUs share his space."""
+    for enemies, got in ((0, 1), (2, 0)):
+        g = board()
+        no_cards(g)
+        g.state["f"]["gallic_chieftain"]["at"] = "brundisium"
+        add_cus(g, "greeks", "brundisium", enemies)
+        answer(g, "roman")
+        assert cus(g, "brundisium", "gauls") == got
