@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zone_edit import put as _put
+
 from engine.core.game import Game
 from engine.core.loader import load_pack
 from engine.i18n.translations import fill, message_key
@@ -75,17 +77,6 @@ def logged(g: Game) -> str:
 
 
 # ---- arranging the board ----------------------------------------------------------------
-
-def _put(g: Game, item: str, key: str | None) -> None:
-    s = g.state
-    old = s["loc"].get(item)
-    if old is not None:
-        s["z"][old].remove(item)
-        del s["loc"][item]
-    if key is not None:
-        s["z"][key].append(item)
-        s["loc"][item] = key
-
 
 def add_cus(g: Game, side: str, space: str, n: int, *, elephant: bool = False,
             moved: int = 0) -> list[str]:

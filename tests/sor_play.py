@@ -11,6 +11,8 @@ import functools
 from pathlib import Path
 from typing import Any
 
+from zone_edit import put as _put
+
 from engine.core.game import Game
 from engine.core.loader import load_pack
 from engine.i18n.translations import fill, message_key
@@ -78,17 +80,6 @@ def said(g: Game, text: str) -> list[list[Any]]:
 
 
 # ---- arranging the board ------------------------------------------------------------------
-
-def _put(g: Game, item: str, key: str | None) -> None:
-    s = g.state
-    old = s["loc"].get(item)
-    if old is not None:
-        s["z"][old].remove(item)
-        del s["loc"][item]
-    if key is not None:
-        s["z"][key].append(item)
-        s["loc"][item] = key
-
 
 def add_cus(g: Game, power: str, space: str, n: int) -> None:
     """n new CUs of a power in a space, as `create cu` would make them."""

@@ -21,18 +21,15 @@ from sor_play import (
     play_card,
     prompt,
     said,
+    set_leader,
     set_pc,
     var,
 )
 
 
 def roman_army(g, n: int = 4) -> None:
-    set_leader_at(g, "camillus", "roma")
+    set_leader(g, "camillus", "roma")
     add_cus(g, "romans", "roma", n)
-
-
-def set_leader_at(g, leader: str, space: str) -> None:
-    g.state["f"][leader]["at"] = space
 
 
 def test_a_card_activates_only_leaders_of_that_initiative_or_less():
@@ -41,7 +38,7 @@ def test_a_card_activates_only_leaders_of_that_initiative_or_less():
     (initiative 1, seed 001 §19 example) by any card."""
     g = board()
     roman_army(g)
-    set_leader_at(g, "hanno", "carthago")
+    set_leader(g, "hanno", "carthago")
     assert g.value("activatable", "roman", 1) == []
     assert g.value("activatable", "roman", 2) == ["camillus"]
     assert g.value("activatable", "carthaginian", 1) == ["hanno"]
@@ -116,7 +113,7 @@ def test_carthage_sails_3_6_or_10_cus_by_the_card_value(card, carried):
     1) goes on the 1-value card, Bomilcar on the others."""
     g = board()
     leader = "hanno" if carried == 3 else "bomilcar"
-    set_leader_at(g, leader, "carthago")
+    set_leader(g, leader, "carthago")
     add_cus(g, "carthaginians", "carthago", 10)
     give(g, "carthaginian", card, "carthaginian_34")
     answer(g, "carthaginian")
@@ -133,9 +130,9 @@ def test_only_carthage_sails_to_the_garrison_box():
     may put CUs and leaders there); the §19 example: Hanno, on a 1-value card, takes 3 of the 5
     CUs from the box to Carthago with 1 MP left."""
     g = board()
-    set_leader_at(g, "hanno", "garrison_box_space")
+    set_leader(g, "hanno", "garrison_box_space")
     add_cus(g, "carthaginians", "garrison_box_space", 5)
-    set_leader_at(g, "dionysius", "carthago")
+    set_leader(g, "dionysius", "carthago")
     add_cus(g, "greeks", "carthago", 3)
     set_pc(g, "carthago", "greeks")
     assert "garrison_box_space" not in g.value("naval_targets", "dionysius")
@@ -159,7 +156,7 @@ def test_greek_capacities_on_a_3_value_card(start, to, carried):
     §9 (R2 §12.4.3, 5 players: 10 to or from Syracusae or Lilybaeum while they hold
     Lilybaeum)."""
     g = board()
-    set_leader_at(g, "dionysius", start)
+    set_leader(g, "dionysius", start)
     add_cus(g, "greeks", start, 10)
     if start == "lilybaeum":
         set_pc(g, "lilybaeum", "greeks")

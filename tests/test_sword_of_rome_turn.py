@@ -12,7 +12,6 @@ import random
 import yaml
 from sor_play import (
     PACK_DIR,
-    _put,
     add_cus,
     answer,
     at,
@@ -28,6 +27,7 @@ from sor_play import (
     set_var,
     var,
 )
+from zone_edit import put
 
 SIDES = ["roman", "carthaginian", "greek", "gallic", "etruscan_samnite"]
 
@@ -42,7 +42,7 @@ def no_cards(g) -> None:
     for s in SIDES:
         for zone in (f"hand|{s}", f"deck|{s}"):
             for c in list(g.state["z"][zone]):
-                _put(g, c, "played")
+                put(g, c, "played")
 
 
 def past_carthage_reinforcements(g) -> None:
@@ -134,7 +134,7 @@ def test_rounds_go_round_the_table_from_the_first_player():
 def test_reinforcements_in_the_cities_held():
     """Research §11 (R2 §5.10.1: Rome 2 in Roma, Greeks 2 in Syracusae and 1 each in Messana,
     Tarentum, Neapolis, Samnites 1 in Bovianum, Volsci 1 in Antium; a besieged city, read as
-    one with enemy CUs, none: SR-7)."""
+    one with enemy CUs, none: SR-6)."""
     g = board()
     no_cards(g)
     add_cus(g, "carthaginians", "messana", 1)  # Messana besieged: no Greek CU there
@@ -197,3 +197,33 @@ def test_a_tie_goes_to_the_gauls_then_the_etruscans_and_samnites():
     while not g.over:  # each turn's first player, Carthage's reinforcements
         answer(g, g.decision.options[0])
     assert g.result.winner == "etruscan_samnite"
+
+
+def test_a_person_plays_the_roman_seat_at_the_terminal_to_a_result(capsys, monkeypatch):
+    """`engine play sword_of_rome --bots human,random,random,random,random`: the Roman player
+    at the terminal (always the first answer) plays the whole scenario to a result, with the
+    board, the map by region and his hand on the screen, in English and in Russian."""
+    import io
+
+    from engine.frontends.cli import main
+    for lang, words in (("en", ("Roma (Romans, loyalty 3", "hand (Roman player)", "result: ")),
+                        ("ru", ("Рим (Римляне, лояльность 3", "рука (Римский игрок)", "итог: "))):
+        monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+        assert main(["play", "sword_of_rome", "--bots", "human,random,random,random,random",
+                     "--seed", "5", "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        assert all(w in out for w in words), lang
+        assert out.rstrip().splitlines()[-1].startswith(words[2])
+
+
+def test_the_gallic_band_is_reinforced_where_its_chieftain_stands_unless_enemies_are_there():
+    """Reconstructed (SR-6): the Gallic cities of R2 §5.10.1 lie off this map; the band gets
+    1 CU a turn with its chieftain, none while enemy CUs share his space."""
+    for enemies, got in ((0, 1), (2, 0)):
+        g = board()
+        no_cards(g)
+        g.state["f"]["gallic_chieftain"]["at"] = "brundisium"
+        add_cus(g, "greeks", "brundisium", enemies)
+        answer(g, "roman")
+        past_carthage_reinforcements(g)
+        assert cus(g, "brundisium", "gauls") == got
