@@ -16,6 +16,18 @@ def carthage_first(g, *hand: str) -> None:
     answer(g, "carthaginian")
 
 
+def play_until(g, stop) -> None:
+    """Play on, passing every optional question and taking the first option of the others,
+    until `stop()` holds (the game must not end first)."""
+    for _ in range(3000):
+        assert not g.over
+        if stop():
+            return
+        d = g.decision
+        g.apply(None if d.optional else g.legal_actions()[0], side=d.side, decision=d.id)
+    raise AssertionError("play_until: never stopped")
+
+
 def bomilcar_attacks_from_the_box(unrest: int, dice: list[int]):
     """seed 001 §20.3 example 2's position: Bomilcar and 2 CUs in the Garrison Box, a card of
     value 3 activates him, both CUs attack."""
@@ -208,11 +220,7 @@ def test_s20_2_unrest_3_costs_a_card_and_a_vp():
     set_var(g, "unrest_now", 3)
     ports = g.value("sicilian_ports", "carthaginians")
     assert g.value("hand_size", "carthaginian") == 5 + ports - 1
-    for _ in range(2000):
-        if said(g, "The unrest of {unrest_now} costs Carthage {r:# VP|# VP}") or g.over:
-            break
-        d = g.decision
-        g.apply(g.legal_actions()[-1], side=d.side, decision=d.id)
+    play_until(g, lambda: bool(said(g, "The unrest of {unrest_now} costs Carthage {r:# VP|# VP}")))
     assert said(g, "The unrest of {unrest_now} costs Carthage {r:# VP|# VP}") == [[3, 1]]
 
 
@@ -224,11 +232,7 @@ def test_carthage_5p_reinforcements_in_the_box():
     for u in g.state["z"]["troops|panormus"]:
         g.state["f"][u]["mercenary"] = True
     g.state["v"]["turn_no"][""] = 1
-    for _ in range(3000):
-        if g.over or (g.decision and "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt):
-            break
-        d = g.decision
-        g.apply(None if d.optional else g.legal_actions()[0], side=d.side, decision=d.id)
+    play_until(g, lambda: "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt)
     assert said(g, "Carthage pays off {gone:# mercenary CU|# mercenary CUs}") == [[2]]
     answer(g, BOX)
     assert cus(g, BOX) == 5
@@ -243,9 +247,7 @@ def test_mercenaries_hired_once_a_turn_not_the_card_play():
     g = board()
     carthage_first(g, "carthaginian_02", "carthaginian_01", "carthaginian_03")
     answer(g, "carthaginian_03")  # for support, its one use here
-    while "hire mercenaries" not in (g.decision.prompt or ""):
-        d = g.decision
-        g.apply(None if d.optional else g.legal_actions()[0], side=d.side, decision=d.id)
+    play_until(g, lambda: "hire mercenaries" in g.decision.prompt)
     answer(g, "carthaginian_02", BOX)
     assert said(g, "Carthage plays {c} to hire {c.ops:# mercenary CU|# mercenary CUs} in {x}") == [
         ["carthaginian_02", 3, BOX]]
