@@ -111,6 +111,9 @@ def _build(root: Path) -> Build:
         diags.append(_too_big(src, "checked"))
         return Build(src, None, None, sorted(diags, key=sort_key))
     diags.extend(result.diagnostics)
+    if not any(d.severity == "error" for d in diags):  # else what is unread may be unchecked
+        from engine.dsl.check.unread import unread
+        diags.extend(unread(src.model, result, src.meta, src.sources))
     if any(d.severity == "error" for d in diags):
         return Build(src, result, None, sorted(diags, key=sort_key))
     try:

@@ -123,6 +123,8 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             self._determinize(model, self._meta_map)
         if self._meta_map is not None and "deal_by" in self._meta_map:
             self._deal_by(self._meta_map)
+        if self._meta_map is not None and "unread" in self._meta_map:
+            model.unread = self._unread(self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)

@@ -80,6 +80,9 @@ def _add_validate(commands: Subparsers) -> None:
                          help="json: diagnostics, coverage per language and disagreements")
     command.add_argument("--disagreements", action="store_true",
                          help="list every place where the pack's sources disagree (note N520)")
+    command.add_argument("--strict", action="store_true",
+                         help="count warnings (data no rule reads, W6xx, and the others) as "
+                         "errors")
     command.add_argument("-q", "--quiet", action="store_true",
                          help="print errors only (no notes, warnings or summary), then their "
                          "count")
