@@ -238,12 +238,18 @@ def _add_terms(commands: Subparsers) -> None:
 
 def _add_schema(commands: Subparsers) -> None:
     command = commands.add_parser(
-        "schema", help="print the JSON Schema of the public format",
-        description="Print the JSON Schema (draft 2020-12) of what the engine "
+        "schema", help="print a JSON Schema: of the public format, or of a pack's records",
+        description="Print a JSON Schema: with --api (draft 2020-12), of what the engine "
         "gives and takes: views, decisions, actions, log entries and saves "
-        "(engine.core.api; docs/api.md explains every key).")
-    command.add_argument("--api", action="store_true",
-                         help="the format of views, decisions, actions, log entries and saves")
+        "(engine.core.api; docs/api.md explains every key); with --pack (draft-07), of the pack's "
+        "record files, made from its types, for an editor's YAML language server "
+        "(docs/language.md, \"Editors\").")
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--api", action="store_true",
+                       help="the format of views, decisions, actions, log entries and saves")
+    which.add_argument("--pack", metavar="PACK",
+                       help="the record files of PACK (a shipped pack's name or a directory): "
+                       "fields, types, enums and record ids")
     command.set_defaults(func=cmd_schema)
 
 
