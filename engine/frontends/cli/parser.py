@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from engine.frontends.cli.explain import cmd_explain
 from engine.frontends.cli.games import cmd_balance, cmd_play, cmd_simulate
 from engine.frontends.cli.help_layout import CommandParser, Formatter, VersionAction
 from engine.frontends.cli.info import cmd_cards, cmd_eval, cmd_schema, cmd_terms
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate(commands)
     _add_balance(commands)
     _add_cards(commands)
+    _add_explain(commands)
     _add_eval(commands)
     _add_terms(commands)
     _add_schema(commands)
@@ -210,6 +212,24 @@ def _add_cards(commands: Subparsers) -> None:
                          help="only records of this type (repeat for several types)")
     command.add_argument("--json", action="store_true")
     command.set_defaults(func=cmd_cards)
+
+
+def _add_explain(commands: Subparsers) -> None:
+    command = commands.add_parser(
+        "explain", help="one card (or any record): its fields, rules, texts and mentions",
+        description="Show one record of a pack, a card most often: its fields, the rules "
+        "text of its effects and where the procedures they call are written, its name and "
+        "text in each of the pack's languages, and every line of the pack's rules files "
+        "that names it.",
+        epilog="example: engine explain messenger_intercepted --lang nl")
+    command.add_argument("card", metavar="CARD",
+                         help="the record's id, or its English name")
+    command.add_argument("--pack", metavar="PACK",
+                         help="the pack to look in (default: the shipped pack that has CARD)")
+    command.add_argument("--lang", type=language, metavar="CODE",
+                         help="only this language (default: each of the pack's languages)")
+    command.add_argument("--json", action="store_true")
+    command.set_defaults(func=cmd_explain)
 
 
 def _add_eval(commands: Subparsers) -> None:
