@@ -1,0 +1,48 @@
+"""`ParseMemo`: the rules files and effect blocks parsed so far, by their text.
+
+Held by a tool that reads the same pack again and again (engine.dsl.workspace, as a designer
+types): a file whose text has not changed is not parsed again. The syntax tree is frozen, so
+one tree serves every check of it. A build does without one: each reads its files afresh.
+"""
+from __future__ import annotations
+
+import attrs
+
+from engine.dsl import ast as A
+from engine.dsl.errors import Diagnostic, DslError
+from engine.dsl.parser.entry import parse_effect, parse_module_partial
+
+Parsed = tuple[A.Module, list[Diagnostic], set[str]]
+MAX_FILES = 256  # of one memo: the oldest go first (a pack has tens of files)
+
+
+@attrs.define
+class ParseMemo:
+    files: dict[tuple[str, str], Parsed] = attrs.Factory(dict)  # (path, text) -> parsed
+    # (text, path, line, col) -> the block, or the diagnostics of its syntax error
+    effects: dict[tuple[str, str, int, int], tuple[A.Stmt, ...] | DslError] = attrs.Factory(dict)
+
+    def module(self, text: str, path: str) -> Parsed:
+        """`parse_module_partial(text, path)`, once per text."""
+        key = (path, text)
+        got = self.files.get(key)
+        if got is None:
+            got = self.files[key] = parse_module_partial(text, path)
+            while len(self.files) > MAX_FILES:
+                del self.files[next(iter(self.files))]
+        module, diags, broken = got
+        return module, list(diags), set(broken)
+
+    def effect(self, text: str, path: str, line: int, col: int) -> tuple[A.Stmt, ...]:
+        """`parse_effect(...)`, once per text and place; raises its DslError again."""
+        key = (text, path, line, col)
+        got = self.effects.get(key)
+        if got is None:
+            try:
+                got = parse_effect(text, path, line, col)
+            except DslError as err:
+                got = err
+            self.effects[key] = got
+        if isinstance(got, DslError):
+            raise DslError(got.diagnostics)
+        return got
