@@ -58,6 +58,8 @@ def test_the_rules_lines_that_name_a_record(capsys):
     assert f"named in the rules: {len(mentions)} lines:" in out
     assert "  content/hannibal/reinforce.rules:" in out
     assert list(found["languages"]) == ["en", "nl", "ru"]  # --json without --lang: each one
+    assert found["languages"]["en"] == {"name": "Scipio Africanus", "text": "",
+                                        "own_name": True}
 
 
 def test_a_card_is_found_by_its_english_name_in_the_one_pack_that_has_it(capsys):

@@ -92,6 +92,12 @@ def test_the_engine_refuses_what_the_schema_refuses(tmp_path):
     assert "E314" in [d.code for d in build_pack(root).diagnostics]
 
 
+def test_every_key_a_record_may_carry_has_its_schema():
+    from engine.dsl import recordschema
+    from engine.dsl.pack.words import RECORD_META
+    assert set(recordschema._META) == set(RECORD_META)
+
+
 def test_the_command_prints_the_schema(capsys):
     assert main(["schema", "--pack", "hannibal"]) == 0
     printed = json.loads(capsys.readouterr().out)

@@ -104,7 +104,6 @@ class _Report:
         self.sources = sources
         self.root = Path(model.root)
         self.diags: list[Diagnostic] = []
-        self.kept_used: set[str] = set()  # `unread:` names that turned out to be needed
 
     def own(self, path: str) -> bool:
         """Is `path` a file of this pack (not of a pack it imports)?"""

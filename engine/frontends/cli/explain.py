@@ -78,11 +78,11 @@ def explain(pack: CompiledPack, rid: str, langs: list[str]) -> dict[str, Any]:
              if f.type in ("effect", "triggers") and rec.data.get(f.name)]
     effects = _written(rec.site.path, rec.type, rid, rules)
     fields = {k: v for k, v in rec.data.items() if k not in rules and k != "id"}
-    words: dict[str, dict[str, str]] = {}
+    words: dict[str, dict[str, Any]] = {}
     for lang in langs:
         cat = Catalog(pack, lang)
         words[lang] = {"name": cat.name(rid), "text": cat.text(rid),
-                       "own": "yes" if cat.own_name(rid, lang) is not None else "no"}
+                       "own_name": cat.own_name(rid, lang) is not None}
     return {"type": rec.type, "id": rid, "path": _shown(rec.site.path), "line": rec.site.line,
             "fields": fields, "effects": effects,
             "calls": _calls(model, effects), "languages": words,
@@ -155,7 +155,7 @@ def _text(found: dict[str, Any]) -> list[str]:
         out += [f"    {c['name']}  {c['path']}:{c['line']}" for c in found["calls"]]
     out.append("in each language:")
     for lang, words in found["languages"].items():
-        mark = "" if words["own"] == "yes" else "  (no name of its own in this language)"
+        mark = "" if words["own_name"] else "  (no name of its own in this language)"
         out.append(f"  {lang}: {words['name']}{mark}")
         if words["text"]:
             out += _wrapped(words["text"], "      ", hang="")
