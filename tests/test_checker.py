@@ -56,7 +56,10 @@ def one(b, code: str):
 def test_base_pack_is_clean(write_pack):
     _root, b = build(write_pack)
     assert b.ok, render_text(b.diagnostics)
-    assert b.diagnostics == []
+    # only the dead data of a pack this small (tests/test_unread.py): a card and a procedure
+    # the rules the tests add may read
+    assert sorted((d.code, d.message.split(":")[0]) for d in b.diagnostics) == [
+        ("W601", "procedure 'best' is never called"), ("W604", "card 'c2' is never read")]
 
 
 def test_a_bad_reference_names_the_record_and_field_as_written(write_pack):

@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from engine.core.errors import PackError
 from engine.dsl.errors import Diagnostic, did_you_mean, source_line
 
@@ -145,11 +147,11 @@ def _pack_id(pack_root: Path) -> str:
 
 
 # ---- running ------------------------------------------------------------------------------------
-def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = False
-             ) -> Report:
+def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = False,
+             strict: bool = False) -> Report:
     """Validate packs and translations; see `validate_paths`. With `disagreements`, every
     disagreement between sources is also a note (N520); otherwise each pack that has some
-    gets one line in `Report.messages`."""
+    gets one line in `Report.messages`. With `strict`, every warning is an error."""
     args = list(paths) if paths else [_shipped()]
     targets = [_resolve(a) for a in args]  # raises before doing any work
     report = Report()
@@ -196,6 +198,9 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
     diags, cov = _translations(tpaths, infos, keys)
     report.diagnostics.extend(diags)
     report.coverage.update(cov)
+    if strict:
+        report.diagnostics = [attrs.evolve(d, severity="error") if d.severity == "warning"
+                              else d for d in report.diagnostics]
     return report
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from engine.dsl.cache import Cache
     from engine.dsl.check import CheckResult
     from engine.dsl.pack import PackSource
+    from engine.dsl.parser.memo import ParseMemo
 
 
 @attrs.define
@@ -99,9 +100,14 @@ def _thaw(entry: dict[str, Any]) -> Build:
 
 
 def _build(root: Path) -> Build:
+    from engine.dsl.cache import Cache
     from engine.dsl.check import check
     from engine.dsl.pack import read_pack
-    src = read_pack(root)
+    cache = Cache.open()
+    memo = _parses(cache, root)
+    src = read_pack(root, memo=memo)
+    if cache is not None and memo.parsed:
+        cache.put("parses", _parses_key(root), attrs.evolve(memo, before=None, parsed=0))
     diags = list(src.diagnostics)
     # The rules are checked even when some files are broken, so that one run reports every
     # problem; names defined in the broken parts are "poisoned" and their uses not reported.
@@ -111,6 +117,9 @@ def _build(root: Path) -> Build:
         diags.append(_too_big(src, "checked"))
         return Build(src, None, None, sorted(diags, key=sort_key))
     diags.extend(result.diagnostics)
+    if not any(d.severity == "error" for d in diags):  # else what is unread may be unchecked
+        from engine.dsl.check.unread import unread
+        diags.extend(unread(src.model, result, src.meta, src.sources))
     if any(d.severity == "error" for d in diags):
         return Build(src, result, None, sorted(diags, key=sort_key))
     try:
@@ -123,6 +132,20 @@ def _build(root: Path) -> Build:
         diags.append(_too_big(src, "compiled", err))
         return Build(src, result, None, sorted(diags, key=sort_key))
     return Build(src, result, code, sorted(diags, key=sort_key), code_object)
+
+
+def _parses_key(root: Path) -> str:
+    from engine.dsl.cache import key_of
+    return key_of("parses", str(Path(root).resolve()))
+
+
+def _parses(cache: Cache | None, root: Path) -> ParseMemo:
+    """A memo of parses for reading the pack at `root`, over the syntax trees its last
+    reading kept in the cache: after an edit only the changed files are parsed. A tree is
+    taken by its file's path and exact text, and the key holds the engine's hash."""
+    from engine.dsl.parser.memo import ParseMemo
+    before = cache.get("parses", _parses_key(root)) if cache is not None else None
+    return ParseMemo(before=before if isinstance(before, ParseMemo) else None)
 
 
 def module_filename(src: PackSource) -> str:

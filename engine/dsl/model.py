@@ -157,6 +157,9 @@ class PackModel:
     # pack.yaml `determinize`: the procedure that re-makes hidden choices in a bot's imagined
     # copy of the game (engine.core.determinize), and where it is named
     determinize: tuple[str, Site] | None = None
+    # pack.yaml `unread`: names (declarations, record ids, record types) kept on purpose
+    # though no rule reads them, each where it is named (no W6xx warning for them)
+    unread: dict[str, Site] = attrs.Factory(dict)
 
     def own_namespace(self, record_type: str) -> bool:
         """Are records of this type out of the names rules use (tables, glossary terms)?

@@ -9,6 +9,7 @@ One module per concept, each a class building on those below it: state (the pack
 annotations, diagnostics), events (event state), expressions, lambdas, graphs, builtins,
 calls, actions, targets, modifiers, statements, rules; beside them constants and
 declarations, and the suspension analysis; `checker` composes them and runs them in order.
+After a clean check, `unread` finds the data nothing reads (engine.dsl.build runs it).
 """
 from engine.dsl.check.builtins import BUILTINS
 from engine.dsl.check.checker import Checker, check

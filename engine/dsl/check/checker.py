@@ -51,7 +51,8 @@ class Checker(RuleChecker, DeclarationChecker, SuspensionChecker):
         self._check_determinize(fns)
         self._check_ev_uses()
         return CheckResult(self.types, self.res, fns, evs, self.diags, modified=self.modified,
-                           bound=self.bound, const_order=const_order)
+                           bound=self.bound, const_order=const_order,
+                           not_read=self.not_read)
 
     def _check_setup_handler(self) -> None:
         """A playable pack starts its games with an `on setup:` trigger (E250)."""

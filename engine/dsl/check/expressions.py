@@ -371,6 +371,7 @@ class ExpressionChecker(EventStateChecker, ABC):
         rec = self.model.records.get(e.name)
         self._set(obj, ("list", obj.id))
         self.res[id(obj)] = ("all", obj.id)
+        self.not_read.add(id(obj))  # names one record of the type, not all of them
         if rec is None or rec.type != obj.id:
             if e.name not in self.model.poisoned:  # else: reported where it is broken
                 self.error("E339", f"{obj.id}.{e.name}: no {obj.id} record has the id "

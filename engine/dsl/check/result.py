@@ -29,3 +29,5 @@ class CheckResult:
     # id(call, emit or modify) -> its arguments in parameter order, defaults filled in
     bound: dict[int, BoundArgs] = attrs.Factory(dict)
     const_order: list[str] = attrs.Factory(list)  # consts in the order they are evaluated
+    # ids of nodes whose resolution is no read (assignment targets, the type of `type.id`)
+    not_read: set[int] = attrs.Factory(set)

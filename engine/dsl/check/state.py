@@ -32,6 +32,9 @@ class CheckerState:
         self.res: dict[int, Resolution] = {}
         self.bound: dict[int, BoundArgs] = {}
         self.modified: set[str] = set()  # values some `modify` changes
+        # nodes whose resolution is no read of what they name: assignment targets, the type of
+        # `type.id` (engine.dsl.check.unread)
+        self.not_read: set[int] = set()
         self.window_types: dict[str, Type] = {}  # window -> the type of what `open` returns
         # for the suspension analysis: function -> what it calls / emits / enqueues
         self.calls: dict[str, set[str]] = {}

@@ -26,6 +26,7 @@ class TargetChecker(ActionChecker):
                     self.error("E211", f"var '{t.id}' takes {len(var.params)} index(es): "
                                f"{t.id}[...]", p, t.at)
                 self.res[id(t)] = ("var", t.id)
+                self.not_read.add(id(t))
                 return T.from_ast(var.type)
             self.error("E226", f"cannot assign to '{t.id}': declare it with 'let' or 'var'", p,
                        t.at, did_you_mean(t.id, [*sc.names(), *self.model.vars]))
@@ -33,6 +34,7 @@ class TargetChecker(ActionChecker):
         if (isinstance(t, A.Index) and isinstance(t.obj, A.Name) and t.obj.id in self.model.vars
                 and sc.lookup(t.obj.id) is None and self._indexed_var(t.obj.id)):
             self._expr(t, sc)
+            self.not_read.add(id(t))
             return T.from_ast(self.model.vars[t.obj.id].type)
         if isinstance(t, A.Index):
             lt = self._expr(t.obj, sc)

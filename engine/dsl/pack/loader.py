@@ -22,7 +22,7 @@ from engine.dsl.pack.meta import MetaReader
 from engine.dsl.pack.provenance import ProvenanceReader
 from engine.dsl.pack.reader import Part, meta_get
 from engine.dsl.pack.records import RecordsReader
-from engine.dsl.parser import parse_module_partial
+from engine.dsl.parser.memo import ParseMemo
 from engine.dsl.yamlload import load_yaml
 
 _YAML_IDS = re.compile(r"\bid:\s*['\"]?([a-z][a-z0-9_]*)")
@@ -54,9 +54,12 @@ def pack_hash(files: dict[str, str]) -> str:
     return h.hexdigest()[:16]
 
 
-def read_pack(root: Path) -> PackSource:
-    """Load a pack directory. Never raises for bad content: see `.diagnostics`."""
-    loader = _Loader(root)
+def read_pack(root: Path, overlay: dict[str, str] | None = None,
+              memo: ParseMemo | None = None) -> PackSource:
+    """Load a pack directory. Never raises for bad content: see `.diagnostics`. `overlay`
+    gives texts to read instead of some files' contents, by absolute path (an editor's
+    unsaved buffers), and `memo` the files parsed before (engine.dsl.workspace)."""
+    loader = _Loader(root, overlay, memo)
     return loader.load()
 
 
@@ -104,7 +107,7 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             if text is None:
                 continue
             self._owner[str(p)] = part
-            module, diags, broken = parse_module_partial(text, str(p))
+            module, diags, broken = self._parse_rules(text, str(p))
             modules.append(module)
             self.diags.extend(diags)
             model.poisoned |= broken
@@ -123,6 +126,8 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             self._determinize(model, self._meta_map)
         if self._meta_map is not None and "deal_by" in self._meta_map:
             self._deal_by(self._meta_map)
+        if self._meta_map is not None and "unread" in self._meta_map:
+            model.unread = self._unread(self._meta_map)
         raw_records = []
         for p, part in record_files:
             text = self._read(p, part)

@@ -1,6 +1,6 @@
 """pack.yaml: its keys (E302/E303), the pack's id and sides, and the settings that name
 things of the pack's rules: `limits`, `names_from`, `board`, `balance`, `turn_event`,
-`heuristic`, `determinize`, `deal_by`, `glossary`.
+`heuristic`, `determinize`, `deal_by`, `glossary`, `unread`.
 """
 from __future__ import annotations
 
@@ -208,6 +208,25 @@ class MetaReader(PackReader):
             self.error("E346", f"'deal_by' is one of {', '.join(DEAL_BY)}, not '{shown}'",
                        site_at(loc, shown if isinstance(value, str) else None),
                        did_you_mean(shown, DEAL_BY))
+
+    def _unread(self, meta: YMap) -> dict[str, Site]:
+        """pack.yaml `unread: {NAME: why, ...}`: what the pack keeps though no rule reads it
+        (engine.dsl.check.unread), each with the reason (E348 for another shape; the names
+        are checked against the pack once its records are read)."""
+        spec = meta["unread"]
+        if not isinstance(spec, YMap):
+            self._at(meta, "unread", "E348", "'unread' maps names to why they are kept, e.g. "
+                     "unread: {term: \"words for people, shown by the glossary\"}")
+            return {}
+        out = {}
+        for name, why in spec.items():
+            loc = spec.key_loc[name]
+            if not isinstance(name, str) or not isinstance(why, str) or not why.strip():
+                self.error("E348", f"unread: {name!r} needs the reason it is kept, as text",
+                           site_at(loc, str(name)))
+                continue
+            out[name] = site_at(loc, name)
+        return out
 
     def _glossary(self, model: PackModel, meta: YMap) -> set[str]:
         """pack.yaml `glossary: type | [type, ...]`: record types whose records are terms

@@ -15,6 +15,8 @@ from engine.dsl import ast as A
 from engine.dsl.errors import Diagnostic, source_line
 from engine.dsl.files import link_problem, printable_path, refused_link, walk_pack
 from engine.dsl.model import Site
+from engine.dsl.parser import parse_effect, parse_module_partial
+from engine.dsl.parser.memo import Parsed, ParseMemo
 from engine.dsl.yamlload import YMap
 
 
@@ -32,8 +34,12 @@ class PackReader:
     """The state of one pack's reading, shared by its areas: files read (`sources`), the
     diagnostics (`diags`), the pack each file belongs to, where each name is declared."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, overlay: dict[str, str] | None = None,
+                 memo: ParseMemo | None = None):
         self.root = root
+        # texts that stand for files' contents (an editor's unsaved buffers), by absolute path
+        self.overlay = overlay or {}
+        self.memo = memo  # the files parsed before, when the caller keeps them
         self.real_root = Path(os.path.realpath(root))
         self._meta_map: YMap | None = None
         self.diags: list[Diagnostic] = []
@@ -45,6 +51,18 @@ class PackReader:
         self.import_roots: list[Path] = []
         self.probes: list[tuple[str, bool]] = []  # (pack.yaml looked for, found) per import
         self._texts: dict[str, list[tuple[str, str]]] = {}  # pack folder -> (file, text)
+
+    def _parse_rules(self, text: str, path: str) -> Parsed:
+        """A rules file's declarations, diagnostics and broken names (from the memo if any)."""
+        if self.memo is not None:
+            return self.memo.module(text, path)
+        return parse_module_partial(text, path)
+
+    def _parse_effect(self, text: str, path: str, line: int, col: int) -> tuple[A.Stmt, ...]:
+        """A record field's statement block (from the memo if any); raises DslError."""
+        if self.memo is not None:
+            return self.memo.effect(text, path, line, col)
+        return parse_effect(text, path, line, col)
 
     def error(self, code: str, message: str, site: Site, suggestion: str | None = None,
               severity: str = "error") -> None:
@@ -65,7 +83,9 @@ class PackReader:
 
     def _read(self, p: Path, part: Part | None = None) -> str | None:
         try:
-            text = p.read_text(encoding="utf-8")
+            text = self.overlay.get(os.path.abspath(p))
+            if text is None:
+                text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError as err:
             self.diags.append(Diagnostic("E300", f"not UTF-8 text (byte {err.start}): save the "
                                          "file as UTF-8", printable_path(str(p)), 0, 0))

@@ -18,7 +18,7 @@ from engine.dsl.pack.reader import site_at
 from engine.dsl.pack.table_keys import key_matcher
 from engine.dsl.pack.values import brief, fraction_in
 from engine.dsl.pack.words import RECORD_META, RESERVED, SLUG
-from engine.dsl.parser import parse_effect, parse_record_decls
+from engine.dsl.parser import parse_record_decls
 from engine.dsl.yamlload import YList, YMap
 
 
@@ -234,7 +234,7 @@ class RecordsReader(DisagreementReader):
         src = self.sources.get(loc.path, "")
         line, col = self._text_start(loc)
         try:
-            body = parse_effect(text, loc.path, line, col)
+            body = self._parse_effect(text, loc.path, line, col)
         except DslError as err:
             for d in err.diagnostics:  # show the line as it is in the file
                 self.diags.append(attrs.evolve(d, line_text=source_line(src, d.line)))

@@ -1,6 +1,6 @@
 """The commands that print what a pack holds or what the engine speaks: `engine cards` (its
 records and their names), `engine terms` (its glossary), `engine eval` (one of its values)
-and `engine schema` (the JSON Schema of the public format)."""
+and `engine schema` (the JSON Schema of the public format or of a pack's records)."""
 from __future__ import annotations
 
 import argparse
@@ -172,9 +172,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     import json
+    if args.pack is not None:
+        from engine.dsl.recordschema import record_schema
+        pack = load(args.pack)
+        say_read_from(pack)
+        print(json.dumps(record_schema(pack.model), indent=2, ensure_ascii=False))
+        return EXIT_OK
     if not args.api:
         raise UsageError("say which schema: --api (views, decisions, actions, log entries "
-                         "and saves)")
+                         "and saves) or --pack PACK (a pack's record files)")
     from engine.core.schema import api_schema
     print(json.dumps(api_schema(), indent=2, ensure_ascii=False))
     return EXIT_OK

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from engine.frontends.cli.explain import cmd_explain
 from engine.frontends.cli.games import cmd_balance, cmd_play, cmd_simulate
 from engine.frontends.cli.help_layout import CommandParser, Formatter, VersionAction
 from engine.frontends.cli.info import cmd_cards, cmd_eval, cmd_schema, cmd_terms
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate(commands)
     _add_balance(commands)
     _add_cards(commands)
+    _add_explain(commands)
     _add_eval(commands)
     _add_terms(commands)
     _add_schema(commands)
@@ -80,6 +82,9 @@ def _add_validate(commands: Subparsers) -> None:
                          help="json: diagnostics, coverage per language and disagreements")
     command.add_argument("--disagreements", action="store_true",
                          help="list every place where the pack's sources disagree (note N520)")
+    command.add_argument("--strict", action="store_true",
+                         help="count warnings (data no rule reads, W6xx, and the others) as "
+                         "errors")
     command.add_argument("-q", "--quiet", action="store_true",
                          help="print errors only (no notes, warnings or summary), then their "
                          "count")
@@ -209,6 +214,24 @@ def _add_cards(commands: Subparsers) -> None:
     command.set_defaults(func=cmd_cards)
 
 
+def _add_explain(commands: Subparsers) -> None:
+    command = commands.add_parser(
+        "explain", help="one card (or any record): its fields, rules, texts and mentions",
+        description="Show one record of a pack, a card most often: its fields, the rules "
+        "text of its effects and where the procedures they call are written, its name and "
+        "text in each of the pack's languages, and every line of the pack's rules files "
+        "that names it.",
+        epilog="example: engine explain messenger_intercepted --lang nl")
+    command.add_argument("card", metavar="CARD",
+                         help="the record's id, or its English name")
+    command.add_argument("--pack", metavar="PACK",
+                         help="the pack to look in (default: the shipped pack that has CARD)")
+    command.add_argument("--lang", type=language, metavar="CODE",
+                         help="only this language (default: each of the pack's languages)")
+    command.add_argument("--json", action="store_true")
+    command.set_defaults(func=cmd_explain)
+
+
 def _add_eval(commands: Subparsers) -> None:
     command = commands.add_parser(
         "eval", help="evaluate one of a pack's values (tables, formulas)",
@@ -235,12 +258,18 @@ def _add_terms(commands: Subparsers) -> None:
 
 def _add_schema(commands: Subparsers) -> None:
     command = commands.add_parser(
-        "schema", help="print the JSON Schema of the public format",
-        description="Print the JSON Schema (draft 2020-12) of what the engine "
+        "schema", help="print a JSON Schema: of the public format, or of a pack's records",
+        description="Print a JSON Schema: with --api (draft 2020-12), of what the engine "
         "gives and takes: views, decisions, actions, log entries and saves "
-        "(engine.core.api; docs/api.md explains every key).")
-    command.add_argument("--api", action="store_true",
-                         help="the format of views, decisions, actions, log entries and saves")
+        "(engine.core.api; docs/api.md explains every key); with --pack (draft-07), of the pack's "
+        "record files, made from its types, for an editor's YAML language server "
+        "(docs/language.md, \"Editors\").")
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--api", action="store_true",
+                       help="the format of views, decisions, actions, log entries and saves")
+    which.add_argument("--pack", metavar="PACK",
+                       help="the record files of PACK (a shipped pack's name or a directory): "
+                       "fields, types, enums and record ids")
     command.set_defaults(func=cmd_schema)
 
 

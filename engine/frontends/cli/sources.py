@@ -21,7 +21,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from engine.core.validate import validate
     from engine.dsl.errors import render_json
     try:
-        report = validate(args.paths or None, disagreements=args.disagreements)
+        report = validate(args.paths or None, disagreements=args.disagreements,
+                          strict=args.strict)
     except FileNotFoundError as err:
         raise UsageError(str(err)) from None
     if args.format == "json":
