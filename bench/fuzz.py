@@ -562,10 +562,10 @@ def _memoize_parsing() -> None:
     by the pack reader, so the outcome of an input is the same."""
     import functools
 
-    import engine.dsl.pack.loader
+    import engine.dsl.pack.reader
     import engine.dsl.pack.records
-    for module, name in ((engine.dsl.pack.loader, "parse_module_partial"),
-                         (engine.dsl.pack.records, "parse_effect"),
+    for module, name in ((engine.dsl.pack.reader, "parse_module_partial"),
+                         (engine.dsl.pack.reader, "parse_effect"),
                          (engine.dsl.pack.records, "parse_record_decls")):
         memo = functools.lru_cache(maxsize=4096)(getattr(module, name))
         setattr(module, name, memo)
