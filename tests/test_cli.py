@@ -100,13 +100,13 @@ def test_help_is_fast_and_light():
     # the whole of `engine --help`, as `python -m engine` runs it, and then what it imported:
     # no parser, YAML, attrs or runtime, no package metadata (read for --version only), and
     # neither typing nor shutil (which argparse imports for the terminal's width): each was
-    # a tenth of the start-up
+    # a tenth of the start-up; nor the language server's pygls
     code = ("import runpy, sys; sys.argv = ['engine', '--help']\n"
             "try: runpy.run_module('engine', run_name='__main__')\n"
             "except SystemExit: pass\n"
             "heavy = [m for m in ('lark', 'yaml', 'cattrs', 'attrs', 'dsl', 'engine.dsl.parser', "
             "'engine.core.loader', 'engine.core.game', 'engine.core.runtime', "
-            "'importlib.metadata', 'typing', 'shutil') "
+            "'importlib.metadata', 'typing', 'shutil', 'pygls', 'lsprotocol') "
             "if m in sys.modules]; print(heavy, file=sys.stderr)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=REPO, env=ENV, check=True).stderr

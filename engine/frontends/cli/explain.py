@@ -4,11 +4,20 @@ the pack's languages, and every line of the pack's rules that names it."""
 from __future__ import annotations
 
 import argparse
-import re
 import textwrap
 
 from engine.frontends.cli.output import EXIT_OK, UsageError, dump, to_stdout
 from engine.frontends.cli.packs import load, say_read_from
+from engine.frontends.lookup import (
+    calls,
+    in_languages,
+    languages,
+    mentions,
+    plain,
+    rule_fields,
+    shown,
+    written,
+)
 
 TYPE_CHECKING = False  # typing itself is not imported: `engine --help` stays light
 if TYPE_CHECKING:
@@ -17,13 +26,12 @@ if TYPE_CHECKING:
     from engine.core.loader import CompiledPack
 
 WIDTH = 88  # of wrapped text, indented under its heading
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     pack, rid = _find(args.card, args.pack)
     where = say_read_from(pack)
-    found = explain(pack, rid, [args.lang] if args.lang else _languages(pack))
+    found = explain(pack, rid, [args.lang] if args.lang else languages(pack.meta))
     if args.json:
         to_stdout(dump({"pack": pack.id, "pack_dir": where, **found}))
         return EXIT_OK
@@ -63,90 +71,23 @@ def _record_id(pack: CompiledPack, card: str) -> str | None:
     return next((rid for rid in pack.records if cat.name(rid).casefold() == wanted), None)
 
 
-def _languages(pack: CompiledPack) -> list[str]:
-    langs = pack.meta.get("languages")
-    return [str(x) for x in langs] if isinstance(langs, list) and langs else ["en"]
-
-
 def explain(pack: CompiledPack, rid: str, langs: list[str]) -> dict[str, Any]:
     """What `engine explain` shows of the record `rid`, as JSON-ready data."""
-    from engine.i18n.translations import Catalog
     model = pack.model
     rec = model.records[rid]
-    info = model.types.get(rec.type)
-    rules = [f.name for f in (info.fields.values() if info else [])
-             if f.type in ("effect", "triggers") and rec.data.get(f.name)]
-    effects = _written(rec.site.path, rec.type, rid, rules)
+    rules = rule_fields(model, rec)
+    effects = written(rec.site.path, rec.type, rid, rules)
     fields = {k: v for k, v in rec.data.items() if k not in rules and k != "id"}
-    words: dict[str, dict[str, Any]] = {}
-    for lang in langs:
-        cat = Catalog(pack, lang)
-        words[lang] = {"name": cat.name(rid), "text": cat.text(rid),
-                       "own_name": cat.own_name(rid, lang) is not None}
-    return {"type": rec.type, "id": rid, "path": _shown(rec.site.path), "line": rec.site.line,
+    return {"type": rec.type, "id": rid, "path": shown(rec.site.path), "line": rec.site.line,
             "fields": fields, "effects": effects,
-            "calls": _calls(model, effects), "languages": words,
-            "mentions": _mentions(model, rid)}
-
-
-def _written(path: str, rtype: str, rid: str, fields: list[str]) -> dict[str, str]:
-    """The rules text of the record's effect and trigger fields as its file has them (the
-    pack holds them compiled)."""
-    if not fields:
-        return {}
-    from engine.dsl.yamlload import load_yaml
-    data, _diags = load_yaml(path, _read(path))
-    records = data.get(rtype) if isinstance(data, dict) else None
-    entry = next((r for r in records or [] if isinstance(r, dict) and r.get("id") == rid), {})
-    return {f: entry[f] for f in fields if isinstance(entry.get(f), str)}
-
-
-def _calls(model: Any, effects: dict[str, str]) -> list[dict[str, Any]]:
-    """The procedures and values an effect names, each where it is declared."""
-    out = []
-    names = dict.fromkeys(w for text in effects.values() for w in _WORD.findall(text))
-    for name in names:
-        decl = model.procs.get(name) or model.values.get(name)
-        if decl is not None:
-            out.append({"name": name, "path": _shown(model.decl_paths[name]),
-                        "line": decl.at.line})
-    return out
-
-
-def _mentions(model: Any, rid: str) -> list[dict[str, Any]]:
-    """Every line of the pack's rules files that has `rid` as a word, comments included."""
-    word = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(rid)}(?![A-Za-z0-9_])")
-    out = []
-    for path in sorted(set(model.decl_paths.values())):
-        text = _read(path)
-        for number, line in enumerate(text.splitlines(), 1):
-            if word.search(line):
-                out.append({"path": _shown(path), "line": number, "text": line.strip()})
-    return out
-
-
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeError):
-        return ""  # a file the pack was read from and has gone since: nothing to show
-
-
-def _shown(path: str) -> str:
-    """A path as a designer types it: relative to the current directory when under it."""
-    from pathlib import Path
-    p = Path(path)
-    try:
-        return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(p)
+            "calls": calls(model, effects), "languages": in_languages(pack, rid, langs),
+            "mentions": mentions(model, rid)}
 
 
 def _text(found: dict[str, Any]) -> list[str]:
     out = [f"{found['type']} {found['id']}  ({found['path']}:{found['line']})"]
     for key, value in found["fields"].items():
-        out += _wrapped(f"{key}: {_value(value)}", "  ")
+        out += _wrapped(f"{key}: {plain(value)}", "  ")
     for key, text in found["effects"].items():
         out.append(f"{key} (rules):")
         out += ["    " + line for line in text.strip().splitlines()]
@@ -164,16 +105,6 @@ def _text(found: dict[str, Any]) -> list[str]:
                + (":" if mentions else ""))
     out += [f"  {m['path']}:{m['line']}: {m['text']}" for m in mentions]
     return out
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _wrapped(text: str, indent: str, hang: str = "  ") -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from engine.frontends.cli.editor import cmd_lsp
 from engine.frontends.cli.explain import cmd_explain
 from engine.frontends.cli.games import cmd_balance, cmd_play, cmd_simulate
 from engine.frontends.cli.help_layout import CommandParser, Formatter, VersionAction
@@ -59,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      parser_class=CommandParser)
     _add_validate(commands)
     _add_fmt(commands)
+    _add_lsp(commands)
     _add_play(commands)
     _add_simulate(commands)
     _add_balance(commands)
@@ -100,6 +102,19 @@ def _add_fmt(commands: Subparsers) -> None:
     command.add_argument("--check", action="store_true",
                          help="change nothing; list files that would change and exit 1 if any")
     command.set_defaults(func=cmd_fmt)
+
+
+def _add_lsp(commands: Subparsers) -> None:
+    command = commands.add_parser(
+        "lsp", help="a language server for .rules and record files, for editors",
+        description="Speak the Language Server Protocol on stdin and stdout to an editor: "
+        "the diagnostics of `engine validate` as you type, hover, go to definition, find "
+        "references, completion and formatting (docs/language.md, \"Editors\"). Needs the "
+        "lsp extra: pip install 'engine-dsl[lsp]'.")
+    command.add_argument("--stdio", action="store_true",
+                         help="talk over stdin and stdout (the default and only way; editors' "
+                         "clients pass it)")
+    command.set_defaults(func=cmd_lsp)
 
 
 def _add_play(commands: Subparsers) -> None:

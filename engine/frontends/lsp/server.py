@@ -1,0 +1,165 @@
+"""The language server itself (pygls): each LSP request answered from `OpenPacks` and the
+lookups of `symbols`, `hover` and `completion`. Positions arrive and leave in the client's
+units (UTF-16 unless it asked for another), and are in characters in between."""
+from __future__ import annotations
+
+import os
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from engine.dsl.errors import Diagnostic, DslError, split_lines
+from engine.dsl.formatter import format_source
+from engine.frontends.lsp.completion import candidates
+from engine.frontends.lsp.hover import hover_text
+from engine.frontends.lsp.packs import OpenPacks, span
+from engine.frontends.lsp.symbols import Place
+from engine.frontends.lsp.words import prefix_at
+
+NAME = "engine-rules"
+SOURCE = "engine"  # what the editor names as the diagnostics' source
+
+_SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
+             "note": T.DiagnosticSeverity.Information}
+_KIND = {"record": T.CompletionItemKind.Constant, "field": T.CompletionItemKind.Field,
+         "zone": T.CompletionItemKind.Variable, "var": T.CompletionItemKind.Variable,
+         "procedure": T.CompletionItemKind.Function, "value": T.CompletionItemKind.Function,
+         "type": T.CompletionItemKind.Class, "enum": T.CompletionItemKind.Enum,
+         "enum_value": T.CompletionItemKind.EnumMember, "const": T.CompletionItemKind.Constant,
+         "side": T.CompletionItemKind.Constant, "graph": T.CompletionItemKind.Variable,
+         "keyword": T.CompletionItemKind.Keyword}
+
+
+class RulesServer(LanguageServer):
+    def __init__(self, version: str) -> None:
+        super().__init__(NAME, version)
+        self.packs = OpenPacks()
+
+    def lines(self, path: str, uri: str | None = None) -> list[str]:
+        """The text of a file as the last check read it (the editor's, when it is open)."""
+        ix = self.packs.index(path)
+        if ix is not None and path in ix.sources:
+            return ix.lines(path)
+        if uri is not None:
+            return split_lines(self.workspace.get_text_document(uri).source)
+        return []
+
+    def show(self, path: str, text: str | None) -> None:
+        """Check the pack of `path` with its new text and show every file's diagnostics."""
+        for file, diags in self.packs.change(path, text):
+            lines = self.lines(file)
+            self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
+                uri=from_fs_path(file) or file,
+                diagnostics=[self.diagnostic(d, lines) for d in diags]))
+
+    def diagnostic(self, d: Diagnostic, lines: list[str]) -> T.Diagnostic:
+        line, start, end = span(d, lines)
+        message = d.message + (f"\n{d.suggestion}" if d.suggestion else "")
+        return T.Diagnostic(range=self.range(lines, line, start, end), message=message,
+                            severity=_SEVERITY[d.severity], code=d.code, source=SOURCE)
+
+    def range(self, lines: list[str], line: int, start: int, end: int) -> T.Range:
+        codec = self.workspace.position_codec
+        return T.Range(codec.position_to_client_units(lines, T.Position(line, start)),
+                       codec.position_to_client_units(lines, T.Position(line, end)))
+
+    def location(self, p: Place) -> T.Location:
+        return T.Location(uri=from_fs_path(p.path) or p.path,
+                          range=self.range(self.lines(p.path), p.line, p.col, p.end))
+
+    def at(self, uri: str, pos: T.Position) -> tuple[str, int, int]:
+        """The file and the 0-based line and column (in characters) of a client position."""
+        path = os.path.abspath(to_fs_path(uri) or uri)
+        lines = self.lines(path, uri)
+        got = self.workspace.position_codec.position_from_client_units(lines, pos)
+        return path, got.line, got.character
+
+
+def build_server(version: str) -> RulesServer:
+    server = RulesServer(version)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: RulesServer, params: T.DidOpenTextDocumentParams) -> None:
+        doc = params.text_document
+        ls.show(to_fs_path(doc.uri) or doc.uri, doc.text)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        ls.show(to_fs_path(doc.uri) or doc.uri, doc.source)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: RulesServer, params: T.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.show(to_fs_path(uri) or uri, None)
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(ls: RulesServer, params: T.HoverParams) -> T.Hover | None:
+        path, line, col = ls.at(params.text_document.uri, params.position)
+        ix = ls.packs.index(path)
+        got = ix.key_at(path, line, col) if ix is not None else None
+        if ix is None or got is None:
+            return None
+        key, word = got
+        text = hover_text(ix, key, ls.packs.meta(path))
+        if not text:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text),
+                       range=ls.range(ix.lines(path), word.line, word.col, word.end))
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: RulesServer, params: T.DefinitionParams) -> list[T.Location] | None:
+        path, line, col = ls.at(params.text_document.uri, params.position)
+        ix = ls.packs.index(path)
+        got = ix.key_at(path, line, col) if ix is not None else None
+        if ix is None or got is None:
+            return None
+        return [ls.location(p) for p in ix.definitions(got[0])]
+
+    @server.feature(T.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: RulesServer, params: T.ReferenceParams) -> list[T.Location] | None:
+        path, line, col = ls.at(params.text_document.uri, params.position)
+        ix = ls.packs.index(path)
+        got = ix.key_at(path, line, col) if ix is not None else None
+        if ix is None or got is None:
+            return None
+        places = ix.references(got[0])
+        if not params.context.include_declaration:
+            declared = set(ix.definitions(got[0]))
+            places = [p for p in places if p not in declared]
+        return [ls.location(p) for p in places]
+
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
+    def completion(ls: RulesServer, params: T.CompletionParams) -> T.CompletionList | None:
+        path, line, col = ls.at(params.text_document.uri, params.position)
+        ix = ls.packs.index(path)
+        if ix is None or not path.endswith(".rules"):
+            return None  # record files: the YAML language server completes them (schema)
+        lines = split_lines(ls.workspace.get_text_document(params.text_document.uri).source)
+        prefix, owner = prefix_at(lines, line, col)
+        items = [T.CompletionItem(label=c.label, kind=_KIND.get(c.kind), detail=c.detail)
+                 for c in candidates(ix.model, prefix, owner)]
+        return T.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(T.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: RulesServer, params: T.DocumentFormattingParams) -> list[T.TextEdit]:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        path = to_fs_path(doc.uri) or doc.uri
+        if not path.endswith(".rules"):
+            return []
+        try:
+            new = format_source(doc.source, path)  # what `engine fmt` writes
+        except DslError:
+            return []  # a syntax error: its diagnostic is shown, the text is left alone
+        if new == doc.source:
+            return []
+        lines = doc.lines
+        end = T.Position(len(lines), 0)
+        return [T.TextEdit(range=T.Range(T.Position(0, 0), end), new_text=new)]
+
+    return server
+
+
+def serve_stdio(version: str) -> None:
+    build_server(version).start_io()

@@ -1,0 +1,223 @@
+"""`engine lsp` driven over stdio by a real LSP client (pytest-lsp), as an editor drives it,
+on a copy of a shipped pack: diagnostics as a file is opened and edited (a misspelt name,
+in a rules file and in a record file, with its did-you-mean), hover, go to definition, find
+references, completion and formatting."""
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types as T
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from engine.dsl.formatter import format_source
+
+REPO = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+PACK = "ante_portas"
+asyncio_module = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the shipped pack and its translations, as a designer's checkout has them."""
+    content = tmp_path_factory.mktemp("content")
+    shutil.copytree(REPO / "content" / PACK, content / PACK)
+    (content / "translations").mkdir()
+    for f in (REPO / "content" / "translations").glob(f"{PACK}.*.yaml"):
+        shutil.copy(f, content / "translations" / f.name)
+    return content / PACK
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "engine", "lsp", "--stdio"], server_env=ENV))
+async def client(lsp_client: LanguageClient, pack: Path):
+    await lsp_client.initialize_session(T.InitializeParams(
+        capabilities=T.ClientCapabilities(), root_uri=pack.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def uri(path: Path) -> str:
+    return path.as_uri()
+
+
+def open_file(client: LanguageClient, path: Path, text: str | None = None) -> str:
+    text = path.read_text(encoding="utf-8") if text is None else text
+    client.text_document_did_open(T.DidOpenTextDocumentParams(T.TextDocumentItem(
+        uri=uri(path), language_id="engine-rules", version=1, text=text)))
+    return text
+
+
+_versions: dict[str, int] = {}
+
+
+def edit(client: LanguageClient, path: Path, text: str) -> None:
+    """The whole text of the file replaced, as an editor sends a change."""
+    version = _versions[str(path)] = _versions.get(str(path), 1) + 1
+    client.text_document_did_change(T.DidChangeTextDocumentParams(
+        T.VersionedTextDocumentIdentifier(uri=uri(path), version=version),
+        [T.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+async def diagnostics(client: LanguageClient, path: Path, until, timeout: float = 30.0):
+    """The file's diagnostics once `until(them)` holds (the server sends them on its own)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        got = client.diagnostics.get(uri(path))
+        if got is not None and until(got):
+            return got
+        if loop.time() > end:
+            raise AssertionError(f"no such diagnostics for {path.name}: {got}")
+        await asyncio.sleep(0.05)
+
+
+def errors(diags) -> list:
+    return [d for d in diags if d.severity == T.DiagnosticSeverity.Error]
+
+
+def position(text: str, needle: str, nth: int = 0, offset: int = 0) -> T.Position:
+    """Where the `nth` occurrence of `needle` starts (plus `offset` characters)."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at)
+    return T.Position(line, at - (text.rfind("\n", 0, at) + 1) + offset)
+
+
+@asyncio_module
+async def test_open_shows_the_pack_checked(client: LanguageClient, pack: Path):
+    open_file(client, pack / "effects.rules")
+    got = await diagnostics(client, pack / "effects.rules", lambda d: True)
+    assert errors(got) == []  # the shipped pack validates clean
+
+
+@asyncio_module
+async def test_a_misspelt_name_as_you_type(client: LanguageClient, pack: Path,
+                                           tmp_path: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    broken = text.replace("    change_rsm(n)\n", "    change_rms(n)\n", 1)
+    edit(client, path, broken)
+    got = errors(await diagnostics(client, path, errors))
+    assert [d.code for d in got] == ["E206"]
+    d = got[0]
+    assert "did you mean 'change_rsm'?" in d.message
+    assert d.range.start == position(broken, "change_rms")
+    assert d.range.end == position(broken, "change_rms(n)", offset=len("change_rms(n)"))
+    # the same code, message and place as `engine validate` on the file saved so
+    from engine.core.validate import validate
+    saved = tmp_path / PACK
+    shutil.copytree(pack, saved)
+    (saved / "effects.rules").write_text(broken, encoding="utf-8")
+    [v] = [x for x in validate([str(saved)]).diagnostics if x.is_error]
+    assert (v.code, f"{v.message}\n{v.suggestion}", v.line - 1, v.col - 1, v.end_col - 1) == (
+        d.code, d.message, d.range.start.line, d.range.start.character, d.range.end.character)
+    edit(client, path, text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+
+
+@asyncio_module
+async def test_a_record_file_gets_its_diagnostics(client: LanguageClient, pack: Path):
+    path = pack / "cards.yaml"
+    text = open_file(client, path)
+    broken = text.replace('event: "sway([gauls])"', 'event: "sway([gaulz])"', 1)
+    edit(client, path, broken)
+    [d] = errors(await diagnostics(client, path, errors))
+    assert d.code == "E201" and "did you mean 'gauls'?" in d.message
+    assert d.range.start == position(broken, "gaulz")
+    edit(client, path, text)
+    await diagnostics(client, path, lambda d: not errors(d))
+
+
+@asyncio_module
+async def test_hover(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    got = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri(path)), position(text, "change_rsm(n)", offset=3)))
+    assert "procedure change_rsm(d: int)" in got.contents.value
+    assert 'source: seed 000, "Szövetségesek"' in got.contents.value  # the rule it cites
+    assert got.range.start == position(text, "change_rsm(n)")
+    cards = pack / "cards.yaml"
+    cards_text = cards.read_text(encoding="utf-8")
+    got = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri(cards)), position(cards_text, "gauls])")))
+    shown = got.contents.value
+    assert "ally gauls" in shown and "order: 1" in shown  # the record's fields
+    assert "**en**: Gauls" in shown and "**hu**: Gallok" in shown  # its names
+
+
+@asyncio_module
+async def test_definition_and_references(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    at = position(text, "change_rsm(n)")
+    [got] = await client.text_document_definition_async(T.DefinitionParams(
+        T.TextDocumentIdentifier(uri(path)), at))
+    assert got.uri == uri(path)
+    assert got.range.start == position(text, "change_rsm(d: int)")
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=T.TextDocumentIdentifier(uri(path)), position=at,
+        context=T.ReferenceContext(include_declaration=True)))
+    found = sorted((Path(r.uri).name if "://" not in r.uri else r.uri.rsplit("/", 1)[1],
+                    r.range.start.line) for r in refs)
+    expected = sorted((f.name, n) for f in pack.glob("*.rules")
+                      for n, line in enumerate(f.read_text(encoding="utf-8").splitlines())
+                      if "change_rsm(" in line and not line.lstrip().startswith("#"))
+    assert found == expected and len(found) >= 5
+    refs = await client.text_document_references_async(T.ReferenceParams(
+        text_document=T.TextDocumentIdentifier(uri(path)), position=at,
+        context=T.ReferenceContext(include_declaration=False)))
+    assert len(refs) == len(found) - 1
+
+
+@asyncio_module
+async def test_completion(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    typed = text + "\nprocedure tried(a: ally):\n    raise_r\n    a.\n    ha\n    cho\n"
+    edit(client, path, typed)
+    lines = typed.splitlines()
+
+    async def labels(line: str, char: int | None = None) -> dict[str, T.CompletionItem]:
+        n = lines.index(line)
+        got = await client.text_document_completion_async(T.CompletionParams(
+            T.TextDocumentIdentifier(uri(path)),
+            T.Position(n, len(line) if char is None else char)))
+        return {i.label: i for i in got.items}
+
+    assert "raise_rsm" in await labels("    raise_r")
+    fields = await labels("    a.")
+    assert {"order", "low", "high", "infantry"} <= set(fields)  # an ally's fields
+    assert fields["order"].kind == T.CompletionItemKind.Field
+    zones = await labels("    ha")
+    assert zones["hand"].kind == T.CompletionItemKind.Variable and zones["hand"].detail == "zone"
+    assert (await labels("    cho"))["choose"].kind == T.CompletionItemKind.Keyword
+    records = await client.text_document_completion_async(T.CompletionParams(
+        T.TextDocumentIdentifier(uri(path)), T.Position(lines.index("    a."), 4)))
+    assert "gauls" in {i.label for i in records.items}  # record ids where a name goes
+    edit(client, path, text)
+    await diagnostics(client, path, lambda d: not errors(d))
+
+
+@asyncio_module
+async def test_formatting_is_engine_fmt(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    messy = text.replace("    change_rsm(n)\n", "    change_rsm( n )\n", 1).replace(
+        "procedure raise_rsm(n: int):", "procedure raise_rsm(n:int) :", 1)
+    edit(client, path, messy)
+    [got] = await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(uri(path)), T.FormattingOptions(tab_size=4, insert_spaces=True)))
+    assert got.new_text == format_source(messy, str(path)) == text
+    assert got.range.start == T.Position(0, 0)
+    edit(client, path, text)
+    assert not await client.text_document_formatting_async(T.DocumentFormattingParams(
+        T.TextDocumentIdentifier(uri(path)), T.FormattingOptions(tab_size=4, insert_spaces=True)))
