@@ -3,6 +3,7 @@ lookups of `symbols`, `hover` and `completion`. Positions arrive and leave in th
 units (UTF-16 unless it asked for another), and are in characters in between."""
 from __future__ import annotations
 
+import asyncio
 import os
 
 from lsprotocol import types as T
@@ -19,6 +20,9 @@ from engine.frontends.lsp.words import prefix_at
 
 NAME = "engine-rules"
 SOURCE = "engine"  # what the editor names as the diagnostics' source
+# a change waits this long for the next keystroke before the pack is checked: typing a
+# word checks it once, not once per letter
+SETTLE = 0.15  # seconds
 
 _SEVERITY = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
              "note": T.DiagnosticSeverity.Information}
@@ -35,15 +39,15 @@ class RulesServer(LanguageServer):
     def __init__(self, version: str) -> None:
         super().__init__(NAME, version)
         self.packs = OpenPacks()
+        self.latest: dict[str, int] = {}  # uri -> the version of its last change
+        self.checked: dict[str, int] = {}  # uri -> the version its pack was checked with
 
-    def lines(self, path: str, uri: str | None = None) -> list[str]:
+    def lines(self, path: str) -> list[str]:
         """The text of a file as the last check read it (the editor's, when it is open)."""
         ix = self.packs.index(path)
         if ix is not None and path in ix.sources:
             return ix.lines(path)
-        if uri is not None:
-            return split_lines(self.workspace.get_text_document(uri).source)
-        return []
+        return split_lines(self.workspace.get_text_document(from_fs_path(path) or path).source)
 
     def show(self, path: str, text: str | None) -> None:
         """Check the pack of `path` with its new text and show every file's diagnostics."""
@@ -68,10 +72,20 @@ class RulesServer(LanguageServer):
         return T.Location(uri=from_fs_path(p.path) or p.path,
                           range=self.range(self.lines(p.path), p.line, p.col, p.end))
 
+    def settle(self, uri: str) -> None:
+        """Check the pack now if the file has a change not checked yet: a request is
+        answered from the text the editor shows."""
+        version = self.latest.get(uri)
+        if version is not None and self.checked.get(uri) != version:
+            self.checked[uri] = version
+            self.show(to_fs_path(uri) or uri, self.workspace.get_text_document(uri).source)
+
     def at(self, uri: str, pos: T.Position) -> tuple[str, int, int]:
-        """The file and the 0-based line and column (in characters) of a client position."""
+        """The file and the 0-based line and column (in characters) of a client position,
+        its pack checked with the text the editor shows."""
+        self.settle(uri)
         path = os.path.abspath(to_fs_path(uri) or uri)
-        lines = self.lines(path, uri)
+        lines = split_lines(self.workspace.get_text_document(uri).source)
         got = self.workspace.position_codec.position_from_client_units(lines, pos)
         return path, got.line, got.character
 
@@ -85,13 +99,18 @@ def build_server(version: str) -> RulesServer:
         ls.show(to_fs_path(doc.uri) or doc.uri, doc.text)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
-        doc = ls.workspace.get_text_document(params.text_document.uri)
-        ls.show(to_fs_path(doc.uri) or doc.uri, doc.source)
+    async def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
+        uri, version = params.text_document.uri, params.text_document.version
+        ls.latest[uri] = version
+        await asyncio.sleep(SETTLE)
+        if ls.latest.get(uri) == version:  # else a later change came: it is checked instead
+            ls.settle(uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: RulesServer, params: T.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        ls.latest.pop(uri, None)
+        ls.checked.pop(uri, None)
         ls.show(to_fs_path(uri) or uri, None)
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)

@@ -6,8 +6,8 @@ A name is found by its word (engine.frontends.lsp.words) and looked up in the sy
 in the order the checker looks (a const, an enum, a var, a zone, a side, a record, a type,
 a graph, a procedure, a value, an event, a window); after a `.` it is a field, an enum's
 value (`kind.plain`), an event's state (`battle.rounds`) or a record of a type
-(`table.attrition`). The names the checker resolved to a rule's own locals are left out,
-so a local that shares a global's name is not taken for it."""
+(`table.attrition`). Parameters and the names the checker resolved to a rule's own locals
+are left out, so a local that shares a global's name is not taken for it."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -15,6 +15,7 @@ from typing import Any
 
 import attrs
 
+from engine.dsl import ast as A
 from engine.dsl.errors import split_lines
 from engine.dsl.model import PackModel
 from engine.frontends.lsp.words import Word, word_at, words_of
@@ -169,20 +170,19 @@ class PackIndex:
         return [found[k] for k in sorted(found)]
 
     def _local_places(self) -> set[tuple[str, int, int]]:
-        """(path, line, col) of each name the checker resolved to a local (1-based)."""
+        """(path, line, col) of each parameter and of each name the checker resolved to a
+        local (1-based)."""
         if self._locals is None:
             self._locals = set()
-            res = getattr(self.result, "res", None)
-            if res is not None:
-                for path, node in self._names():
-                    got = res.get(id(node))
-                    if got is not None and got[0] == "local":
-                        self._locals.add((path, node.at.line, node.at.col))
+            res = getattr(self.result, "res", None) or {}
+            for path, node in self._names():
+                got = res.get(id(node))
+                if isinstance(node, A.Param) or (got is not None and got[0] == "local"):
+                    self._locals.add((path, node.at.line, node.at.col))
         return self._locals
 
     def _names(self) -> Iterator[tuple[str, Any]]:
-        """Every `Name` of the pack's syntax trees, with the file it is written in."""
-        from engine.dsl import ast as A
+        """Every `Name` and `Param` of the pack's syntax trees, with the file it is in."""
         roots: list[tuple[str, Any]] = [(mod.path, mod) for mod in self.modules]
         roots += [(e.site.path, e.body) for e in self.model.effects]
         roots += [(t.path, t.decl) for t in self.model.triggers if t.record is not None]
@@ -192,7 +192,7 @@ class PackIndex:
                 node = stack.pop()
                 if isinstance(node, tuple):
                     stack.extend(node)
-                elif isinstance(node, A.Name):
+                elif isinstance(node, A.Name | A.Param):
                     yield path, node
                 elif attrs.has(type(node)):
                     stack.extend(getattr(node, f.name) for f in attrs.fields(type(node))
