@@ -78,6 +78,12 @@ async def diagnostics(client: LanguageClient, path: Path, until, timeout: float 
         await asyncio.sleep(0.05)
 
 
+async def restore(client: LanguageClient, path: Path, text: str) -> None:
+    """The file's text given back, and its errors gone."""
+    edit(client, path, text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+
+
 def errors(diags) -> list:
     return [d for d in diags if d.severity == T.DiagnosticSeverity.Error]
 
@@ -119,8 +125,7 @@ async def test_a_misspelt_name_as_you_type(client: LanguageClient, pack: Path,
     [v] = [x for x in validate([str(saved)]).diagnostics if x.is_error]
     assert (v.code, f"{v.message}\n{v.suggestion}", v.line - 1, v.col - 1, v.end_col - 1) == (
         d.code, d.message, d.range.start.line, d.range.start.character, d.range.end.character)
-    edit(client, path, text)
-    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+    await restore(client, path, text)
 
 
 @asyncio_module
@@ -132,8 +137,7 @@ async def test_a_record_file_gets_its_diagnostics(client: LanguageClient, pack: 
     [d] = errors(await diagnostics(client, path, errors))
     assert d.code == "E201" and "did you mean 'gauls'?" in d.message
     assert d.range.start == position(broken, "gaulz")
-    edit(client, path, text)
-    await diagnostics(client, path, lambda d: not errors(d))
+    await restore(client, path, text)
 
 
 @asyncio_module
@@ -203,8 +207,7 @@ async def test_completion(client: LanguageClient, pack: Path):
     records = await client.text_document_completion_async(T.CompletionParams(
         T.TextDocumentIdentifier(uri(path)), T.Position(lines.index("    a."), 4)))
     assert "gauls" in {i.label for i in records.items}  # record ids where a name goes
-    edit(client, path, text)
-    await diagnostics(client, path, lambda d: not errors(d))
+    await restore(client, path, text)
 
 
 @asyncio_module

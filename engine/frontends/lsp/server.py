@@ -15,8 +15,8 @@ from engine.dsl.formatter import format_source
 from engine.frontends.lsp.completion import candidates
 from engine.frontends.lsp.hover import hover_text
 from engine.frontends.lsp.packs import OpenPacks, span
-from engine.frontends.lsp.symbols import Place
-from engine.frontends.lsp.words import prefix_at
+from engine.frontends.lsp.symbols import Key, PackIndex, Place
+from engine.frontends.lsp.words import Word, prefix_at
 
 NAME = "engine-rules"
 SOURCE = "engine"  # what the editor names as the diagnostics' source
@@ -80,6 +80,14 @@ class RulesServer(LanguageServer):
             self.checked[uri] = version
             self.show(to_fs_path(uri) or uri, self.workspace.get_text_document(uri).source)
 
+    def named(self, uri: str, pos: T.Position) -> tuple[PackIndex, Key, Word] | None:
+        """The pack, and what the name at a client position stands for (None: no name of
+        the pack there)."""
+        path, line, col = self.at(uri, pos)
+        ix = self.packs.index(path)
+        got = ix.key_at(path, line, col) if ix is not None else None
+        return None if ix is None or got is None else (ix, *got)
+
     def at(self, uri: str, pos: T.Position) -> tuple[str, int, int]:
         """The file and the 0-based line and column (in characters) of a client position,
         its pack checked with the text the editor shows."""
@@ -115,12 +123,11 @@ def build_server(version: str) -> RulesServer:
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     def hover(ls: RulesServer, params: T.HoverParams) -> T.Hover | None:
-        path, line, col = ls.at(params.text_document.uri, params.position)
-        ix = ls.packs.index(path)
-        got = ix.key_at(path, line, col) if ix is not None else None
-        if ix is None or got is None:
+        got = ls.named(params.text_document.uri, params.position)
+        if got is None:
             return None
-        key, word = got
+        ix, key, word = got
+        path = os.path.abspath(to_fs_path(params.text_document.uri) or "")
         text = hover_text(ix, key, ls.packs.meta(path))
         if not text:
             return None
@@ -129,23 +136,18 @@ def build_server(version: str) -> RulesServer:
 
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: RulesServer, params: T.DefinitionParams) -> list[T.Location] | None:
-        path, line, col = ls.at(params.text_document.uri, params.position)
-        ix = ls.packs.index(path)
-        got = ix.key_at(path, line, col) if ix is not None else None
-        if ix is None or got is None:
-            return None
-        return [ls.location(p) for p in ix.definitions(got[0])]
+        got = ls.named(params.text_document.uri, params.position)
+        return None if got is None else [ls.location(p) for p in got[0].definitions(got[1])]
 
     @server.feature(T.TEXT_DOCUMENT_REFERENCES)
     def references(ls: RulesServer, params: T.ReferenceParams) -> list[T.Location] | None:
-        path, line, col = ls.at(params.text_document.uri, params.position)
-        ix = ls.packs.index(path)
-        got = ix.key_at(path, line, col) if ix is not None else None
-        if ix is None or got is None:
+        got = ls.named(params.text_document.uri, params.position)
+        if got is None:
             return None
-        places = ix.references(got[0])
+        ix, key, _word = got
+        places = ix.references(key)
         if not params.context.include_declaration:
-            declared = set(ix.definitions(got[0]))
+            declared = set(ix.definitions(key))
             places = [p for p in places if p not in declared]
         return [ls.location(p) for p in places]
 
