@@ -104,3 +104,13 @@ def test_open_packs_clear_what_is_fixed(tmp_path: Path):
     [(file, [d])] = packs.change(path, text.replace("c in hand[red]", "c in hnd[red]"))
     assert file == path and d.suggestion == "did you mean 'hand'?"
     assert packs.change(path, None) == [(path, [])]  # closed: the disk's text, clean again
+
+
+def test_engine_lsp_without_pygls_says_how_to_get_it(monkeypatch, capsys):
+    import sys
+
+    from engine.frontends.cli import main
+    monkeypatch.delitem(sys.modules, "engine.frontends.lsp.server", raising=False)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)  # as if not installed
+    assert main(["lsp"]) == 1
+    assert "pip install 'engine-dsl[lsp]'" in capsys.readouterr().err

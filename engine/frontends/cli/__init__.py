@@ -4,8 +4,9 @@ balance; list names and terms; serve games. Written against the library API only
 - `entry`: `main`, the console script `engine` (pyproject.toml), and its exit codes;
 - `parser`: the commands and their arguments; `help_layout`: how the help is laid out;
 - `sources` (validate, fmt), `games` (play, simulate, balance), `info` (cards, terms, eval,
-  schema), `server` (serve): the commands, each importing what it needs (the parser, YAML,
-  the compiler, matplotlib) only when it runs, so that `engine --help` stays fast;
+  schema), `explain`, `server` (serve), `editor` (lsp): the commands, each importing what
+  it needs (the parser, YAML, the compiler, matplotlib, pygls) only when it runs, so that
+  `engine --help` stays fast;
 - `packs`: loading the packs a command reads; `output`: what it prints, and the exit codes.
 
 Exit codes: 0 ok, 1 problems found (or a game fault), 2 usage errors.
