@@ -92,13 +92,14 @@ def gauls_attack_tarentum(card: str, dice: list[int]):
     give(g, "gallic", "gallic_01", card)
     answer(g, "gallic", "gallic_01", "activate_leader", 3, "land_step")
     g.load_dice(dice)
-    answer(g, "tarentum")
+    answer(g, "tarentum", windows_after=True)
     return g
 
 
-def decline_until(g, text: str) -> None:
-    """Pass optional questions (support to place) until one asks `text`."""
-    while text not in (g.decision.prompt if g.decision else text):
+def decline_until(g, card: str) -> None:
+    """Pass optional questions (cards before the dice, support to place) until a window offers
+    `card`."""
+    while g.decision is not None and card not in g.decision.options:
         d = g.decision
         assert d.optional, d.prompt
         g.apply(None, side=d.side, decision=d.id)
@@ -131,7 +132,7 @@ def test_21_3_5_wild_beasts_after_a_won_battle_minus_one_not_cumulative():
     """seed 001 §21.3 #5: played after the Gauls won, the beaten army fights them at -1; two
     armies with the event still make -1 (module.rules wild_beasts_total)."""
     g = gauls_attack_tarentum("wild_beasts", [6, 6, 6, 2, 2, 2])
-    decline_until(g, "Gauls: play")
+    decline_until(g, "wild_beasts")
     answer(g, "wild_beasts")
     assert var(g, "beasts_on", "greeks") is True
     assert g.value("beasts_modifier", "greeks", "gauls") == -1
@@ -161,7 +162,7 @@ def test_21_4_29_carthaginian_mistrust_cancels_an_activation_marker_placed():
     give(g, "greek", "carthaginian_mistrust", "greek_01")
     give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
     answer(g, "carthaginian", "carthaginian_01", "activate_leader", "carthaginian_mistrust", 2)
-    assert said(g, "The Greeks play {c}: {l} does not move") == [
-        ["carthaginian_mistrust", "bomilcar"]]
+    assert said(g, "{s} plays {c}") == [["greek", "carthaginian_mistrust"]]
+    assert said(g, "The activation of {l} is cancelled: he does not move") == [["bomilcar"]]
     assert var(g, "activated", "carthaginians") is True
     assert at(g, "bomilcar") == "carthago" and cus(g, "carthago", "carthaginians") == 2
