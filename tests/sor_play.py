@@ -88,7 +88,7 @@ def add_cus(g: Game, power: str, space: str, n: int) -> None:
         s["serial"]["cu"] = s["serial"].get("cu", 0) + 1
         uid = f"cu#{s['serial']['cu']}"
         s["made"].setdefault("cu", []).append(uid)
-        s["f"][uid] = {"power": power, "mercenary": False}
+        s["f"][uid] = {"power": power, "mercenary": False, "moved": False}
         _put(g, uid, f"troops|{space}")
 
 

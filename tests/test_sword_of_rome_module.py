@@ -256,21 +256,41 @@ def test_mercenaries_hired_once_a_turn_not_the_card_play():
     assert "carthaginian_01" in g.state["z"]["hand|carthaginian"]  # its card play was the 1
 
 
-def test_21_1_no_campaign_card_one_army_a_card():
-    """seed 001 §21.1 (the two armies of a Campaign card need not coordinate) and §20.3 (a
-    Campaign card may attack the unrest twice, two leaders, no shared CUs): the scenario's
-    reconstructed decks hold no Campaign card (RULINGS.md SM-7, SM-9), so one card activates one
-    leader: after Hasdrubal's attack the second leader in the box gets no move of his own."""
+def test_20_3_a_campaign_attacks_the_unrest_twice_two_leaders_no_cu_in_both():
+    """seed 001 §20.3 (a Campaign card may attack the rebels twice, with two different leaders,
+    no CU taking part in both): Hasdrubal attacks unrest 4 with 2 of the 4 CUs in the box (+2
+    against +3: 6,6,6 beat 1,1,1, 3 points: unrest 1); Bomilcar may then take only the 2 others,
+    and attacks again (+6: unrest 0)."""
     g = board()
     add_cus(g, "carthaginians", BOX, 4)
     set_leader(g, "hasdrubal", BOX)
     set_leader(g, "bomilcar", BOX)
-    set_var(g, "unrest_now", 2)
-    carthage_first(g, "carthaginian_02", "carthaginian_01")
-    g.load_dice([6, 6, 6, 1, 1, 1])
-    answer(g, "carthaginian_02", "activate_leader", "hasdrubal", 2, "attack_unrest", 2)
-    assert var(g, "unrest_now") == 0 and cus(g, BOX) == 4
-    assert len(said(g, "{l} attacks the unrest ({u}) with {n:# CU|# CUs}")) == 1
-    assert "hire mercenaries" in g.decision.prompt  # Carthage's round is over
-    assert not [c for c in g.state["z"]["hand|carthaginian"] + g.state["z"]["deck|carthaginian"]
-                if "campaign" in c]
+    set_var(g, "unrest_now", 4)
+    carthage_first(g, "carthaginian_campaign", "carthaginian_01")
+    g.load_dice([6, 6, 6, 1, 1, 1, 6, 6, 6, 1, 1, 1])
+    answer(g, "carthaginian_campaign", "play_event", "hasdrubal", 2, "attack_unrest", 2)
+    assert var(g, "unrest_now") == 1
+    answer(g, "bomilcar")
+    assert options(g) == [0, 1, 2]  # the two CUs that attacked with Hasdrubal stay
+    answer(g, 2, "attack_unrest", 2)
+    assert var(g, "unrest_now") == 0
+    assert said(g, "{l} attacks the unrest ({u}) with {n:# CU|# CUs}") == [
+        ["hasdrubal", 4, 2], ["bomilcar", 1, 2]]
+    assert not any(g.state["f"][u]["moved"] for u in g.state["z"][f"troops|{BOX}"])
+
+
+def test_21_1_the_two_armies_of_a_campaign_need_not_coordinate():
+    """seed 001 §21.1 (the two armies a Campaign card activates need not coordinate their
+    attack): Hanno marches from Lilybaeum to Eryx, then Bomilcar sails from Carthago to the
+    Garrison Box, each on his own; a leader is activated once."""
+    g = board()
+    add_cus(g, "carthaginians", "lilybaeum", 2)
+    add_cus(g, "carthaginians", "carthago", 3)
+    set_leader(g, "hanno", "lilybaeum")
+    set_leader(g, "bomilcar", "carthago")
+    carthage_first(g, "carthaginian_campaign", "carthaginian_01")
+    answer(g, "carthaginian_campaign", "play_event", "hanno", 2, "land_step", "eryx", "end_move")
+    assert options(g) == ["bomilcar"]
+    answer(g, "bomilcar", 3, "naval_move", BOX)  # 1 MP left and nothing to do: the move ends
+    assert at(g, "hanno") == "eryx" and at(g, "bomilcar") == BOX
+    assert cus(g, "eryx", "carthaginians") == 2 and cus(g, BOX) == 3
