@@ -232,7 +232,8 @@ def test_carthage_5p_reinforcements_in_the_box():
     for u in g.state["z"]["troops|panormus"]:
         g.state["f"][u]["mercenary"] = True
     g.state["v"]["turn_no"][""] = 1
-    play_until(g, lambda: "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt)
+    play_until(g, lambda: "place the 3 CUs and" in g.decision.prompt)
+    assert g.decision.args == [2]  # "... and 2 mercenary CUs in"
     assert said(g, "Carthage pays off {gone:# mercenary CU|# mercenary CUs}") == [[2]]
     answer(g, BOX)
     assert cus(g, BOX) == 5
@@ -294,3 +295,36 @@ def test_21_1_the_two_armies_of_a_campaign_need_not_coordinate():
     answer(g, "bomilcar", 3, "naval_move", BOX)  # 1 MP left and nothing to do: the move ends
     assert at(g, "hanno") == "eryx" and at(g, "bomilcar") == BOX
     assert cus(g, "eryx", "carthaginians") == 2 and cus(g, BOX) == 3
+
+
+def test_insurrection_the_mercenaries_revolt_a_non_player_power_in_africa():
+    """research §4 (R2 §16.3, §16.4: Insurrection makes the revolting mercenaries a non-player
+    power, which a non-Carthaginian Neutral Power Activates may raise; the event lasts until all
+    of them are eliminated); reconstructed (RULINGS.md SM-14): the Greeks' card (value 2) raises
+    2 of their CUs in an African space free of CUs."""
+    g = board()
+    give(g, "greek", "insurrection", "greek_01")
+    answer(g, "greek", "insurrection", "play_event", "kerkouane")
+    assert said(g, "The mercenaries of Carthage revolt in {x}: {c.ops:# CU|# CUs}") == [
+        ["kerkouane", 2]]
+    assert cus(g, "kerkouane", "revolting_mercenaries") == 2
+    assert g.value("insurrection_on") is True
+    assert "revolting_mercenaries" in g.value("neutral_powers", "roman")
+    assert "revolting_mercenaries" not in g.value("neutral_powers", "carthaginian")
+    assert g.value("recruit_spaces", "revolting_mercenaries") == ["kerkouane"]
+    assert not g.value("event_ok", "greek", "insurrection")  # one revolt at a time
+
+
+def test_insurrection_reinforcements_one_mercenary_and_one_rebel():
+    """research §3 (R2 §5.10.1: while Insurrection is active Carthage gets only 1 mercenary CU
+    with its 3 CUs, and the revolting mercenaries also get 1)."""
+    g = board()
+    add_cus(g, "revolting_mercenaries", "kerkouane", 2)
+    g.state["v"]["turn_no"][""] = 1
+    play_until(g, lambda: "place the 3 CUs and" in g.decision.prompt)
+    assert g.decision.args == [1]
+    rebels = cus(g, "kerkouane", "revolting_mercenaries")  # an NPA in the turn may raise one
+    answer(g, "carthago")
+    assert said(g, "Carthage hires {hires:# mercenary CU|# mercenary CUs} in {x}") == [
+        [1, "carthago"]]
+    assert cus(g, "kerkouane", "revolting_mercenaries") == rebels + 1
