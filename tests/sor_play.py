@@ -136,7 +136,7 @@ def options(g: Game) -> list[Any]:
 
 
 def pass_windows(g: Game, keep: Any = None) -> None:
-    """Pass the card windows asked now (events.rules card_at: asked at their moment whatever
+    """Pass the card windows asked now (events.rules card_now: asked at their moment whatever
     the hand holds), unless one offers `keep`."""
     while g.decision is not None and g.decision.window is not None \
             and keep not in g.decision.options:

