@@ -1,9 +1,10 @@
 """The Sword of Rome, 5-player module: the cards played out of the card play (seed 001 §20.3
-example 1 Sacred Band; §21.3 #11 Titus Manlius, #15 Flight Before the Barbarians; §21.4 #29
-Carthaginian Mistrust) are asked at their moment whatever the hand holds (events.rules card_now,
-RULINGS.md SM-4): the other players see the same decisions and the same log whether the card is
-in the hand or still in the deck. Each position is played twice from one seed, once with the card
-in hand and once with a plain card in its place, the holder passing every window."""
+example 1 Sacred Band; §21.3 #5 Wild Beasts, #10 To The Brave Belongs Everything, #11 Titus
+Manlius, #15 Flight Before the Barbarians; §21.4 #29 Carthaginian Mistrust) are asked at their
+moment whatever the hand holds (events.rules card_now, RULINGS.md SM-4): the other players see
+the same decisions and the same log whether the card is in the hand or still in the deck. Each
+position is played twice from one seed, once with the card in hand and once with a plain card
+in its place, the holder passing every window."""
 from __future__ import annotations
 
 from typing import Any
@@ -36,6 +37,31 @@ def gallic_dice(card: str) -> Game:
     return g
 
 
+def until_window(g: Game, window: str) -> Game:
+    """Play on to the window named, passing the windows before it and taking the first option
+    of the other questions (the same in both games: the card is not offered in those)."""
+    while g.decision.window != window:
+        d = g.decision
+        g.apply(None if d.window else g.legal_actions()[0], side=d.side, decision=d.id)
+    return g
+
+
+def gallic_victory(card: str) -> Game:
+    """seed 001 §21.3 #5: the Gauls beat the Greeks in Tarentum (3,3,3 + 3 against 2,2,3 + 1):
+    the window after a Gallic win."""
+    g = gallic_attack(card)
+    g.load_dice([3, 3, 3, 2, 2, 3])
+    return until_window(g, "gallic_battle_won")
+
+
+def gallic_defeat(card: str) -> Game:
+    """seed 001 §21.3 #10: the Greeks hold Tarentum (2,2,3 + 3 against 3,3,6 + 1), both armies
+    still standing: the window after a Gallic attack lost."""
+    g = gallic_attack(card)
+    g.load_dice([2, 2, 3, 3, 3, 6])
+    return until_window(g, "gallic_attack_lost")
+
+
 def unrest_attack(card: str) -> Game:
     """seed 001 §20.3 example 1's position: Hasdrubal and 2 CUs attack unrest 4 from the box."""
     g = board(seed=7)
@@ -62,6 +88,8 @@ def carthaginian_activation(card: str) -> Game:
 CASES = [
     ("gallic", "flight_before_the_barbarians", "gallic_02", gallic_attack),
     ("gallic", "titus_manlius", "gallic_02", gallic_dice),
+    ("gallic", "wild_beasts", "gallic_02", gallic_victory),
+    ("gallic", "to_the_brave_belongs_everything", "gallic_02", gallic_defeat),
     ("carthaginian", "sacred_band", "carthaginian_02", unrest_attack),
     ("greek", "carthaginian_mistrust", "greek_02", carthaginian_activation),
 ]
