@@ -257,3 +257,27 @@ def test_21_3_9_too_far_from_home_no_withdrawal_into_the_city():
     answer(g, "too_far_from_home")
     assert said(g, "{p} may not withdraw into the city of {x}") == [["greeks", "tarentum"]]
     assert cus(g, "tarentum", "greeks") == 0 and cus(g, "metapontum", "greeks") == 3
+
+
+def test_a_naval_retreat_carries_what_the_card_allows_the_rest_by_land():
+    """research §9 (R2 §12.4.3: 5-player Carthage retreats by sea 3/6/10 CUs on a 1/2/3-value
+    card; R2 §12.4: the rest retreat by land): Dionysius and 5 CUs beat 6 Carthaginian CUs in
+    the port of Selinus (4,2,2 + 3 = 11 against 1,2,3 + 1 = 7: 2 lost); Carthage plays a 1 for
+    3 CUs to Carthago, and the fourth falls back to Lilybaeum."""
+    g = board()
+    add_cus(g, "greeks", "akragas", 5)
+    add_cus(g, "carthaginians", "selinus", 6)
+    set_leader(g, "dionysius", "akragas")
+    give(g, "greek", "greek_01", "greek_02")
+    give(g, "carthaginian", "carthaginian_01", "carthaginian_03")
+    answer(g, "greek", "greek_01", "activate_leader", 5, "land_step")
+    g.load_dice([4, 2, 2, 1, 2, 3])
+    answer(g, "selinus", windows_after=True)
+    pass_windows(g, "carthaginian_03")
+    assert g.decision.window == "sea_retreat"
+    assert options(g) == ["carthaginian_01", "carthaginian_03"]
+    answer(g, "carthaginian_03", "carthago", "lilybaeum")
+    assert said(g, "{p} play {c} and retreat by sea from {x} to {y} with {k:# CU|# CUs}") == [
+        ["carthaginians", "carthaginian_03", "selinus", "carthago", 3]]
+    assert cus(g, "carthago", "carthaginians") == 3 and cus(g, "lilybaeum", "carthaginians") == 1
+    assert "carthaginian_03" in g.state["z"]["discard|carthaginian"]
