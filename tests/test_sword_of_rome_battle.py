@@ -184,21 +184,27 @@ def test_21_4_29_carthaginian_mistrust_cancels_an_activation_marker_placed():
 
 # ---- retreat (research §9, R2 §12.4; RULINGS.md SM-5) ---------------------------------------
 
-def carthage_beaten_in_leontini(dice: list[int] | None = None):
-    """Dionysius and 5 CUs attack 6 Carthaginian CUs in Leontini (a Greek space) from Syracusae:
-    +4 (tactics 3, own territory) against 0; 4,2,2 (12) beat 1,2,3 (6): the 4 costs Carthage 1,
-    its own 1 another, and 4 CUs retreat. The nearest Carthaginian space by land is Himera, 4
-    spaces on (Katane, Tauromenion, Messana: Greek, -1 CU each); Henna lies across rough
-    ground."""
+def dionysius_beats_carthage(start: str, target: str, *carthage_hand: str):
+    """Dionysius and 5 CUs march from `start` against 6 Carthaginian CUs in `target`, Carthage
+    holding these cards; 4,2,2 (+3 for his tactics, +1 more in a Greek space) beat 1,2,3: the
+    4 costs Carthage 1, its own 1 another, and 4 CUs retreat. Stops before the target is
+    named."""
     g = board()
-    add_cus(g, "greeks", "syracusae", 5)
-    add_cus(g, "carthaginians", "leontini", 6)
-    set_leader(g, "dionysius", "syracusae")
+    add_cus(g, "greeks", start, 5)
+    add_cus(g, "carthaginians", target, 6)
+    set_leader(g, "dionysius", start)
     give(g, "greek", "greek_01", "greek_02")
-    give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
+    give(g, "carthaginian", *carthage_hand)
     answer(g, "greek", "greek_01", "activate_leader", 5, "land_step")
-    g.load_dice(dice or [4, 2, 2, 1, 2, 3])
+    g.load_dice([4, 2, 2, 1, 2, 3])
     return g
+
+
+def carthage_beaten_in_leontini():
+    """Carthage beaten in Leontini (a Greek space), attacked from Syracusae (+4 against 0: 12
+    against 6). The nearest Carthaginian space by land is Himera, 4 spaces on (Katane,
+    Tauromenion, Messana: Greek, -1 CU each); Henna lies across rough ground."""
+    return dionysius_beats_carthage("syracusae", "leontini", "carthaginian_01", "carthaginian_02")
 
 
 def test_retreat_to_the_nearest_friendly_space_paying_its_penalties():
@@ -264,14 +270,7 @@ def test_a_naval_retreat_carries_what_the_card_allows_the_rest_by_land():
     card; R2 §12.4: the rest retreat by land): Dionysius and 5 CUs beat 6 Carthaginian CUs in
     the port of Selinus (4,2,2 + 3 = 11 against 1,2,3 + 1 = 7: 2 lost); Carthage plays a 1 for
     3 CUs to Carthago, and the fourth falls back to Lilybaeum."""
-    g = board()
-    add_cus(g, "greeks", "akragas", 5)
-    add_cus(g, "carthaginians", "selinus", 6)
-    set_leader(g, "dionysius", "akragas")
-    give(g, "greek", "greek_01", "greek_02")
-    give(g, "carthaginian", "carthaginian_01", "carthaginian_03")
-    answer(g, "greek", "greek_01", "activate_leader", 5, "land_step")
-    g.load_dice([4, 2, 2, 1, 2, 3])
+    g = dionysius_beats_carthage("akragas", "selinus", "carthaginian_01", "carthaginian_03")
     answer(g, "selinus", windows_after=True)
     pass_windows(g, "carthaginian_03")
     assert g.decision.window == "sea_retreat"
