@@ -88,7 +88,7 @@ def add_cus(g: Game, power: str, space: str, n: int) -> None:
         s["serial"]["cu"] = s["serial"].get("cu", 0) + 1
         uid = f"cu#{s['serial']['cu']}"
         s["made"].setdefault("cu", []).append(uid)
-        s["f"][uid] = {"power": power, "mercenary": False}
+        s["f"][uid] = {"power": power, "mercenary": False, "moved": False}
         _put(g, uid, f"troops|{space}")
 
 
@@ -135,13 +135,26 @@ def options(g: Game) -> list[Any]:
     return list(d.options)
 
 
-def answer(g: Game, *values: Any) -> None:
+def pass_windows(g: Game, keep: Any = None) -> None:
+    """Pass the card windows asked now (events.rules card_now: asked at their moment whatever
+    the hand holds), unless one offers `keep`."""
+    while g.decision is not None and g.decision.window is not None \
+            and keep not in g.decision.options:
+        g.apply(None, side=g.decision.side, decision=g.decision.id)
+
+
+def answer(g: Game, *values: Any, windows_after: bool = False) -> None:
     """Answer the next decisions with these values, one each, by the side asked (a decision
-    with one legal answer is answered by the engine and never asked)."""
+    with one legal answer is answered by the engine and never asked). A card window is passed
+    unless it offers the value (pass_windows), and so are those asked after the last value
+    unless `windows_after` (the test answers them)."""
     for v in values:
+        pass_windows(g, v)
         d = g.decision
         assert d is not None, f"no decision left to answer with {v!r}"
         g.apply(v, side=d.side, decision=d.id)
+    if not windows_after:
+        pass_windows(g)
 
 
 def play_card(g: Game, side: str, card: str, use: str) -> None:

@@ -150,8 +150,11 @@ MAP = "board:\n  map:\n    places: space\n"
     ("    boxes: [{box: troops, at: [1, 2000]}]\n",
      "board: 'at' is [X, Y], two whole numbers in 0..1000", None),
     ("    positions: at\n", "board: map: unknown key 'positions' (keys: places, group, zones, "
-     "count_by, flags, pieces, fields, summary, links, position, boxes, markers, moves)",
-     "did you mean 'position'?"),
+     "count_by, flags, pieces, fields, summary, side_of, links, position, boxes, markers, "
+     "moves)", "did you mean 'position'?"),
+    # side_of: the side of the records the places' owners (summary) or pieces (count_by) are
+    ("    side_of: side\n", "board: 'side_of' is a field of the records that 'summary' or "
+     "'count_by' name, and neither names a record", None),
     # markers (vars drawn on the map) and moves (which moves are drawn as arrows)
     ("    markers: [hom]\n", "board: 'hom' is not a var of the pack", "did you mean 'home'?"),
     ("    markers: [turn]\n", "board: marker 'turn' neither names a space (var turn: space?) "

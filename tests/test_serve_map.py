@@ -80,6 +80,21 @@ def test_each_place_shows_what_stands_there_by_side_and_who_holds_it():
     assert "Rome" in shown["roma"]["text"]
 
 
+def test_a_place_held_by_a_power_is_drawn_in_its_sides_colour():
+    # pack.yaml board `side_of: side`: The Sword of Rome's places are held by powers (research
+    # /sword_of_rome.md §8: PC markers are a power's), each played by a side (§2) or by none
+    game = load_pack("sword_of_rome").new_game(seed=1)
+    shown = drawn(game, "roman")["places"]
+    roma = shown["roma"]
+    assert roma["owner"] == "roman" and roma["owner_name"] == "Romans"
+    assert {s["side"] for s in roma["stacks"]} == {"roman"}
+    assert "Romans" in roma["stacks"][0]["title"]  # the tooltip names the power
+    assert shown["bovianum"]["owner"] == "etruscan_samnite"  # a power of a shared player
+    antium = shown["antium"]  # the Volsci: a non-player power, named but in no side's colour
+    assert antium["owner"] is None and antium["owner_name"] == "Volsci"
+    assert {s["side"] for s in antium["stacks"]} == {None}
+
+
 def test_siege_points_are_marks_on_their_place():
     # seed 002 §16.4: siege markers lie on the besieged city
     game = load_pack("hannibal").new_game(seed=1)

@@ -84,8 +84,9 @@ def test_scenario_pack_with_five_players():
 
 def test_powers_of_the_glossary():
     """Seed 001 glossary "Державы": five player powers (Romans, Greeks, Etruscans, Samnites,
-    Gauls) and three non-player powers (Volsci, Carthaginians, Transalpine Gauls)."""
-    powers = PACK.by_type["power"]
+    Gauls) and three non-player powers (Volsci, Carthaginians, Transalpine Gauls); research §4
+    (R2 §16.4) adds the revolting mercenaries that Insurrection brings in."""
+    powers = [p for p in PACK.by_type["power"] if not R[p]["by_event"]]
     assert sorted(p for p in powers if R[p]["player_base"]) == sorted(
         ["romans", "greeks", "etruscans", "samnites", "gauls"])
     assert sorted(p for p in powers if not R[p]["player_base"]) == sorted(

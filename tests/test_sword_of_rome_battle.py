@@ -5,7 +5,20 @@ support won), seed 001 §19.2 (no friendly-territory +1 in the Garrison Box), §
 (support won against Carthage raises its unrest, up to the maximum)."""
 from __future__ import annotations
 
-from sor_play import add_cus, answer, at, board, cus, give, options, said, set_leader, var
+from sor_play import (
+    add_cus,
+    answer,
+    at,
+    board,
+    cus,
+    give,
+    options,
+    pass_windows,
+    said,
+    set_leader,
+    set_pc,
+    var,
+)
 
 BOX = "garrison_box_space"
 
@@ -82,23 +95,25 @@ def test_no_friendly_territory_bonus_in_the_garrison_box():
 
 def gauls_attack_tarentum(card: str, dice: list[int]):
     """The Gallic chieftain (tactics 2) and 3 CUs march from Brundisium into Tarentum, a Greek
-    home space held by 2 Greek CUs without a leader; 1 Greek CU in Metapontum, where they may
-    retreat. The Gauls hold `card`."""
+    home space held by 2 Greek CUs without a leader; 1 Greek CU in Metapontum, a Greek space next
+    to it, where they may retreat. The Gauls hold `card`."""
     g = board()
     add_cus(g, "gauls", "brundisium", 3)
     add_cus(g, "greeks", "tarentum", 2)
     add_cus(g, "greeks", "metapontum", 1)
+    set_pc(g, "metapontum", "greeks")
     set_leader(g, "gallic_chieftain", "brundisium")
     give(g, "gallic", "gallic_01", card)
     answer(g, "gallic", "gallic_01", "activate_leader", 3, "land_step")
     g.load_dice(dice)
-    answer(g, "tarentum")
+    answer(g, "tarentum", windows_after=True)
     return g
 
 
-def decline_until(g, text: str) -> None:
-    """Pass optional questions (support to place) until one asks `text`."""
-    while text not in (g.decision.prompt if g.decision else text):
+def decline_until(g, card: str) -> None:
+    """Pass optional questions (cards before the dice, support to place) until a window offers
+    `card`."""
+    while g.decision is not None and card not in g.decision.options:
         d = g.decision
         assert d.optional, d.prompt
         g.apply(None, side=d.side, decision=d.id)
@@ -119,7 +134,7 @@ def test_21_3_11_titus_manlius_the_dice_inflict_nothing():
     """seed 001 §21.3 #11: a normal battle, but the combat dice inflict no losses, so they earn
     no support; the loser still retreats."""
     g = gauls_attack_tarentum("titus_manlius", [6, 6, 6, 6, 6, 1])
-    answer(g, "titus_manlius")
+    answer(g, "titus_manlius", 0)  # no CU withdraws into the city of Tarentum
     assert said(g, ROLL) == [["gauls", [6, 6, 6], 3, 21, "greeks", [6, 6, 1], 1, 14]]
     assert said(g, "{ap} win: {dp} lose {d_loss:# CU|# CUs}, {ap} {a_loss:# CU|# CUs}") == [
         ["gauls", "greeks", 0, "gauls", 0]]
@@ -131,7 +146,7 @@ def test_21_3_5_wild_beasts_after_a_won_battle_minus_one_not_cumulative():
     """seed 001 §21.3 #5: played after the Gauls won, the beaten army fights them at -1; two
     armies with the event still make -1 (module.rules wild_beasts_total)."""
     g = gauls_attack_tarentum("wild_beasts", [6, 6, 6, 2, 2, 2])
-    decline_until(g, "Gauls: play")
+    decline_until(g, "wild_beasts")
     answer(g, "wild_beasts")
     assert var(g, "beasts_on", "greeks") is True
     assert g.value("beasts_modifier", "greeks", "gauls") == -1
@@ -161,7 +176,107 @@ def test_21_4_29_carthaginian_mistrust_cancels_an_activation_marker_placed():
     give(g, "greek", "carthaginian_mistrust", "greek_01")
     give(g, "carthaginian", "carthaginian_01", "carthaginian_02")
     answer(g, "carthaginian", "carthaginian_01", "activate_leader", "carthaginian_mistrust", 2)
-    assert said(g, "The Greeks play {c}: {l} does not move") == [
-        ["carthaginian_mistrust", "bomilcar"]]
+    assert said(g, "{s} plays {c}") == [["greek", "carthaginian_mistrust"]]
+    assert said(g, "The activation of {l} is cancelled") == [["bomilcar"]]
     assert var(g, "activated", "carthaginians") is True
     assert at(g, "bomilcar") == "carthago" and cus(g, "carthago", "carthaginians") == 2
+
+
+# ---- retreat (research §9, R2 §12.4; RULINGS.md SM-5) ---------------------------------------
+
+def dionysius_beats_carthage(start: str, target: str, *carthage_hand: str):
+    """Dionysius and 5 CUs march from `start` against 6 Carthaginian CUs in `target`, Carthage
+    holding these cards; 4,2,2 (+3 for his tactics, +1 more in a Greek space) beat 1,2,3: the
+    4 costs Carthage 1, its own 1 another, and 4 CUs retreat. Stops before the target is
+    named."""
+    g = board()
+    add_cus(g, "greeks", start, 5)
+    add_cus(g, "carthaginians", target, 6)
+    set_leader(g, "dionysius", start)
+    give(g, "greek", "greek_01", "greek_02")
+    give(g, "carthaginian", *carthage_hand)
+    answer(g, "greek", "greek_01", "activate_leader", 5, "land_step")
+    g.load_dice([4, 2, 2, 1, 2, 3])
+    return g
+
+
+def carthage_beaten_in_leontini():
+    """Carthage beaten in Leontini (a Greek space), attacked from Syracusae (+4 against 0: 12
+    against 6). The nearest Carthaginian space by land is Himera, 4 spaces on (Katane,
+    Tauromenion, Messana: Greek, -1 CU each); Henna lies across rough ground."""
+    return dionysius_beats_carthage("syracusae", "leontini", "carthaginian_01", "carthaginian_02")
+
+
+def test_retreat_to_the_nearest_friendly_space_paying_its_penalties():
+    """research §9 (R2 §12.4: the nearest space free of enemy CUs that is friendly, at most 4
+    spaces, no rough connection, not through the attacker's entry space; R2 §12.4.5: -1 CU for
+    each space entered with an enemy PC marker or walled city; R2 §12.5: the CUs lost in the
+    retreat earn the winner support too: 2 + 3 lost of 6, 3 points)."""
+    g = carthage_beaten_in_leontini()
+    answer(g, "leontini")
+    assert said(g, "{p} retreat from {x} to {y}") == [["carthaginians", "leontini", "himera"]]
+    assert said(g, "The retreat costs {p} {lost:# CU|# CUs}") == [["carthaginians", 3]]
+    assert cus(g, "himera", "carthaginians") == 1 and cus(g, "leontini", "carthaginians") == 0
+    assert said(g, SUPPORT) == [["greeks", 3]]
+
+
+def test_a_retreat_sweeps_along_its_own_cus_on_the_way():
+    """research §9 (R2 §12.4.2: own CUs met on the retreat path join the retreat, before the
+    penalties): the Carthaginian CU in Tauromenion goes along to Himera, 2 arriving."""
+    g = carthage_beaten_in_leontini()
+    add_cus(g, "carthaginians", "tauromenion", 1)
+    answer(g, "leontini")
+    assert cus(g, "tauromenion", "carthaginians") == 0
+    assert cus(g, "himera", "carthaginians") == 2
+
+
+def test_a_force_with_no_retreat_within_four_spaces_is_eliminated():
+    """research §9 (R2 §12.4: a retreat may not end with another power's CUs; R2 §12.4.5: a
+    force that cannot retreat, or would need more than 4 spaces, is eliminated): a Roman CU in
+    Himera leaves Panormus, 5 spaces away, the nearest; 6 lost in all, 3 points."""
+    g = carthage_beaten_in_leontini()
+    add_cus(g, "romans", "himera", 1)
+    answer(g, "leontini")
+    assert said(g, "{p} cannot retreat from {x}: {left:# CU is|# CUs are} eliminated") == [
+        ["carthaginians", "leontini", 4]]
+    assert said(g, SUPPORT) == [["greeks", 3]]
+
+
+def test_up_to_three_cus_withdraw_into_their_walled_city():
+    """research §9 (R2 §12.4: no splitting, except into a walled city of up to 3 CUs): beaten in
+    Tarentum (3,3,3 + 3 = 12 against 2,2,3 + 1 = 8, no losses), the 2 Greek CUs withdraw into
+    their city, and the Gauls stand outside its walls."""
+    g = gauls_attack_tarentum("gallic_02", [3, 3, 3, 2, 2, 3])
+    pass_windows(g)  # no Flight, no card before the dice
+    assert options(g) == [0, 1, 2]
+    answer(g, 2)
+    assert said(g, "{k:# CU withdraws|# CUs withdraw} into the city of {x}") == [[2, "tarentum"]]
+    assert cus(g, "tarentum", "greeks") == 2 and at(g, "gallic_chieftain") == "tarentum"
+
+
+def test_21_3_9_too_far_from_home_no_withdrawal_into_the_city():
+    """seed 001 §21.3 #9 (Too Far From Home: no CU of the enemy army may enter the walled city
+    during the Gallic action; it may be played once the enemy says it wants to withdraw into the
+    city, and stops the survivors of a battle from doing so): they retreat to Metapontum."""
+    g = gauls_attack_tarentum("too_far_from_home", [3, 3, 3, 2, 2, 3])
+    answer(g, 2, windows_after=True)  # the windows before it passed
+    answer(g, "too_far_from_home")
+    assert said(g, "{p} may not withdraw into the city of {x}") == [["greeks", "tarentum"]]
+    assert cus(g, "tarentum", "greeks") == 0 and cus(g, "metapontum", "greeks") == 3
+
+
+def test_a_naval_retreat_carries_what_the_card_allows_the_rest_by_land():
+    """research §9 (R2 §12.4.3: 5-player Carthage retreats by sea 3/6/10 CUs on a 1/2/3-value
+    card; R2 §12.4: the rest retreat by land): Dionysius and 5 CUs beat 6 Carthaginian CUs in
+    the port of Selinus (4,2,2 + 3 = 11 against 1,2,3 + 1 = 7: 2 lost); Carthage plays a 1 for
+    3 CUs to Carthago, and the fourth falls back to Lilybaeum."""
+    g = dionysius_beats_carthage("akragas", "selinus", "carthaginian_01", "carthaginian_03")
+    answer(g, "selinus", windows_after=True)
+    pass_windows(g, "carthaginian_03")
+    assert g.decision.window == "sea_retreat"
+    assert options(g) == ["carthaginian_01", "carthaginian_03"]
+    answer(g, "carthaginian_03", "carthago", "lilybaeum")
+    assert said(g, "{p} play {c} and retreat by sea from {x} to {y} with {k:# CU|# CUs}") == [
+        ["carthaginians", "carthaginian_03", "selinus", "carthago", 3]]
+    assert cus(g, "carthago", "carthaginians") == 3 and cus(g, "lilybaeum", "carthaginians") == 1
+    assert "carthaginian_03" in g.state["z"]["discard|carthaginian"]

@@ -232,7 +232,8 @@ def test_carthage_5p_reinforcements_in_the_box():
     for u in g.state["z"]["troops|panormus"]:
         g.state["f"][u]["mercenary"] = True
     g.state["v"]["turn_no"][""] = 1
-    play_until(g, lambda: "place the 3 CUs and 2 mercenary CUs" in g.decision.prompt)
+    play_until(g, lambda: "place the 3 CUs and" in g.decision.prompt)
+    assert g.decision.args == [2]  # "... and 2 mercenary CUs in"
     assert said(g, "Carthage pays off {gone:# mercenary CU|# mercenary CUs}") == [[2]]
     answer(g, BOX)
     assert cus(g, BOX) == 5
@@ -256,21 +257,74 @@ def test_mercenaries_hired_once_a_turn_not_the_card_play():
     assert "carthaginian_01" in g.state["z"]["hand|carthaginian"]  # its card play was the 1
 
 
-def test_21_1_no_campaign_card_one_army_a_card():
-    """seed 001 §21.1 (the two armies of a Campaign card need not coordinate) and §20.3 (a
-    Campaign card may attack the unrest twice, two leaders, no shared CUs): the scenario's
-    reconstructed decks hold no Campaign card (RULINGS.md SM-7, SM-9), so one card activates one
-    leader: after Hasdrubal's attack the second leader in the box gets no move of his own."""
+def test_20_3_a_campaign_attacks_the_unrest_twice_two_leaders_no_cu_in_both():
+    """seed 001 §20.3 (a Campaign card may attack the rebels twice, with two different leaders,
+    no CU taking part in both): Hasdrubal attacks unrest 4 with 2 of the 4 CUs in the box (+2
+    against +3: 6,6,6 beat 1,1,1, 3 points: unrest 1); Bomilcar may then take only the 2 others,
+    and attacks again (+6: unrest 0)."""
     g = board()
     add_cus(g, "carthaginians", BOX, 4)
     set_leader(g, "hasdrubal", BOX)
     set_leader(g, "bomilcar", BOX)
-    set_var(g, "unrest_now", 2)
-    carthage_first(g, "carthaginian_02", "carthaginian_01")
-    g.load_dice([6, 6, 6, 1, 1, 1])
-    answer(g, "carthaginian_02", "activate_leader", "hasdrubal", 2, "attack_unrest", 2)
-    assert var(g, "unrest_now") == 0 and cus(g, BOX) == 4
-    assert len(said(g, "{l} attacks the unrest ({u}) with {n:# CU|# CUs}")) == 1
-    assert "hire mercenaries" in g.decision.prompt  # Carthage's round is over
-    assert not [c for c in g.state["z"]["hand|carthaginian"] + g.state["z"]["deck|carthaginian"]
-                if "campaign" in c]
+    set_var(g, "unrest_now", 4)
+    carthage_first(g, "carthaginian_campaign", "carthaginian_01")
+    g.load_dice([6, 6, 6, 1, 1, 1, 6, 6, 6, 1, 1, 1])
+    answer(g, "carthaginian_campaign", "play_event", "hasdrubal", 2, "attack_unrest", 2)
+    assert var(g, "unrest_now") == 1
+    answer(g, "bomilcar")
+    assert options(g) == [0, 1, 2]  # the two CUs that attacked with Hasdrubal stay
+    answer(g, 2, "attack_unrest", 2)
+    assert var(g, "unrest_now") == 0
+    assert said(g, "{l} attacks the unrest ({u}) with {n:# CU|# CUs}") == [
+        ["hasdrubal", 4, 2], ["bomilcar", 1, 2]]
+    assert not any(g.state["f"][u]["moved"] for u in g.state["z"][f"troops|{BOX}"])
+
+
+def test_21_1_the_two_armies_of_a_campaign_need_not_coordinate():
+    """seed 001 §21.1 (the two armies a Campaign card activates need not coordinate their
+    attack): Hanno marches from Lilybaeum to Eryx, then Bomilcar sails from Carthago to the
+    Garrison Box, each on his own; a leader is activated once."""
+    g = board()
+    add_cus(g, "carthaginians", "lilybaeum", 2)
+    add_cus(g, "carthaginians", "carthago", 3)
+    set_leader(g, "hanno", "lilybaeum")
+    set_leader(g, "bomilcar", "carthago")
+    carthage_first(g, "carthaginian_campaign", "carthaginian_01")
+    answer(g, "carthaginian_campaign", "play_event", "hanno", 2, "land_step", "eryx", "end_move")
+    assert options(g) == ["bomilcar"]
+    answer(g, "bomilcar", 3, "naval_move", BOX)  # 1 MP left and nothing to do: the move ends
+    assert at(g, "hanno") == "eryx" and at(g, "bomilcar") == BOX
+    assert cus(g, "eryx", "carthaginians") == 2 and cus(g, BOX) == 3
+
+
+def test_insurrection_the_mercenaries_revolt_a_non_player_power_in_africa():
+    """research §4 (R2 §16.3, §16.4: Insurrection makes the revolting mercenaries a non-player
+    power, which a non-Carthaginian Neutral Power Activates may raise; the event lasts until all
+    of them are eliminated); reconstructed (RULINGS.md SM-14): the Greeks' card (value 2) raises
+    2 of their CUs in an African space free of CUs."""
+    g = board()
+    give(g, "greek", "insurrection", "greek_01")
+    answer(g, "greek", "insurrection", "play_event", "kerkouane")
+    assert said(g, "The mercenaries of Carthage revolt in {x}: {c.ops:# CU|# CUs}") == [
+        ["kerkouane", 2]]
+    assert cus(g, "kerkouane", "revolting_mercenaries") == 2
+    assert g.value("insurrection_on") is True
+    assert "revolting_mercenaries" in g.value("neutral_powers", "roman")
+    assert "revolting_mercenaries" not in g.value("neutral_powers", "carthaginian")
+    assert g.value("recruit_spaces", "revolting_mercenaries") == ["kerkouane"]
+    assert not g.value("event_ok", "greek", "insurrection")  # one revolt at a time
+
+
+def test_insurrection_reinforcements_one_mercenary_and_one_rebel():
+    """research §3 (R2 §5.10.1: while Insurrection is active Carthage gets only 1 mercenary CU
+    with its 3 CUs, and the revolting mercenaries also get 1)."""
+    g = board()
+    add_cus(g, "revolting_mercenaries", "kerkouane", 2)
+    g.state["v"]["turn_no"][""] = 1
+    play_until(g, lambda: "place the 3 CUs and" in g.decision.prompt)
+    assert g.decision.args == [1]
+    rebels = cus(g, "kerkouane", "revolting_mercenaries")  # an NPA in the turn may raise one
+    answer(g, "carthago")
+    assert said(g, "Carthage hires {hires:# mercenary CU|# mercenary CUs} in {x}") == [
+        [1, "carthago"]]
+    assert cus(g, "kerkouane", "revolting_mercenaries") == rebels + 1

@@ -129,7 +129,7 @@ def test_npa_raises_a_neutral_cu_once_a_round_and_the_marker_comes_off():
     give(g, "roman", "roman_37", "roman_38", "roman_13")
     answer(g, "roman", "play_npa", "roman_37", "neutral_cu")
     assert cus(g, "antium", "volsci") == 1 and var(g, "activated", "volsci")
-    assert g.value("neutral_powers") == []
+    assert g.value("neutral_powers", "roman") == []
     assert g.value("npa_uses", "roman", "roman") == ["raise_unrest"]
     answer(g, "play_card")
     assert "which card do you play?" in prompt(g)

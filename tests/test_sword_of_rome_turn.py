@@ -48,7 +48,7 @@ def no_cards(g) -> None:
 def past_carthage_reinforcements(g) -> None:
     """Carthage places its 5-player reinforcements in Carthago (garrison.rules: it is asked,
     Carthago or the Garrison Box, seed 001 §19.1)."""
-    while not g.over and "place the 3 CUs and 2 mercenary CUs" in (g.decision.prompt or ""):
+    while not g.over and "place the 3 CUs and" in (g.decision.prompt or ""):
         answer(g, "carthago")
 
 

@@ -19,6 +19,8 @@ one is a mapping of sections, each optional:
           general: {at: at, under: superior, zones: [escort], show: [rank, hidden]}
         fields: [kind, owner, damage]  # fields of a place shown with it when set
         summary: owner               # a field of a place counted per group
+        side_of: side                # a field of the records `summary` and `count_by` name
+                                     # (a power), naming the side whose colour they are drawn in
         links: {type: road, kind: surface}
                                      # records that join two places (the type's two fields
                                      # that name a place), and the field saying what kind of
@@ -54,7 +56,7 @@ BOARD_KEYS = ("vars", "turn", "map", "cards", "show", "log")
 LOG_STYLES = ("all", "sentences")  # what the log shows: every change, or the pack's sentences
 TURN_KEYS = ("var", "of", "by")
 MAP_KEYS = ("places", "group", "zones", "count_by", "flags", "pieces", "fields", "summary",
-            "links", "position", "boxes", "markers", "moves")
+            "side_of", "links", "position", "boxes", "markers", "moves")
 MOVES_KEYS = ("since", "count")
 BOX_KEYS = ("box", "at")
 CANVAS = 1000  # board `map: position:` values lie in 0..CANVAS on both axes
@@ -215,6 +217,8 @@ class BoardCheck(SpecCheck):
                     self._fields(m, key, tinfo)
                 else:
                     self._field(m, key, tinfo)
+        if "side_of" in m:
+            self._side_of(m, places, items)
         if "pieces" in m:
             self._pieces(m, m["pieces"], places.name)
         if "links" in m:
@@ -227,6 +231,26 @@ class BoardCheck(SpecCheck):
             self._list(m, "markers", lambda items: self._markers(items, places.name))
         if "moves" in m:
             self._moves(m, m["moves"])
+
+    def _side_of(self, m: Any, places: Any, items: set[str]) -> None:
+        """`side_of: FIELD`: a field, naming a side, of each record type that `summary` (a
+        field of the places) or `count_by` (a field of the pieces) refers to."""
+        owners = []
+        for key, tnames in (("summary", [places.name]), ("count_by", sorted(items))):
+            for tname in tnames:
+                tinfo = self._type(tname)
+                f = tinfo.fields.get(m.get(key)) if tinfo is not None else None
+                owner = self._type(f.type) if f is not None else None
+                if owner is not None and owner not in owners:
+                    owners.append(owner)
+        if not owners:
+            self.error("board: 'side_of' is a field of the records that 'summary' or "
+                       "'count_by' name, and neither names a record", m, "side_of")
+        for owner in owners:
+            f = self._field(m, "side_of", owner)
+            if f is not None and f.type != "side":
+                self.error(f"board: field '{m['side_of']}' of {owner.name} does not name a "
+                           "side", m, "side_of")
 
     def _position(self, m: Any, places: Any) -> None:
         """`position: FIELD`: a field of the place type of type `list of int` ([x, y])."""

@@ -7,6 +7,7 @@ than the side may see.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.dsl.boardspec import marker_kind
@@ -24,7 +25,7 @@ def map_state(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> dict[
     model = cat.pack.model
     place_type: str = spec["places"]
     summary: str | None = spec.get("summary")
-    sides = set(model.sides)
+    side_of = _side_of(cat, spec)
     flags: dict[str, list[str]] = {}
     tokens: list[dict[str, Any]] = []
     for name in spec.get("markers") or []:
@@ -35,9 +36,9 @@ def map_state(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> dict[
         entry: dict[str, Any] = {"text": the_map.place_text(pid, True)}
         owner = the_map.record(pid).get(summary) if summary else None
         if owner is not None:
-            entry["owner"] = owner if owner in sides else None
+            entry["owner"] = side_of(owner)
             entry["owner_name"] = cat.value(owner)
-        stacks = [_stack(s, cat) for s in the_map.stacks(pid)]
+        stacks = [_stack(s, cat, side_of) for s in the_map.stacks(pid)]
         if stacks:
             entry["stacks"] = stacks
         marks = the_map.marks(pid) + flags.get(pid, [])
@@ -54,9 +55,28 @@ def map_state(view: dict[str, Any], cat: Catalog, spec: dict[str, Any]) -> dict[
             "paths": recent_paths(view, cat, spec, set(places))}
 
 
-def _stack(stack: dict[str, Any], cat: Catalog) -> dict[str, Any]:
-    """A stack as drawn: its side, a short label ("Aulus 10", "3", "garrison 2") and, for
-    its tooltip, who and what."""
+def _side_of(cat: Catalog, spec: dict[str, Any]) -> Callable[[Any], str | None]:
+    """The side whose colour an owner or a stack's `count_by` value is drawn in: the value
+    itself when it is a side, else the side its record names in the `side_of` field (a power
+    that a side plays), else None."""
+    sides = set(cat.pack.model.sides)
+    records = cat.pack.records
+    field: str | None = spec.get("side_of")
+
+    def side(value: Any) -> str | None:
+        if value in sides:
+            return str(value)
+        if field is None or not isinstance(value, str) or value not in records:
+            return None
+        named = records[value].get(field)
+        return named if named in sides else None
+    return side
+
+
+def _stack(stack: dict[str, Any], cat: Catalog,
+           side_of: Callable[[Any], str | None]) -> dict[str, Any]:
+    """A stack as drawn: its side (whose colour it has), a short label ("Aulus 10", "3",
+    "garrison 2") and, for its tooltip, who and what (the power it counts by, named)."""
     count = stack["count"]
     names = stack["pieces"]
     if stack["hidden"]:
@@ -77,7 +97,8 @@ def _stack(stack: dict[str, Any], cat: Catalog) -> dict[str, Any]:
         title = f"{cat.value(side)}: {title}" if title else cat.value(side)
     if count and not stack["hidden"]:
         title = f"{title} ({count})" if title else str(count)
-    return {"side": side, "label": label, "title": title, "inner": bool(stack["zone"])}
+    return {"side": side_of(side), "label": label, "title": title,
+            "inner": bool(stack["zone"])}
 
 
 def _marker(view: dict[str, Any], cat: Catalog, decl: Any, kind: str | None,
@@ -112,6 +133,7 @@ def recent_paths(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], place
                  for tname, piece in (spec.get("pieces") or {}).items()}
     tokens = set(spec.get("markers") or [])
     records = cat.pack.records
+    side_of = _side_of(cat, spec)
     moves = spec.get("moves")
     start = since_event(log, moves["since"], moves.get("count", 1)) if moves \
         else window_start(log, view.get("side"))
@@ -137,7 +159,7 @@ def recent_paths(view: dict[str, Any], cat: Catalog, spec: dict[str, Any], place
         if len(path) < 2:
             continue
         if key in records:  # a piece
-            side, label = records[key].get(spec.get("count_by") or ""), cat.name(key)
+            side, label = side_of(records[key].get(spec.get("count_by") or "")), cat.name(key)
         else:  # a token: its var, kept per side or not
             var, _, kept_for = key.partition("|")
             side, label = kept_for or None, cat.term(var)
