@@ -21,6 +21,7 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import cattrs
 
 from engine.core.saves import FORMAT_VERSION, key_order, made_in_turn
@@ -34,9 +35,27 @@ json_converter = cattrs.Converter()
 
 
 def decision_data(decision: Decision) -> dict[str, Any]:
-    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
-    data: dict[str, Any] = json_converter.unstructure(decision)
-    return data
+    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries: what
+    `json_converter.unstructure` gives, written out (a view carries one at every decision,
+    and the converter's walk of each option was most of a view of a choice among many)."""
+    d = decision
+    return {"side": d.side, "kind": d.kind, "options": _data(d.options), "min": d.min,
+            "max": d.max, "optional": d.optional, "prompt": d.prompt, "id": d.id,
+            "window": d.window, "args": _data(d.args), "each": _data(d.each),
+            "idle": _data(d.idle)}
+
+
+def _data(x: Any) -> Any:
+    """A fresh copy of plain data `x` (lists and dicts copied all the way down)."""
+    t = type(x)
+    if t is list:
+        return [v if type(v) in _ATOMS else _data(v) for v in x]
+    if t is dict:
+        return {k: v if type(v) in _ATOMS else _data(v) for k, v in x.items()}
+    return x
+
+
+_ATOMS = frozenset((str, int, bool, float, type(None)))
 
 
 def result_data(result: Result | None) -> dict[str, Any] | None:
@@ -287,19 +306,39 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
     zone_items, var_items, field_items = _tables(game)
+    sight = _sight(pack, side)
+    seen, static = sight.zones, sight.static
+    created = pack.created
+    # the records revealed to the side now (a spectator is shown none)
+    known = {e for e, sides in rt.revealed.items() if side in sides} \
+        if side is not None and rt.revealed else set()
     zones: dict[str, Any] = {}
     for key, items in zone_items:
-        if pack.created and not _key_visible(game, side, key.partition("|")[2]):
-            continue  # the zone of a record made in play that the side cannot see
-        if pack.can_see_zone(side, key):
-            zones[key] = list(items)
-        else:
-            known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
-            zones[key] = {"count": len(items), "revealed": known}
+        if key in seen:  # (most zones: one of the pack's the side sees)
+            zones[key] = items.copy()
+            continue
+        if key not in static:  # a zone of a record made in play
+            if created and not _key_visible(game, side, key.partition("|")[2]):
+                continue  # of one the side cannot see
+            if pack.can_see_zone(side, key):
+                zones[key] = items.copy()
+                continue
+        zones[key] = {"count": len(items), "revealed": [
+            e for e in items if e in known] if known and not known.isdisjoint(items) else []}
     variables: dict[str, Any] = {}
     for name, table in var_items:
-        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
-                 and (not pack.created or _key_visible(game, side, k))}
+        vis = sight.vars[name]
+        if vis == "hidden" or vis == "private" and side is None:
+            continue
+        if vis == "private" and not created:  # the keys of the side's own, known at load
+            shown = {k: table[k] for k in sight.own_keys[name] if k in table}
+        elif vis == "private":  # (PackData.var_visible)
+            shown = {k: v for k, v in table.items() if k.split("|")[0] == side}
+        else:
+            shown = dict(table)
+        if created:
+            shown = {k: v for k, v in shown.items() if "#" not in k
+                     or _key_visible(game, side, k)}
         if shown:
             variables[name] = shown[""] if list(shown) == [""] else shown
     d = game.decision
@@ -315,8 +354,13 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
             decision = {"side": d.side, "kind": d.kind}
     fields = None
     if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
-        fields = {rid: dict(rec) for rid, rec in field_items
-                  if _sees(game, side, rid, rt.loc.get(rid))}
+        loc = rt.loc
+        fields = {}
+        for rid, rec in field_items:
+            zone = loc.get(rid)  # (as `_sees`, with the side's zones worked out once)
+            if zone is None or zone in seen or rid in known or (
+                    zone not in static and pack.can_see_zone(side, zone)):
+                fields[rid] = rec.copy()
     if logs is None:
         log = ShownLog(game, side).lines(game)
     else:
@@ -339,6 +383,35 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
         view["names"] = pack.names_in(view, lang)
         view["texts"] = pack.texts_of(view["names"], lang)
     return view
+
+
+@attrs.frozen
+class _Sight:
+    """What one side sees of a pack's fixed parts, worked out once per pack and side: a
+    view asks it of every zone, var and record field."""
+
+    zones: frozenset[str]  # the zone keys of the pack's (none of a record made in play) it sees
+    static: frozenset[str]  # every zone key of the pack's: the others are judged when asked
+    vars: dict[str, str]  # var -> its visibility (public, private or hidden)
+    own_keys: dict[str, list[str]]  # private var -> the keys of the side's own, in order
+
+
+# (pack id, side) -> (pack, its _Sight for the side)
+_SIGHTS: dict[tuple[int, str | None], tuple[Any, _Sight]] = {}
+
+
+def _sight(pack: Any, side: str | None) -> _Sight:
+    got = _SIGHTS.get((id(pack), side))
+    if got is None or got[0] is not pack:
+        static = frozenset(pack.zone_keys)
+        kinds = {name: var.visibility for name, var in pack.model.vars.items()}
+        own = {name: [key for key, _args in pack.var_keys.get(name, ())
+                      if side is not None and key.split("|")[0] == side]
+               for name, kind in kinds.items() if kind == "private"}
+        sight = _Sight(frozenset(k for k in static if pack.can_see_zone(side, k)), static,
+                       kinds, own)
+        got = _SIGHTS[(id(pack), side)] = (pack, sight)
+    return got[1]
 
 
 def _tables(game: Any) -> tuple[Any, Any, Any]:
