@@ -88,6 +88,8 @@ class _Then:
 
     def __init__(self, game: Any, side: str | None):
         self.game, self.side = game, side
+        sight = _sight(game.pack, side)
+        self.seen, self.static, self.var_kinds = sight.zones, sight.static, sight.vars
         self.at = -1  # the index of the line being read
         self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
         # each card's last move (or destroy) line in the whole log, read ahead of `at`
@@ -118,7 +120,12 @@ class _Then:
     def sees(self, ent: Any, zone: str | None) -> bool:
         if zone is None or not isinstance(ent, str):
             return True
-        return self.game.pack.can_see_zone(self.side, zone) or self.saw(ent)
+        return self.zone_seen(zone) or self.saw(ent)
+
+    def zone_seen(self, zone: str) -> bool:
+        """`PackData.can_see_zone` for the side, its answers for the pack's zones kept."""
+        return zone in self.seen or zone not in self.static \
+            and self.game.pack.can_see_zone(self.side, zone)
 
     def key_visible(self, key: str) -> bool:
         """`_key_visible` now, noting the records it read."""
@@ -189,9 +196,12 @@ class ShownLog:
             self._read_again(game, changed)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits = then.now, then.hits
+        created = game.pack.created
         for i, e in enumerate(new, n):
             then.at = i
-            line = _log_entry(game, side, e, then)
+            line = _entry(game, side, e, then)  # (`_log_entry`, inline: a line of each entry)
+            if line is not None and created:
+                line = _keys_shown(line, then)
             if now:  # it read the game now: noted, to read again when that changes
                 for ent in now:
                     self.watch.setdefault(ent, []).append(i)
@@ -199,7 +209,8 @@ class ShownLog:
                 if line is not None:
                     self.place[i] = len(out)
                 now.clear()
-            hits.clear()
+            if hits:
+                hits.clear()
             if e["t"] in steps:
                 then.step(e)
             shown.append(line)
@@ -246,27 +257,35 @@ def _shown(then: _Then, value: Any, where: Any) -> Any:
 def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
                ) -> dict[str, Any] | None:
     shown = _entry(game, side, e, then)
-    if shown is not None and game.pack.created:  # zone keys naming records made in play
-        for k in ("from", "to", "z"):
-            key = shown.get(k)
-            if isinstance(key, str) and not then.key_visible(key.partition("|")[2]):
-                shown = {**shown, k: None}
+    if shown is not None and game.pack.created:
+        return _keys_shown(shown, then)
+    return shown
+
+
+def _keys_shown(shown: dict[str, Any], then: _Then) -> dict[str, Any]:
+    """A shown line without the zone keys that name records made in play the side cannot
+    see."""
+    for k in ("from", "to", "z"):
+        key = shown.get(k)
+        if isinstance(key, str) and "#" in key and not then.key_visible(key.partition("|")[2]):
+            shown = {**shown, k: None}
     return shown
 
 
 def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
            ) -> dict[str, Any] | None:
     t = e["t"]
-    pack = game.pack
     if t == "move":  # a card face up before it moved was seen going
-        visible = (pack.can_see_zone(side, e["to"]) or
-                   (e["from"] is not None and pack.can_see_zone(side, e["from"])) or
+        visible = (then.zone_seen(e["to"]) or
+                   (e["from"] is not None and then.zone_seen(e["from"])) or
                    then.saw(e["e"]))
         return e if visible else {**e, "e": None}
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
     if t == "set":
-        if not pack.var_visible(side, e["n"], e["k"]):
+        kind = then.var_kinds[e["n"]]  # (PackData.var_visible)
+        if kind == "hidden" or kind == "private" and (
+                side is None or e["k"].split("|")[0] != side):
             return None
         if "at" in e:  # a key naming records made in play: shown if the side saw them
             parts = e["k"].split("|")
@@ -276,7 +295,7 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
             return {k: v for k, v in e.items() if k != "at"}
         return e
     if t == "create":
-        return e if e["to"] is None or pack.can_see_zone(side, e["to"]) else {**e, "e": None}
+        return e if e["to"] is None or then.zone_seen(e["to"]) else {**e, "e": None}
     if t == "destroy":
         return e if then.sees(e["e"], e["from"]) else {**e, "e": None}
     if t == "setf":  # a field of a record the side cannot see: nothing shown
