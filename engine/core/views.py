@@ -45,6 +45,14 @@ def decision_data(decision: Decision) -> dict[str, Any]:
             "idle": _data(d.idle)}
 
 
+def _decision_json(d: dict[str, Any]) -> dict[str, Any]:
+    """`decision_data(Decision.of(d))` of the state's decision `d`, made from it directly."""
+    return {"side": d["side"], "kind": d["kind"], "options": _data(d["options"]),
+            "min": d["min"], "max": d["max"], "optional": d["optional"], "prompt": d["prompt"],
+            "id": d["id"], "window": d.get("window"), "args": _data(d.get("args")),
+            "each": _data(d.get("each")), "idle": _data(d["idle"]) if "idle" in d else []}
+
+
 def _data(x: Any) -> Any:
     """A fresh copy of plain data `x` (lists and dicts copied all the way down)."""
     t = type(x)
@@ -345,32 +353,37 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
         zones[key] = {"count": len(items), "revealed": [
             e for e in items if e in known] if known and not known.isdisjoint(items) else []}
     variables: dict[str, Any] = {}
+    kinds, own = sight.vars, sight.own_keys
     for name, table in var_items:
-        vis = sight.vars[name]
-        if vis == "hidden" or vis == "private" and side is None:
+        vis = kinds[name]
+        if vis == "public":
+            if "" in table:  # a var of no index: its one value
+                variables[name] = table[""]
+                continue
+            shown = table.copy()
+        elif vis == "hidden" or side is None:
             continue
-        if vis == "private" and not created:  # the keys of the side's own, known at load
-            shown = {k: table[k] for k in sight.own_keys[name] if k in table}
-        elif vis == "private":  # (PackData.var_visible)
+        elif not created:  # private: the keys of the side's own, known at load
+            shown = {k: table[k] for k in own[name] if k in table}
+        else:  # (PackData.var_visible)
             shown = {k: v for k, v in table.items() if k.split("|")[0] == side}
-        else:
-            shown = dict(table)
         if created:
             shown = {k: v for k, v in shown.items() if "#" not in k
                      or _key_visible(game, side, k)}
         if shown:
-            variables[name] = shown[""] if list(shown) == [""] else shown
-    d = game.decision
+            variables[name] = shown[""] if len(shown) == 1 and "" in shown else shown
+    d = rt.s["decision"]  # (what `game.decision` is made of: no Decision made for a view)
     decision = None
     legal: list[Any] = []
     if d is not None:
-        if d.side == side:
-            decision = decision_data(d)
+        if d["side"] == side:
+            decision = _decision_json(d)
             legal = game.legal_actions()
-        elif d.window is not None:  # the same whatever the decider holds: no options
-            decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
+        elif "window" in d:  # the same whatever the decider holds: no options
+            decision = {"side": d["side"], "kind": d["kind"], "window": d["window"],
+                        "prompt": d["prompt"]}
         else:
-            decision = {"side": d.side, "kind": d.kind}
+            decision = {"side": d["side"], "kind": d["kind"]}
     fields = None
     if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
         loc = rt.loc
