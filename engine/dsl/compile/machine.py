@@ -297,6 +297,10 @@ class ResumableFunction:
         zoned = ", zoned=False" if not may_lie_in_zones(model, checked, d.source) \
             or compiler.optimize and zone_seen_by(model, checked, d.source, d.by) else ""
         marks, by, src = self._marks(d, by, src)
+        if kind == "one" and require == "None" and args == "None" and zoned and not marks:
+            # the commonest choice: one of the options, nothing else to it
+            self.line(f"G.decide1(F, {by}, {src}, {d.optional!r}, {prompt})")
+            return
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {low}, {high}, {d.optional!r}, "
                   f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
                   f"{marks})")
