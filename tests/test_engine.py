@@ -912,6 +912,35 @@ def test_loops_break_continue_and_procedures(inline_pack):
     ]
 
 
+def test_return_of_a_procedure_that_asks(inline_pack):
+    """`return f(...)` where f waits for a player compiles and runs (it failed at load with
+    "cannot lower Return"), as `let x = f(...)` then `return x` does; a save at the decision
+    inside two such returns loads and goes on the same (the frames are plain data)."""
+    pack = inline_pack("""
+        var active: side = red
+        procedure pick(s: side) -> int:
+            let n = choose n from [1, 2, 3] by s
+            return n
+        procedure twice(s: side) -> int:
+            return pick(s)
+        procedure outer(s: side) -> int:
+            return twice(s)
+        on setup:
+            let a = outer(red)
+            let b = outer(blue)
+            log "picked", a, b
+            win red if a > b else blue
+    """)
+    g = pack.new_game(0)
+    assert g.decision.side == "red" and g.decision.options == [1, 2, 3]
+    g.apply(3)
+    loaded = Game.load(pack, g.save())
+    for game in (g, loaded):
+        assert game.decision.side == "blue"
+        game.apply(2)
+        assert says(game) == ["picked 3 2"] and game.result.winner == "red"
+
+
 def test_effect_fields_run_with_self(inline_pack):
     pack = inline_pack("""
         type card:

@@ -70,6 +70,29 @@ def test_recursive_procedure_that_asks(inline_pack):
     assert "procedure again (" in str(err.value) and "rules.rules:3)" in str(err.value)
 
 
+def test_deep_calls_of_a_procedure_that_may_ask_run_below_the_frame_cap(inline_pack):
+    """Calls of a rule that may wait run in the caller's Python call only up to a depth
+    (engine.core.runtime.events.INLINE_FRAMES); deeper ones go through the run loop, so 450
+    waiting rules, within the cap of 500, neither overflow Python's stack nor fault."""
+    pack = inline_pack("""
+        var active: side = red
+        procedure down(n: int) -> int:
+            if n == 0:
+                let stop = ask red "stop?"
+                return 0
+            let below = down(n - 1)
+            return below + 1
+        on setup:
+            let depth = down(490)
+            log "depth", depth
+            win red
+    """)
+    g = pack.new_game(1)
+    assert len(g.state["stack"]) > 490
+    g.apply(True)
+    assert [e["a"] for e in g.log if e["t"] == "say"] == [[490]]
+
+
 def test_repeat_a_trillion_fails_at_once(inline_pack):
     pack = inline_pack("""
         var active: side = red

@@ -39,20 +39,22 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
     check_require = rt.check_require
     log_length = len(log)
     choosing = False
+    below = _below(single)
 
     def choose() -> Any:
         nonlocal log_length, choosing
         if len(actions) >= limit:
             return STOP
-        choosing = True
         d = s["decision"]
-        r = by_side[d["side"]] if single is None else single
-        if d["kind"] == "one" and not d["optional"] and "idle" not in d:  # (most decisions:
-            opts = d["options"]                   # random_answer's own draw, without the call)
-            value = opts[r.randrange(len(opts))]
+        if below is not None and d["kind"] == "one" and not d["optional"] \
+                and "idle" not in d:  # (most decisions: random_answer's own draw, inline)
+            opts = d["options"]
+            value = opts[below(len(opts))]
         else:
-            value = random_answer(d, r, check_require)
-        choosing = False
+            choosing = True
+            value = random_answer(d, by_side[d["side"]] if single is None else single,
+                                  check_require)
+            choosing = False
         log_length = len(log)
         actions.append(value)
         return value
@@ -71,3 +73,13 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
         failed(err, log_length)
         raise
     return s["result"] is not None
+
+
+def _below(rnd: random.Random | None) -> Callable[[int], int] | None:
+    """`rnd.randrange` of one whole number n > 0, without its checks of other arguments:
+    the method it calls (Random._randbelow), so the very same draw; None for a generator
+    whose class draws its own way (a randrange of its own), or for none."""
+    if rnd is None or type(rnd).randrange is not random.Random.randrange:
+        return None
+    below: Callable[[int], int] = rnd._randbelow  # type: ignore[attr-defined]
+    return below

@@ -21,6 +21,7 @@ from __future__ import annotations
 import marshal
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import cattrs
 
 from engine.core.saves import FORMAT_VERSION, key_order, made_in_turn
@@ -34,9 +35,35 @@ json_converter = cattrs.Converter()
 
 
 def decision_data(decision: Decision) -> dict[str, Any]:
-    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries."""
-    data: dict[str, Any] = json_converter.unstructure(decision)
-    return data
+    """`Game.decision` (an attrs class) as the JSON `Decision` a view carries: what
+    `json_converter.unstructure` gives, written out (a view carries one at every decision,
+    and the converter's walk of each option was most of a view of a choice among many)."""
+    d = decision
+    return {"side": d.side, "kind": d.kind, "options": _data(d.options), "min": d.min,
+            "max": d.max, "optional": d.optional, "prompt": d.prompt, "id": d.id,
+            "window": d.window, "args": _data(d.args), "each": _data(d.each),
+            "idle": _data(d.idle)}
+
+
+def _decision_json(d: dict[str, Any]) -> dict[str, Any]:
+    """`decision_data(Decision.of(d))` of the state's decision `d`, made from it directly."""
+    return {"side": d["side"], "kind": d["kind"], "options": _data(d["options"]),
+            "min": d["min"], "max": d["max"], "optional": d["optional"], "prompt": d["prompt"],
+            "id": d["id"], "window": d.get("window"), "args": _data(d.get("args")),
+            "each": _data(d.get("each")), "idle": _data(d["idle"]) if "idle" in d else []}
+
+
+def _data(x: Any) -> Any:
+    """A fresh copy of plain data `x` (lists and dicts copied all the way down)."""
+    t = type(x)
+    if t is list:
+        return [v if type(v) in _ATOMS else _data(v) for v in x]
+    if t is dict:
+        return {k: v if type(v) in _ATOMS else _data(v) for k, v in x.items()}
+    return x
+
+
+_ATOMS = frozenset((str, int, bool, float, type(None)))
 
 
 def result_data(result: Result | None) -> dict[str, Any] | None:
@@ -69,6 +96,8 @@ class _Then:
 
     def __init__(self, game: Any, side: str | None):
         self.game, self.side = game, side
+        sight = _sight(game.pack, side)
+        self.seen, self.static, self.var_kinds = sight.zones, sight.static, sight.vars
         self.at = -1  # the index of the line being read
         self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
         # each card's last move (or destroy) line in the whole log, read ahead of `at`
@@ -99,7 +128,12 @@ class _Then:
     def sees(self, ent: Any, zone: str | None) -> bool:
         if zone is None or not isinstance(ent, str):
             return True
-        return self.game.pack.can_see_zone(self.side, zone) or self.saw(ent)
+        return self.zone_seen(zone) or self.saw(ent)
+
+    def zone_seen(self, zone: str) -> bool:
+        """`PackData.can_see_zone` for the side, its answers for the pack's zones kept."""
+        return zone in self.seen or zone not in self.static \
+            and self.game.pack.can_see_zone(self.side, zone)
 
     def key_visible(self, key: str) -> bool:
         """`_key_visible` now, noting the records it read."""
@@ -170,9 +204,12 @@ class ShownLog:
             self._read_again(game, changed)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits = then.now, then.hits
+        created = game.pack.created
         for i, e in enumerate(new, n):
             then.at = i
-            line = _log_entry(game, side, e, then)
+            line = _entry(game, side, e, then)  # (`_log_entry`, inline: a line of each entry)
+            if line is not None and created:
+                line = _keys_shown(line, then)
             if now:  # it read the game now: noted, to read again when that changes
                 for ent in now:
                     self.watch.setdefault(ent, []).append(i)
@@ -180,7 +217,8 @@ class ShownLog:
                 if line is not None:
                     self.place[i] = len(out)
                 now.clear()
-            hits.clear()
+            if hits:
+                hits.clear()
             if e["t"] in steps:
                 then.step(e)
             shown.append(line)
@@ -227,27 +265,35 @@ def _shown(then: _Then, value: Any, where: Any) -> Any:
 def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
                ) -> dict[str, Any] | None:
     shown = _entry(game, side, e, then)
-    if shown is not None and game.pack.created:  # zone keys naming records made in play
-        for k in ("from", "to", "z"):
-            key = shown.get(k)
-            if isinstance(key, str) and not then.key_visible(key.partition("|")[2]):
-                shown = {**shown, k: None}
+    if shown is not None and game.pack.created:
+        return _keys_shown(shown, then)
+    return shown
+
+
+def _keys_shown(shown: dict[str, Any], then: _Then) -> dict[str, Any]:
+    """A shown line without the zone keys that name records made in play the side cannot
+    see."""
+    for k in ("from", "to", "z"):
+        key = shown.get(k)
+        if isinstance(key, str) and "#" in key and not then.key_visible(key.partition("|")[2]):
+            shown = {**shown, k: None}
     return shown
 
 
 def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
            ) -> dict[str, Any] | None:
     t = e["t"]
-    pack = game.pack
     if t == "move":  # a card face up before it moved was seen going
-        visible = (pack.can_see_zone(side, e["to"]) or
-                   (e["from"] is not None and pack.can_see_zone(side, e["from"])) or
+        visible = (then.zone_seen(e["to"]) or
+                   (e["from"] is not None and then.zone_seen(e["from"])) or
                    then.saw(e["e"]))
         return e if visible else {**e, "e": None}
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
     if t == "set":
-        if not pack.var_visible(side, e["n"], e["k"]):
+        kind = then.var_kinds[e["n"]]  # (PackData.var_visible)
+        if kind == "hidden" or kind == "private" and (
+                side is None or e["k"].split("|")[0] != side):
             return None
         if "at" in e:  # a key naming records made in play: shown if the side saw them
             parts = e["k"].split("|")
@@ -257,7 +303,7 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
             return {k: v for k, v in e.items() if k != "at"}
         return e
     if t == "create":
-        return e if e["to"] is None or pack.can_see_zone(side, e["to"]) else {**e, "e": None}
+        return e if e["to"] is None or then.zone_seen(e["to"]) else {**e, "e": None}
     if t == "destroy":
         return e if then.sees(e["e"], e["from"]) else {**e, "e": None}
     if t == "setf":  # a field of a record the side cannot see: nothing shown
@@ -287,36 +333,66 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
     zone_items, var_items, field_items = _tables(game)
+    sight = _sight(pack, side)
+    seen, static = sight.zones, sight.static
+    created = pack.created
+    # the records revealed to the side now (a spectator is shown none)
+    known = {e for e, sides in rt.revealed.items() if side in sides} \
+        if side is not None and rt.revealed else set()
     zones: dict[str, Any] = {}
     for key, items in zone_items:
-        if pack.created and not _key_visible(game, side, key.partition("|")[2]):
-            continue  # the zone of a record made in play that the side cannot see
-        if pack.can_see_zone(side, key):
-            zones[key] = list(items)
-        else:
-            known = [e for e in items if side is not None and side in rt.revealed.get(e, ())]
-            zones[key] = {"count": len(items), "revealed": known}
+        if key in seen:  # (most zones: one of the pack's the side sees)
+            zones[key] = items.copy()
+            continue
+        if key not in static:  # a zone of a record made in play
+            if created and not _key_visible(game, side, key.partition("|")[2]):
+                continue  # of one the side cannot see
+            if pack.can_see_zone(side, key):
+                zones[key] = items.copy()
+                continue
+        zones[key] = {"count": len(items), "revealed": [
+            e for e in items if e in known] if known and not known.isdisjoint(items) else []}
     variables: dict[str, Any] = {}
+    kinds, own = sight.vars, sight.own_keys
     for name, table in var_items:
-        shown = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
-                 and (not pack.created or _key_visible(game, side, k))}
+        vis = kinds[name]
+        if vis == "public":
+            if "" in table:  # a var of no index: its one value
+                variables[name] = table[""]
+                continue
+            shown = table.copy()
+        elif vis == "hidden" or side is None:
+            continue
+        elif not created:  # private: the keys of the side's own, known at load
+            shown = {k: table[k] for k in own[name] if k in table}
+        else:  # (PackData.var_visible)
+            shown = {k: v for k, v in table.items() if k.split("|")[0] == side}
+        if created:
+            shown = {k: v for k, v in shown.items() if "#" not in k
+                     or _key_visible(game, side, k)}
         if shown:
-            variables[name] = shown[""] if list(shown) == [""] else shown
-    d = game.decision
+            variables[name] = shown[""] if len(shown) == 1 and "" in shown else shown
+    d = rt.s["decision"]  # (what `game.decision` is made of: no Decision made for a view)
     decision = None
     legal: list[Any] = []
     if d is not None:
-        if d.side == side:
-            decision = decision_data(d)
+        if d["side"] == side:
+            decision = _decision_json(d)
             legal = game.legal_actions()
-        elif d.window is not None:  # the same whatever the decider holds: no options
-            decision = {"side": d.side, "kind": d.kind, "window": d.window, "prompt": d.prompt}
+        elif "window" in d:  # the same whatever the decider holds: no options
+            decision = {"side": d["side"], "kind": d["kind"], "window": d["window"],
+                        "prompt": d["prompt"]}
         else:
-            decision = {"side": d.side, "kind": d.kind}
+            decision = {"side": d["side"], "kind": d["kind"]}
     fields = None
     if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
-        fields = {rid: dict(rec) for rid, rec in field_items
-                  if _sees(game, side, rid, rt.loc.get(rid))}
+        loc = rt.loc
+        fields = {}
+        for rid, rec in field_items:
+            zone = loc.get(rid)  # (as `_sees`, with the side's zones worked out once)
+            if zone is None or zone in seen or rid in known or (
+                    zone not in static and pack.can_see_zone(side, zone)):
+                fields[rid] = rec.copy()
     if logs is None:
         log = ShownLog(game, side).lines(game)
     else:
@@ -339,6 +415,35 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
         view["names"] = pack.names_in(view, lang)
         view["texts"] = pack.texts_of(view["names"], lang)
     return view
+
+
+@attrs.frozen
+class _Sight:
+    """What one side sees of a pack's fixed parts, worked out once per pack and side: a
+    view asks it of every zone, var and record field."""
+
+    zones: frozenset[str]  # the zone keys of the pack's (none of a record made in play) it sees
+    static: frozenset[str]  # every zone key of the pack's: the others are judged when asked
+    vars: dict[str, str]  # var -> its visibility (public, private or hidden)
+    own_keys: dict[str, list[str]]  # private var -> the keys of the side's own, in order
+
+
+# (pack id, side) -> (pack, its _Sight for the side)
+_SIGHTS: dict[tuple[int, str | None], tuple[Any, _Sight]] = {}
+
+
+def _sight(pack: Any, side: str | None) -> _Sight:
+    got = _SIGHTS.get((id(pack), side))
+    if got is None or got[0] is not pack:
+        static = frozenset(pack.zone_keys)
+        kinds = {name: var.visibility for name, var in pack.model.vars.items()}
+        own = {name: [key for key, _args in pack.var_keys.get(name, ())
+                      if side is not None and key.split("|")[0] == side]
+               for name, kind in kinds.items() if kind == "private"}
+        sight = _Sight(frozenset(k for k in static if pack.can_see_zone(side, k)), static,
+                       kinds, own)
+        got = _SIGHTS[(id(pack), side)] = (pack, sight)
+    return got[1]
 
 
 def _tables(game: Any) -> tuple[Any, Any, Any]:

@@ -40,8 +40,8 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, game: Any, side: str) -> Any:
-        d = game.decision
-        if d is None or d.side != side:
+        # the decider, not the Decision: nothing of the decision is copied to answer it
+        if game.decider != side:
             raise ValueError(f"{side} has no decision to make")
         # Cheaper than listing every legal answer of a multi-choice; same distribution.
         return game.random_action(self.rnd)

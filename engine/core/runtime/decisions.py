@@ -59,6 +59,24 @@ class Decisions(Undo):
             decision["always"] = True
         self.s["asked"] += 1
 
+    def decide1(self, frame: Data, side: str, options: list[Any], optional: bool,
+                prompt: str | None) -> None:
+        """`decide` of the commonest choice, one of `options` (none when `optional`), with
+        nothing else to it: no condition, no prompt values, no idle options, and options
+        that lie in no zone hidden from `side` (the compiler knows). The same decision,
+        without the arguments and tests the others need."""
+        if side not in self.side_set:
+            raise EngineFault(f"a decision was offered to {side!r}, which is not a side")
+        if len(options) > self.limits.list_size:
+            raise Runaway(f"a decision with {len(options)} options (the limit is "
+                          f"{self.limits.list_size})")
+        s = self.s
+        s["decision"] = {
+            "id": s["asked"], "kind": "one", "side": side, "options": options, "min": 1,
+            "max": 1, "optional": optional, "prompt": prompt, "require": None,
+            "fn": frame["f"]}
+        s["asked"] += 1
+
     def open_window(self, frame: Data, name: str, side: str, options: list[Any],
                     prompt: str | None) -> None:
         """Open response window `name`: `side` may play one of `options` or pass (None).

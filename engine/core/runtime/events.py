@@ -17,7 +17,12 @@ from engine.core.rt import RuleError, Runaway
 from engine.core.runtime.budget import StepBudget
 from engine.core.runtime.log import Log
 from engine.core.runtime.modifiers import Modifiers
+from engine.core.runtime.signals import DONE, PUSHED
 from engine.core.runtime.state import Data, Trigger
+
+# Waiting rules on the stack up to which `call_now` runs a call in the caller's Python call
+# (each costs two Python frames; Python's own limit is 1000, the frame cap 500 by default).
+INLINE_FRAMES = 100
 
 
 class Events(Modifiers, Log, StepBudget):
@@ -131,6 +136,25 @@ class Events(Modifiers, Log, StepBudget):
             raise Runaway(f"more than {self.limits.frames} rules waiting inside each other "
                           "(a procedure that calls itself without end?)")
         stack.append({"k": "p", "f": fname, "pc": 0, "L": args})
+
+    def call_now(self, caller: Data, fname: str, args: Data) -> int:
+        """Call rule `fname` (one that may wait) from the frame `caller` in this Python call,
+        its frame pushed as `push_call` pushes it: DONE when it ended without waiting (its
+        frame gone, its value in the caller's "rv", as the run loop would leave them), else
+        its code for the run loop (SUSPEND, PUSHED), which resumes it as any frame. The same
+        steps, frames and order as a return to the run loop, without the return: a call
+        that does not wait costs a call. Beyond INLINE_FRAMES waiting rules the frame is
+        left to the run loop, so that deep calls nest in the stack, not in Python's."""
+        self.push_call(fname, args)
+        stack = self.stack
+        if len(stack) > INLINE_FRAMES:
+            return PUSHED
+        frame = stack[-1]
+        code: int = self.functions[fname](self, frame)
+        if code == DONE:
+            stack.pop()
+            caller["rv"] = frame.get("rv")
+        return code
 
     def push_effect(self, rid: str, field: str) -> bool:
         """Run a record's effect; True when it was pushed as a frame (it may suspend)."""

@@ -26,6 +26,10 @@ from engine.dsl.compile.visibility import (
     zone_seen_by,
 )
 
+# The end of the line that calls a rule that may wait (`_call_and_resume`): a block ending
+# so goes on at the next resume point, which it set as `pc`, by the tests that follow.
+CALLED = "return _code"
+
 
 class ResumableFunction:
     """Lower one suspending function into numbered blocks dispatched on `pc`."""
@@ -64,10 +68,12 @@ class ResumableFunction:
         # block ends by returning or jumping, so it never falls into the next test.
         for i, block in enumerate(self.blocks):
             out.append(f"        if pc == {i}:")
+            block = _fall_through(block, i)
             for line in block:
                 out.append("            " + line)
             last = block[-1].split("  # @L")[0] if block else ""
-            if not (last == "continue" or last.startswith("return ")):
+            if not (last == "continue" or last.startswith(("return ", "pc = "))
+                    or last.endswith(CALLED)):
                 out.append("            continue")
         out.append("        G.fault(f'no resume point {pc!r} in this rule')")
         out.append("")
@@ -97,6 +103,14 @@ class ResumableFunction:
             self.line(f"# @L{s.at.line}")
         if isinstance(s, (A.Let, A.Assign, A.ActionStmt, A.ExprStmt)):
             self._lower_value(s)
+            return
+        if isinstance(s, A.Return) and s.value is not None:
+            # `return f(...)` of a procedure that waits (or of a choice): the value into a
+            # local of the frame first, as `let x = f(...)` then `return x` would
+            kept = self.compiler.fresh("_rv")
+            self._lower_wait(s.value, kept)
+            self.line(f"F['rv'] = L.pop({kept!r})")
+            self.line("return 0")
             return
         if isinstance(s, A.Emit):
             args = tuple_code([compiler.value(a, ctx) for a in compiler.args_of(s)])
@@ -130,11 +144,15 @@ class ResumableFunction:
     def _lower_value(self, s: A.Let | A.Assign | A.ActionStmt | A.ExprStmt) -> None:
         """A statement whose right-hand side waits: a decision, an open window, a call of a
         procedure that may, or an effect run."""
-        compiler, ctx = self.compiler, self.ctx
         value = s.action if isinstance(s, A.ActionStmt) else (
             s.expr if isinstance(s, A.ExprStmt) else s.value)
         target: A.Expr | str | None = (s.name if isinstance(s, A.Let) else
                                        s.target if isinstance(s, A.Assign) else None)
+        self._lower_wait(value, target)
+
+    def _lower_wait(self, value: A.Rhs, target: A.Expr | str | None) -> None:
+        """`value`, which waits, its result (if any) into `target` when it is done."""
+        compiler, ctx = self.compiler, self.ctx
         if isinstance(value, A.Choose) and value.each:
             self.each(value, target)
             return
@@ -169,7 +187,7 @@ class ResumableFunction:
                 self.current = nxt
                 self._target(target, "None")
                 return
-        raise AssertionError(f"cannot lower {s!r}")  # pragma: no cover
+        raise AssertionError(f"cannot lower {value!r}")  # pragma: no cover
 
     def _lower_if(self, s: A.If, loop: Goto) -> None:
         compiler, ctx = self.compiler, self.ctx
@@ -248,9 +266,11 @@ class ResumableFunction:
         bound = "{" + ", ".join(f"{param.name!r}: {compiler.value(arg, ctx)}"
                                 for param, arg in zip(params, args)) + "}"
         nxt = self.new()
-        self.line(f"F['pc'] = {nxt}")
-        self.line(f"G.push_call({fn!r}, {bound})")
-        self.line("return 2")
+        # run at once, in this Python call (G.call_now): on at `nxt` when it ends without
+        # waiting (the tests of the blocks between fall through to it), or its code (waiting,
+        # pushed) to the run loop, which resumes it and then this frame at `nxt`
+        self.line(f"F['pc'] = pc = {nxt}")
+        self.line(f"if _code := G.call_now(F, {fn!r}, {bound}): {CALLED}")
         self.current = nxt
         self._target(target, "F.pop('rv', None)")
 
@@ -277,6 +297,10 @@ class ResumableFunction:
         zoned = ", zoned=False" if not may_lie_in_zones(model, checked, d.source) \
             or compiler.optimize and zone_seen_by(model, checked, d.source, d.by) else ""
         marks, by, src = self._marks(d, by, src)
+        if kind == "one" and require == "None" and args == "None" and zoned and not marks:
+            # the commonest choice: one of the options, nothing else to it
+            self.line(f"G.decide1(F, {by}, {src}, {d.optional!r}, {prompt})")
+            return
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {low}, {high}, {d.optional!r}, "
                   f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
                   f"{marks})")
@@ -360,3 +384,12 @@ class ResumableFunction:
         compiler.extra += [f"    return {compiler.expr(d.require, require_ctx)}  "
                            f"# @L{d.require.at.line}", ""]
         return f"({fn!r}, {{{', '.join(f'{n!r}: {ctx.local(n)}' for n in names)}}})"
+
+
+def _fall_through(block: list[str], index: int) -> list[str]:
+    """Block `index` without the `continue` of its last jump when that jump goes forward: the
+    flat tests that follow it reach the target block without starting from the first."""
+    if len(block) >= 2 and block[-1] == "continue" and block[-2].startswith("pc = ") \
+            and int(block[-2][5:]) > index:
+        return block[:-1]
+    return block
