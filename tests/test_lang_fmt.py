@@ -369,13 +369,17 @@ def _comment_text(text: str) -> str:
 
 @st.composite
 def commented_long_code(draw: st.DrawFn) -> tuple[A.Module, str]:
-    """Formatted long code with comments at line ends and on lines of their own."""
+    """Formatted long code with comments at line ends and on lines of their own (none
+    after a backslash, which joins the next line)."""
     m = draw(D.long_modules(D.long_expressions(depth=4)))
     out = []
+    joined = False
     for line in format_module(m).split("\n")[:-1]:
-        if draw(st.integers(0, 4)) == 0:
+        if not joined and draw(st.integers(0, 4)) == 0:
             out.append(" " * draw(st.integers(0, 12)) + "# own line")
-        out.append(line + ("  # end" if line.strip() and draw(st.integers(0, 3)) == 0 else ""))
+        joined = line.endswith("\\")
+        end = line.strip() and not joined and draw(st.integers(0, 3)) == 0
+        out.append(line + ("  # end" if end else ""))
     return m, "\n".join(out) + "\n"
 
 
