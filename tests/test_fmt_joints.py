@@ -1,7 +1,8 @@
 """`engine fmt` breaks lines where the rules read on (issue 35, part 3): a choice goes on
 after a backslash before its options, a name shares its line with what follows it, a
 one-name index or call never breaks; no line holds one name alone (or one bracket around
-one line) where the line before had room for it. Over generated and shipped rule text:
+one line) where the line before had room for it (`fmt_lines.lone_lines`; over generated
+long code in test_lang_fmt.py). Over shipped rule text, as it is and with names renamed:
 formatting is idempotent and keeps the tree, and every shipped pack compiles to the same
 code after `engine fmt`."""
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import dsl_strategies as D
 import pytest
+from fmt_lines import STRING, lone_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,49 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 SHIPPED = sorted(CONTENT.rglob("*.rules")) + sorted((ROOT / "tests" / "packs").rglob("*.rules"))
 PACKS = sorted(p.parent.name for p in CONTENT.glob("*/pack.yaml"))
-
-_STRING = r'"(?:[^"\\\n]|\\.)*"'
-# one word of an expression: a name or a field of one, a number, a string, `(order)`
-_WORD = re.compile(rf"(?:\(?[A-Za-z_]\w*\)?(?:\.[A-Za-z_]\w*)*|-?\d+|{_STRING}),?")
-_CODE = re.compile(rf"(?:{_STRING}|[^\"#])*")
-
-
-def _code(line: str) -> str:
-    """The line without its comment."""
-    match = _CODE.match(line)
-    return (match.group(0) if match else line).rstrip()
-
-
-def lone_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, text) of each line, inside a broken statement, that holds one word
-    alone, or one opening bracket around a single line, where the line before had room
-    for it (and is not the end of a broken item): what the formatter must not print unless
-    nothing else fits. A word alone in brackets, `f(` / `x` / `)`, would take along what
-    follows the closing bracket (and lose the brackets if they are parentheses of its
-    own, `by (` / `s` / `) prompt`)."""
-    lines = [_code(line) for line in text.split("\n")] + [""]
-    found = []
-    prev = ""
-    for no, line in enumerate(lines[:-1], 1):
-        s = line.strip()
-        if not s:
-            continue  # a blank line, or a comment on a line of its own
-        opened = prev.endswith(("(", "["))
-        after = lines[no].strip()
-        # after a closing bracket (`),`), a name would follow a broken item: no layout
-        if (opened or prev.endswith((",", "\\"))) and prev.strip()[:1] not in ")]":
-            room = len(prev.rstrip("\\ ")) + (0 if opened else 1)
-            if _WORD.fullmatch(s):
-                if opened and after[:1] in ")]":  # the word and what closes it
-                    room += len(after) - 2 * prev.endswith(" (")
-                if room + len(s) <= WIDTH:
-                    found.append((no, s))
-            elif s in ("(", "[") and no + 1 < len(lines):
-                close = lines[no + 1].strip()
-                if close[:1] in ")]" and room + len(s) + len(after) + len(close) <= WIDTH:
-                    found.append((no, s))
-        prev = line
-    return found
 
 
 def _around(text: str, found: list[tuple[int, str]]) -> str:
@@ -213,17 +172,9 @@ def test_a_word_longer_than_a_line_still_breaks():
 
 
 # ---- properties -------------------------------------------------------------------------
-_PROPS = settings(max_examples=120, deadline=None,
+# (generated long code: test_lang_fmt.py's round trip asserts `lone_lines` too)
+_PROPS = settings(max_examples=80, deadline=None,
                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-
-@_PROPS
-@given(D.long_modules(D.long_expressions()))
-def test_no_generated_line_is_one_name_where_another_layout_fits(m):
-    text = format_module(m)
-    assert not lone_lines(text), _around(text, lone_lines(text))
-    assert parse_module(text) == m
-    assert format_source(text) == text
 
 
 @functools.cache
@@ -231,7 +182,7 @@ def _shipped(path: Path) -> tuple[object, list[str]]:
     """The parsed file, and the names it uses outside string literals (a prompt's
     `{placeholders}` stay as they are written)."""
     text = path.read_text(encoding="utf-8")
-    in_strings = set(re.findall(r"\w+", " ".join(re.findall(_STRING, text))))
+    in_strings = set(re.findall(r"\w+", " ".join(re.findall(STRING, text))))
     names = set(re.findall(r"\b[A-Za-z_]\w*\b", text)) - D.KEYWORDS - in_strings
     return parse_module(text, str(path)), sorted(names)
 
@@ -246,7 +197,7 @@ def renamed_shipped_rules(draw: st.DrawFn):
     return D.rename(module, mapping)
 
 
-@settings(_PROPS, max_examples=80)
+@_PROPS
 @given(renamed_shipped_rules())
 def test_no_line_of_real_rules_is_one_name_where_another_layout_fits(m):
     text = format_module(m)

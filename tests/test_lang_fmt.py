@@ -9,6 +9,7 @@ from pathlib import Path
 
 import dsl_strategies as D
 import pytest
+from fmt_lines import lone_lines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -346,6 +347,7 @@ def test_random_long_code_round_trips_within_99_columns(m):
     assert format_source(text) == text
     too_long = [line for line in text.split("\n") if len(line) > WIDTH]
     assert not too_long
+    assert not lone_lines(text)  # no name alone on a line where another layout fits
 
 
 # Strings of 60 to 130 characters: the only pieces that may not fit.
