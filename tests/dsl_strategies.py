@@ -12,7 +12,8 @@ The trees keep to what the parser can produce, so `parse_module(format_module(m)
     `prompt_args` (simple names and fields), and its other text has no braces.
 
 Usage: `modules()`, `declarations()`, `blocks()`, `statements()`, `expressions()`,
-`operator_expressions()` (precedence stress), `rule_text()` and `mutated_rules(text)` (parser
+`operator_expressions()` (precedence stress), `long_modules(long_expressions())` (code that
+passes the line width), `rule_text()` and `mutated_rules(text)` (parser
 fuzzing), `rename(tree, mapping)` with `keyword_mappings` (keywords used as names).
 """
 from __future__ import annotations
@@ -359,6 +360,35 @@ def mutated_rules(draw: st.DrawFn, base: str) -> str:
         else:
             text = text[:i] + draw(st.sampled_from(_TEXT_TOKENS)) + text[i:]
     return text
+
+
+# ---- long code: names as long as the packs' own, lines that must break ------------
+# Names as long as the shipped packs' own, so that random code often passes 99 columns.
+LONG_NAMES = ["carthage", "new_carthage", "province", "ally_status", "battle_card",
+              "siege_point", "roman_pc", "scoring", "reinforcement", "naval_victory",
+              "region_of", "ops_value"]
+
+
+def _long_leaves(strings: st.SearchStrategy) -> st.SearchStrategy:
+    return st.one_of(
+        st.integers(min_value=-(10**6), max_value=10**9).map(A.Int),
+        strings.map(A.Str),
+        st.booleans().map(A.Bool),
+        st.sampled_from(LONG_NAMES).map(A.Name),
+        st.sampled_from(LONG_NAMES).map(lambda f: A.Call(f, ())),
+    )
+
+
+def long_expressions(strings: st.SearchStrategy = strings, depth: int = 5
+                     ) -> st.SearchStrategy:
+    """Expressions nested up to `depth`, of long names (and strings from `strings`)."""
+    leaves = _long_leaves(strings)
+    return st.composite(lambda draw: _draw_expr(draw, depth, _ALL_KINDS, leaves))()
+
+
+def long_modules(e: st.SearchStrategy) -> st.SearchStrategy:
+    return st.builds(A.Module, st.just("<rules>"),
+                     st.lists(declarations(e), min_size=1, max_size=3).map(tuple))
 
 
 # ---- renaming: the same trees with keywords for names -----------------------------------

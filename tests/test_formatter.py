@@ -602,16 +602,19 @@ _COMMENT_TEXT = st.text(st.characters(blacklist_categories=("Cs",),
 @st.composite
 def commented(draw: st.DrawFn, text: str) -> str:
     """`text` with comments added: lines of their own at any indentation, and at line ends;
-    blank lines and odd indentation."""
+    blank lines and odd indentation; none after a backslash, which joins the next line."""
     out = []
+    joined = False
     for line in text.split("\n")[:-1]:  # only "\n" ends a line (strings may hold \r)
-        for _ in range(draw(st.integers(0, 2)) if draw(st.integers(0, 3)) == 0 else 0):
+        added = 0 if joined else draw(st.integers(0, 2)) if draw(st.integers(0, 3)) == 0 else 0
+        joined = line.endswith("\\")
+        for _ in range(added):
             kind = draw(st.sampled_from(["comment", "blank"]))
             if kind == "blank":
                 out.append(" " * draw(st.integers(0, 9)))
             else:
                 out.append(" " * draw(st.integers(0, 9)) + "#" + draw(_COMMENT_TEXT))
-        if line.strip() and draw(st.integers(0, 3)) == 0:
+        if line.strip() and not joined and draw(st.integers(0, 3)) == 0:
             line += " " * draw(st.integers(0, 3)) + "#" + draw(_COMMENT_TEXT)
         out.append(line)
     for _ in range(draw(st.integers(0, 2))):

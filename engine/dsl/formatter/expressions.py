@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engine.dsl import ast as A
-from engine.dsl.formatter.documents import Brackets, Chain, Doc, Seq, Text
+from engine.dsl.formatter.documents import Brackets, Chain, Doc, Joint, Seq, Text
 from engine.dsl.formatter.source_lines import first_line
 
 # Precedence levels, loosest first; an operand printed below its slot's level gets parens.
@@ -80,17 +80,26 @@ def format_type(t: A.TypeExpr) -> str:
     raise TypeError(f"not a type: {t!r}")
 
 
-def S(*parts: str | Doc | A.Expr) -> Doc:
+def S(*parts: str | Doc | A.Expr | Joint) -> Doc:
     """One line of a statement or declaration: text, documents and expressions (each in a
-    full expression slot). Expressions may break inside their brackets; the rest never."""
+    full expression slot). Expressions may break inside their brackets; the rest never,
+    but at a `JOINT`, which must stand before text starting with a space (` by `)."""
     docs: list[Doc] = []
+    joints: set[int] = set()
     for p in parts:
+        if isinstance(p, Joint):
+            joints.add(len(docs))
+            continue
         d = Text(p) if isinstance(p, str) else p if isinstance(p, Doc) else expr_doc(p)
-        if _plain(d) and docs and _plain(docs[-1]):
+        if _plain(d) and docs and _plain(docs[-1]) and len(docs) not in joints:
             docs[-1] = Text(docs[-1].flat + d.flat)
         elif d.flat or not isinstance(d, Text):
             docs.append(d)
-    return docs[0] if len(docs) == 1 and not docs[0].wrap else Seq(docs)
+    joints.discard(len(docs))  # a joint at the end joins nothing
+    assert all(_plain(docs[i]) and docs[i].flat.startswith(" ") for i in joints), parts
+    if len(docs) == 1 and not docs[0].wrap:
+        return docs[0]
+    return Seq(docs, joints=joints)
 
 
 def _plain(d: Doc) -> bool:

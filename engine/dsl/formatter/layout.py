@@ -1,6 +1,10 @@
-"""The layout engine: a document laid out in WIDTH columns, broken inside brackets only
-(where the parser joins lines), choosing for each document the first layout, in the
-order of preference, that fits, else the one that passes WIDTH least.
+"""The layout engine: a document laid out in WIDTH columns, broken inside brackets (where
+the parser joins lines) and at a statement's joints (after a backslash), choosing for each
+document the first layout, in the order of preference, that fits, else the one that passes
+WIDTH least. A word of an expression (`Doc.atom`) never breaks unless it is longer than a
+line, and goes in parentheses of
+its own only where nothing else fits; a word among operands or items shares its line with
+what follows it, so that no line holds one name alone where another layout fits.
 """
 from __future__ import annotations
 
@@ -73,8 +77,7 @@ class _Layout:
     def lay(self, d: Doc, ind: int, col: int, tail: int, bare: bool) -> LaidOut:
         """`d` starting at column `col` of a line indented `ind`, with `tail` columns of text
         after it. bare: no bracket of its own around it (a chain breaks in parentheses)."""
-        whole = isinstance(d, Text) or (isinstance(d, Brackets) and not d.items)
-        if col + len(d.flat) + tail <= WIDTH or (whole and not (bare and d.wrap)):
+        if col + len(d.flat) + tail <= WIDTH or (_whole(d, ind) and not (bare and d.wrap)):
             return self._flat(d, col, tail)
         key = (id(d), ind, col, tail, bare)
         got = self.memo.get(key)
@@ -98,6 +101,12 @@ class _Layout:
         return best
 
     def _options(self, d: Doc, ind: int, col: int, tail: int, bare: bool) -> Iterator[LaidOut]:
+        if _whole(d, ind):  # in parentheses, `(`, the word, `)`: only where that makes it fit
+            if bare and d.wrap and (col > ind + _STEP or tail > len(d.flat)):
+                wrapped = self._wrapped(d, ind, col, tail, lambda b: b.text(d.flat, d.lo))
+                if wrapped.cost == 0:
+                    yield wrapped
+            return
         if isinstance(d, Chain):
             yield from self._chain(d, ind, col, tail, bare and d.wrap)
             return  # a chain breaks in parentheses of its own already
@@ -108,16 +117,14 @@ class _Layout:
         # `(`, on a line of its own, `)`: where that starts it further left, or moves what
         # follows it (an `until` list) onto the short line of `)`
         if bare and d.wrap and (col > ind + _STEP or tail > len(d.flat)):
-            wrapped = self._wrapped(d, ind, col, tail, lambda b: self._put(b, d, ind + _STEP))
-            if wrapped.cost == 0 or not _word(d):  # a word: only if it then fits
-                yield wrapped
+            yield self._wrapped(d, ind, col, tail, lambda b: self._put(b, d, ind + _STEP))
         if isinstance(d, Seq) and not d.wrap:  # last: a statement's word in parentheses
             words = [i for i, p in enumerate(d.parts) if _word(p)]
             for k in reversed(words):
                 yield self._seq_with(d, ind, col, tail, {k})
             # and with the rest broken too: `set (` .. `) = (` .. `) until ...` puts what
             # follows the word (an `until` list) on the short line of `)`
-            rest = {i for i, p in enumerate(d.parts) if not isinstance(p, Text)}
+            rest = set(_breakable(d, ind))
             if rest:
                 for k in reversed(words):
                     yield self._seq_with(d, ind, col, tail, rest | {k})
@@ -131,11 +138,12 @@ class _Layout:
             b = _Buf(col, d.line)
             self._operands(b, d, ind, tail)
             return b.done(tail)
-        if isinstance(d, Brackets) and d.items:
+        if _whole(d, ind):
+            return self._flat(d, col, tail)
+        if isinstance(d, Brackets):
             return self._each_item(d, ind, col, tail)
         if isinstance(d, Seq):
-            return self._seq_with(d, ind, col, tail, {
-                i for i, p in enumerate(d.parts) if not isinstance(p, Text)})
+            return self._seq_with(d, ind, col, tail, set(_breakable(d, ind)), bool(d.joints))
         return self._flat(d, col, tail)
 
     def _put(self, b: _Buf, d: Doc, ind: int, tail: int = 0, bare: bool = False) -> None:
@@ -153,17 +161,37 @@ class _Layout:
         return b.done(tail)
 
     def _seq(self, d: Seq, ind: int, col: int, tail: int) -> Iterator[LaidOut]:
-        breakable = [i for i, p in enumerate(d.parts) if not isinstance(p, Text)]
-        for k in reversed(breakable):  # one part broken, the last one first
-            yield self._seq_with(d, ind, col, tail, {k})
-        if len(breakable) > 1:  # each part broken where what follows it does not fit
-            yield self._seq_with(d, ind, col, tail, set(breakable))
+        breakable = _breakable(d, ind)
+        if d.joints:  # at the joints first, if what is between them then fits whole
+            yield self._seq_with(d, ind, col, tail, set(), True)
+        for cut in (False, True) if d.joints else (False,):
+            for k in reversed(breakable):  # one part broken, the last one first
+                yield self._seq_with(d, ind, col, tail, {k}, cut)
+            if len(breakable) > 1:  # each part broken where what follows it does not fit
+                yield self._seq_with(d, ind, col, tail, set(breakable), cut)
 
-    def _seq_with(self, d: Seq, ind: int, col: int, tail: int, broken: set[int]) -> LaidOut:
+    def _seq_with(self, d: Seq, ind: int, col: int, tail: int, broken: set[int],
+                  cut: bool = False) -> LaidOut:
+        """The parts of `d`, those in `broken` laid out to fit; cut: a backslash and a new
+        line, one step deeper, at each joint where what follows up to the next joint does
+        not fit on the line (the line keeps two columns for its own backslash)."""
         b = _Buf(col, d.line)
         after = sum(len(p.flat) for p in d.parts) + tail
+        deeper = False  # the lines after the first cut are one step deeper, all of them
         for i, p in enumerate(d.parts):
             after -= len(p.flat)
+            if cut:  # what follows on this line: the text up to the next joint
+                nxt = min((j for j in d.joints if j > i), default=len(d.parts))
+                on = sum(len(q.flat) for q in d.parts[i + 1:nxt])
+                on += tail if nxt == len(d.parts) else 2
+                if i in d.joints and b.at() + len(p.flat) + on > WIDTH:
+                    b.text(" \\")
+                    ind += 0 if deeper else _STEP
+                    deeper = True
+                    b.newline(ind)
+                    b.text(p.flat[1:], p.lo)
+                    continue
+                after = on
             if i in broken:
                 self._put(b, p, ind, after, True)
             else:
@@ -185,14 +213,30 @@ class _Layout:
         yield self._each_item(d, ind, col, tail)
 
     def _each_item(self, d: Brackets, ind: int, col: int, tail: int) -> LaidOut:
-        """One item per line."""
+        """One item per line; but names fill lines: a name goes on the line before when
+        it fits there after an item laid out whole (names after it keep together on the
+        next line instead), and a line of names takes the item after them too, whole or
+        broken."""
         inner = ind + _STEP
         b = _Buf(col, d.line)
         b.text(d.open)
         last = len(d.items) - 1
+        names = False  # the line so far holds names only
+        whole = False  # the line so far ends with an item laid out whole
         for i, item in enumerate(d.items):
-            b.newline(inner)
-            self._put(b, item, inner, 0 if i == last else 1, last > 0)
+            t = 0 if i == last else 1
+            # a name after an item, unless names follow it (they keep together)
+            after = whole and _name(item) and not (i < last and _name(d.items[i + 1]))
+            if (names or after) and b.at() + 1 + len(item.flat) + t <= WIDTH:
+                b.text(" " + item.flat, item.lo)
+                names = names and _name(item)
+            elif names and not _whole(item, inner) and self._hang(b, item, inner, t, last > 0):
+                names = whole = False  # broken after the names: `0, (` .. `)`
+            else:
+                b.newline(inner)
+                lines = len(b.lines)
+                self._put(b, item, inner, t, last > 0)
+                names, whole = _name(item), len(b.lines) == lines
             if i < last:
                 b.text(",")
         b.newline(ind)
@@ -225,6 +269,17 @@ class _Layout:
         self._operands(b, d, ind, tail)
         yield b.done(tail)
 
+    def _hang(self, b: _Buf, d: Doc, ind: int, tail: int, bare: bool, op: str = "") -> bool:
+        """Put `d`, broken, on the line of `b` after `op` and a space, if it then fits."""
+        join = _Buf(b.at())
+        join.text(f"{op} ")
+        self._put(join, d, ind, tail, bare)
+        out = join.done(tail)
+        if out.cost or len(out.lines) == 1:
+            return False
+        b.put(out)
+        return True
+
     def _hug_last(self, d: Chain, ind: int, col: int, tail: int) -> Iterator[LaidOut]:
         """`a op b(` ... `)`: broken inside the brackets of the last operand."""
         (op, last), first = d.rest[0], d.first
@@ -237,19 +292,32 @@ class _Layout:
     def _hug_first(self, d: Chain, ind: int, col: int, tail: int) -> Iterator[LaidOut]:
         """`a(` ... `) op b`: broken inside the brackets of the first operand."""
         (op, last), first = d.rest[0], d.first
-        if _bracketed(first) and _light(last):
+        if _bracketed(first, True) and _light(last):
             b = _Buf(col, d.line)
             self._put(b, first, ind, len(f" {op} {last.flat}") + tail, True)
             b.text(f" {op} {last.flat}", last.lo)
             yield b.done(tail)
 
     def _operands(self, b: _Buf, d: Chain, ind: int, tail: int) -> None:
-        """One operand per line, each after its operator."""
+        """One operand per line, each after its operator; but a first operand that is a
+        name shares its line with the names after it, as many as fit, or with the operand
+        after it, whole or broken (`rating + cus + allies`, `x.port and (` ... `)`)."""
         self._put(b, d.first, ind, 0, True)
+        names = _name(d.first)  # the line so far holds names only
         for i, (op, x) in enumerate(d.rest):
+            t = tail if i == len(d.rest) - 1 else 0
+            if names and (not i or _name(x)):
+                if b.at() + len(op) + 2 + len(x.flat) + t <= WIDTH:
+                    b.text(f" {op} {x.flat}", x.lo)
+                    names = _name(x)
+                    continue
+                if not i and not _whole(x, ind) and self._hang(b, x, ind, t, True, f" {op}"):
+                    names = False
+                    continue
+            names = False
             b.newline(ind)
             b.text(f"{op} ")
-            self._put(b, x, ind, tail if i == len(d.rest) - 1 else 0, True)
+            self._put(b, x, ind, t, True)
 
 
 def _arms(d: Chain) -> list[tuple[str, int]]:
@@ -271,16 +339,39 @@ def _put_arms(b: _Buf, arms: list[tuple[str, int]], ind: int) -> None:
         b.text(arm, mark)
 
 
-def _bracketed(d: Doc) -> bool:
-    """Does `d` break inside brackets of its own (a call, a list, an index)?"""
-    return isinstance(d, Brackets) or (
+def _bracketed(d: Doc, chain: bool = False) -> bool:
+    """Does `d` break inside brackets of its own (a call, a list, an index; chain: or the
+    parentheses an operator chain gets)?"""
+    return isinstance(d, Brackets) or (chain and isinstance(d, Chain) and d.wrap) or (
         isinstance(d, Seq) and any(isinstance(p, Brackets) for p in d.parts))
 
 
 def _word(d: Doc) -> bool:
-    """A word of an expression (a name, a number, a string, `f()`): breaks only in
+    """A word of an expression (a name, a number, a string, `f(x)`, `a.b`): breaks only in
     parentheses."""
-    return d.wrap and (isinstance(d, Text) or (isinstance(d, Brackets) and not d.items))
+    return d.wrap and d.atom
+
+
+def _name(d: Doc) -> bool:
+    """A name, a number or a string, `a.b`, `not a`, `-a`: what would be a line of one name
+    (or word) if it stood on a line of its own."""
+    return d.wrap and _text_only(d)
+
+
+def _text_only(d: Doc) -> bool:
+    return isinstance(d, Text) or (
+        d.atom and isinstance(d, Seq) and all(_text_only(p) for p in d.parts))
+
+
+def _whole(d: Doc, ind: int) -> bool:
+    """Does `d` never break, laid out in a line indented `ind`? Text, and a word that fits
+    on the next line (one longer breaks where it can, as nothing else fits)."""
+    return isinstance(d, Text) or d.atom and ind + _STEP + len(d.flat) <= WIDTH
+
+
+def _breakable(d: Seq, ind: int) -> list[int]:
+    """The parts of `d` that may break inside."""
+    return [i for i, p in enumerate(d.parts) if not _whole(p, ind)]
 
 
 def _light(d: Doc) -> bool:

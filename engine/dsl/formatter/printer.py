@@ -140,7 +140,8 @@ class _Printer:
         """A statement or declaration line (`doc`, broken to fit) for source lines
         start..end, with the comments found on them: each after the printed line where the
         code before it went, or, standing on a line of its own inside a broken statement,
-        on a line of its own before the code after it."""
+        on a line of its own before the code after it; but never after a backslash (the
+        lexer joins only a line break to it): such comments go after the joined lines."""
         end = max(start, end, self._end_line(start))
         ind = len(INDENT) * depth
         out = lay_out(Text(doc) if isinstance(doc, str) else doc, ind)
@@ -160,7 +161,7 @@ class _Printer:
             else:
                 pos = 2 * max((i for i, m in enumerate(out.marks) if 0 < m <= line),
                               default=0) + 1
-            at = max(at, pos)
+            at = max(at, _past_backslashes(lines, pos))
             (after if at % 2 else before).setdefault(at // 2, []).append(text.rstrip())
         for i, ln in enumerate(lines):
             pad = " " * (len(ln) - len(ln.lstrip(" ")))
@@ -329,6 +330,19 @@ class _Printer:
             self.body(s.body, depth + 1)
         else:
             self.put(depth, simple_stmt_doc(s), start, last_line(s))
+
+
+def _past_backslashes(lines: list[str], pos: int) -> int:
+    """A comment's place among `lines` (2i: before line i, 2i + 1: after it) moved past the
+    lines that end in a backslash, to after the last line they join."""
+    i = pos // 2
+    if pos % 2 == 0 and i and lines[i - 1].endswith("\\"):
+        i -= 1
+    elif pos % 2 == 0:
+        return pos
+    while i + 1 < len(lines) and lines[i].endswith("\\"):
+        i += 1
+    return 2 * i + 1
 
 
 def format_module(module: A.Module, source: str | None = None) -> str:

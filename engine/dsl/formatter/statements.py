@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.dsl import ast as A
-from engine.dsl.formatter.documents import Brackets, Chain, Doc, Text
+from engine.dsl.formatter.documents import JOINT, Brackets, Chain, Doc, Joint, Text
 from engine.dsl.formatter.expressions import (
     P_POSTFIX,
     P_SUM,
@@ -28,23 +28,24 @@ def params_docs(params: Iterable[A.Param]) -> list[str | Doc]:
 
 def _action(a: A.Action) -> Doc:
     if isinstance(a, A.Choose):
-        parts: list[str | Doc | A.Expr] = ["choose "]
+        parts: list[str | Doc | A.Expr | Joint] = ["choose "]
         if a.count is not None:
             parts += [_count(a.count), " "]
         parts += [f"{a.var} from ", a.source]
+        # each option is a joint: a long choice goes on over lines, one option or more a line
         for word, opt in (("by", a.by), ("where", a.where), ("require", a.require)):
             if opt is not None:
-                parts += [f" {word} ", opt]
+                parts += [JOINT, f" {word} ", opt]
         if a.optional:
-            parts.append(" optional")
+            parts += [JOINT, " optional"]
         if a.each:
-            parts.append(" one at a time")
+            parts += [JOINT, " one at a time"]
         if a.idle is not None:
-            parts += [" no effect when ", a.idle]
+            parts += [JOINT, " no effect when ", a.idle]
         if a.asked:
-            parts.append(" always asked")
+            parts += [JOINT, " always asked"]
         if a.prompt is not None:
-            parts.append(f" prompt {quote(a.prompt)}")
+            parts += [JOINT, f" prompt {quote(a.prompt)}"]
         return S(*parts)
     if isinstance(a, A.Ask):
         return S("ask ", a.side, f" {quote(a.prompt)}")

@@ -1,0 +1,50 @@
+"""What a formatted rules file must not hold: `lone_lines`, the lines of one name alone (or
+one bracket around one line) where the line before had room for them (issue 35)."""
+from __future__ import annotations
+
+import re
+
+from engine.dsl.formatter import WIDTH
+
+STRING = r'"(?:[^"\\\n]|\\.)*"'
+# one word of an expression: a name or a field of one, a number, a string, `(order)`
+_WORD = re.compile(rf"(?:\(?[A-Za-z_]\w*\)?(?:\.[A-Za-z_]\w*)*|-?\d+|{STRING}),?")
+_CODE = re.compile(rf"(?:{STRING}|[^\"#])*")
+
+
+def _code(line: str) -> str:
+    """The line without its comment."""
+    match = _CODE.match(line)
+    return (match.group(0) if match else line).rstrip()
+
+
+def lone_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line, inside a broken statement, that holds one word
+    alone, or one opening bracket around a single line, where the line before had room
+    for it (and is not the end of a broken item): what the formatter must not print unless
+    nothing else fits. A word alone in brackets, `f(` / `x` / `)`, would take along what
+    follows the closing bracket (and lose the brackets if they are parentheses of its
+    own, `by (` / `s` / `) prompt`)."""
+    lines = [_code(line) for line in text.split("\n")] + [""]
+    found = []
+    prev = ""
+    for no, line in enumerate(lines[:-1], 1):
+        s = line.strip()
+        if not s:
+            continue  # a blank line, or a comment on a line of its own
+        opened = prev.endswith(("(", "["))
+        after = lines[no].strip()
+        # after a closing bracket (`),`), a name would follow a broken item: no layout
+        if (opened or prev.endswith((",", "\\"))) and prev.strip()[:1] not in ")]":
+            room = len(prev.rstrip("\\ ")) + (0 if opened else 1)
+            if _WORD.fullmatch(s):
+                if opened and after[:1] in ")]":  # the word and what closes it
+                    room += len(after) - 2 * prev.endswith(" (")
+                if room + len(s) <= WIDTH:
+                    found.append((no, s))
+            elif s in ("(", "[") and no + 1 < len(lines):
+                close = lines[no + 1].strip()
+                if close[:1] in ")]" and room + len(s) + len(after) + len(close) <= WIDTH:
+                    found.append((no, s))
+        prev = line
+    return found
