@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--max-decisions", type=int, default=20_000)
+    parser.add_argument("--sides", help="the search bot's sides, comma-separated (all)")
     args = parser.parse_args(argv)
     from engine.core.loader import load_pack
     from engine.dsl.places import resolve_pack
@@ -128,6 +129,8 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     # with the same bot in every seat the seatings are the same games: play them once
     seated = pack.sides[:1] if args.bot == args.against else pack.sides
+    if args.sides:
+        seated = [s for s in pack.sides if s in args.sides.split(",")]
     jobs = [(side, seating(pack, args.bot, args.against, pack.sides.index(side)), args.seed + i)
             for i in range(args.games) for side in seated]
     results: dict[str, list[dict]] = {side: [] for side in seated}

@@ -75,7 +75,7 @@ class MctsBot(Bot):
     name = "mcts"
 
     def __init__(self, seed: int = 0, *, playouts: int = DEFAULT_PLAYOUTS,
-                 seconds: float | None = None, cutoff: int = 10, explore: float = 0.7,
+                 seconds: float | None = None, cutoff: int = 3, explore: float = 0.7,
                  widen: float = 2.0, alpha: float = 0.5, max_decisions: int = 2000):
         super().__init__(seed)
         if playouts < 1 or (seconds is not None and not seconds > 0):
