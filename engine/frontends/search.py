@@ -9,7 +9,10 @@ adds one node, plays on at random with the runtime's fast `playout` for at most 
 decisions and scores where it got to: a result as 1 (won), 0 (lost) or 1/2 (drawn), else
 the pack's `heuristic` (pack.yaml) squashed to 0..1 around its value at the root; a pack
 without one is played out to its end. The bot only ever reads the imagined copies, never
-the real game's state.
+the real game's state. The cut-off is short (3 decisions): the other sides' random answers
+in a longer rollout drown what the answer searched did (measured in bench/mcts.py: longer
+ones, random or each answer picked by the heuristic, lost more games; none, the heuristic
+read straight after the new node, lost most).
 
 Progressive widening keeps a decision with many answers from spreading the budget thin: a
 node with n visits has at most ceil(k * n^alpha) children, a new answer tried only when
