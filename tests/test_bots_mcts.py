@@ -302,3 +302,29 @@ def test_the_benchmark_plays_both_seatings(capsys):
     out = capsys.readouterr().out
     assert "mcts:10 as red: won" in out and "mcts:10 as blue: won" in out
     assert "decisions/s of rollout time" in out
+
+
+def test_the_benchmark_plays_the_sides_named_and_says_how_it_lost(capsys):
+    import sys
+    sys.path.insert(0, str(ROOT / "bench"))
+    import mcts
+    mcts.main(["ante_portas", "--bot", "mcts:5", "--games", "2", "--sides", "rome"])
+    out = capsys.readouterr().out
+    assert "mcts:5 as rome: won" in out and "as carthage" not in out
+    won = int(out.split("mcts:5 as rome: won ")[1].split("/")[0])
+    assert ("how it lost: " in out) == (won < 2)
+
+
+def test_rollouts_stop_at_the_cutoff():
+    """A rollout plays at most `cutoff` decisions before the heuristic scores it; with none
+    the new node itself is scored."""
+    pack = load_pack("ante_portas")
+    for cutoff in (0, 3):
+        game = pack.new_game(1, undo=False)
+        bot = MctsBot(1, playouts=20, cutoff=cutoff)
+        while bot.stats.searches < 3:
+            game.apply(bot.choose(game, game.decider))
+        st = bot.stats
+        assert st.rollouts == st.iterations == 60
+        assert st.rollout_decisions <= cutoff * st.rollouts
+        assert (st.rollout_decisions > 0) == (cutoff > 0)
