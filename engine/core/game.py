@@ -291,6 +291,11 @@ class Game:
         `Decision` or checking the answer again: how bots and simulations answer. A bad
         index raises IllegalAction and changes nothing, as a bad action does for `apply`;
         the action saved, logged and undone is the answer itself, as `apply` keeps it."""
+        d = self.rt.s["decision"]
+        if side is None and decision is None and d is not None and d["kind"] == "one" \
+                and type(index) is int and 0 <= index < len(d["options"]):
+            self._answer(d["options"][index], chance)  # (the commonest answer, inline)
+            return
         d = self._waiting()
         if side is not None or decision is not None:
             check_addressee(d, side, decision, self.pack)
