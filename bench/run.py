@@ -8,14 +8,15 @@ played by `Game.playout` as `engine simulate` plays random bots), decisions per 
 
 `python bench/run.py --compare` prints instead every figure of issue 16 side by side, each
 with the ratio it is judged by and its target, in about 2-3 minutes: random games per second
-for Ante Portas and Hannibal, by `Game.playout` and, answer by answer as a front-end plays,
-with log and undo off ("bare") and with the defaults of `pack.new_game()` (log and undo on),
+for Ante Portas and Hannibal, by `Game.playout`, answer by answer as a front-end plays and
+by index as a bot answers in a simulation (`Game.apply_index`), with log and undo off
+("bare") and with the defaults of `pack.new_game()` (log and undo on),
 the same games alternating (`bare_and_defaults`); a mid-game Hannibal's save, load and
 clone; the greedy bot's decisions per second against the frozen bot of commit a51783c, log
 off and on (bench/greedy.py); `engine simulate` of 400 Ante Portas games on 2 workers
 against 1 (bench/simulate_workers.py: wall clock, with the CPU, the load average and the
 cores other processes kept busy meanwhile); the bench packs (tic-tac-toe, Kuhn poker and the
-Ante Portas slice ap_battle), by `Game.playout` and answer by answer, against their
+Ante Portas slice ap_battle), by `Game.playout`, answer by answer and by index, against their
 hand-written Python references (bench/handwritten.py; OpenSpiel's too when installed:
 bench/openspiel.py); and `engine --help` start-up. Times are process time except where said.
 `--skip PART ...` leaves parts out (see --help). Other helpers share the machine: run it
@@ -53,12 +54,21 @@ def pack_ref(name: str) -> str:
 
 
 def play_game(pack: Any, seed: int, rnd: random.Random, defaults: bool = False,
-              apply: bool = False) -> Any:
+              apply: bool = False, index: bool = False) -> Any:
     """Game `seed` of `pack` played out at random from `rnd`, log and undo off unless
     `defaults`: by `Game.playout`, as `engine simulate` plays random bots, or (`apply`) by
-    `apply` of each `random_action`, as a front-end answers (the same game). The bench's
-    one way of playing a game (run.py, bytecodes.py, instructions.py)."""
+    `apply` of each `random_action`, as a front-end answers, or (`index`) by `apply_index`
+    of each `random_index`, as a bot answers in a simulation (the same game each way). The
+    bench's one way of playing a game (run.py, bytecodes.py, instructions.py)."""
     game = pack.new_game(seed=seed, log=defaults, undo=defaults)
+    if index:
+        while not game.over:
+            i = game.random_index(rnd)
+            if i is None:  # a multi-choice: drawn by random_action
+                game.apply(game.random_action(rnd))
+            else:
+                game.apply_index(i)
+        return game
     if not apply:
         game.playout(rnd)
     while not game.over:
@@ -66,8 +76,8 @@ def play_game(pack: Any, seed: int, rnd: random.Random, defaults: bool = False,
     return game
 
 
-def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: bool = False
-                     ) -> tuple[float, float, int]:
+def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: bool = False,
+                     index: bool = False) -> tuple[float, float, int]:
     """(games/s, decisions/s, games) of random play (`play_game`: game i with seed i, one
     `random.Random(0)`). Per second of this process's CPU time: other processes share the
     machine."""
@@ -77,7 +87,7 @@ def games_per_second(path: Path, seconds: float, defaults: bool = False, apply: 
     games = decisions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        decisions += len(play_game(pack, games, rnd, defaults, apply).actions)
+        decisions += len(play_game(pack, games, rnd, defaults, apply, index).actions)
         games += 1
     elapsed = time.process_time() - start
     return games / elapsed, decisions / elapsed, games
@@ -198,12 +208,15 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
         path = resolve(name)
         got = alternating({"played": lambda s, path=path: games_per_second(path, s)[0],
                            "answered": lambda s, path=path: games_per_second(
-                               path, s, apply=True)[0]},
+                               path, s, apply=True)[0],
+                           "indexed": lambda s, path=path: games_per_second(
+                               path, s, index=True)[0]},
                           seconds)
         row(f"{name} random games/s, Game.playout", f"{got['played']:.1f}",
             f"/ apply {got['played'] / got['answered']:.2f}x",
             ("Hannibal >= 50 games/s on one core" if name == "hannibal" else
              "as engine simulate plays random bots") + " (taking turns with apply)")
+        indexed_row(row, got["indexed"], got["answered"], f"{got['indexed']:.1f}")
         bare, full, games, same = bare_and_defaults(path, seconds)
         row(f"{name} random games/s, log+undo off", f"{bare:.1f}",
             target="(apply of each random_action, as a front-end answers)")
@@ -233,6 +246,7 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
             got = alternating({
                 "ours": lambda s, path=path: games_per_second(path, s)[0],
                 "answered": lambda s, path=path: games_per_second(path, s, apply=True)[0],
+                "indexed": lambda s, path=path: games_per_second(path, s, index=True)[0],
                 "hand": lambda s, name=name: handwritten.games_per_second(name, s)}, seconds)
             ours, answered, hand = got["ours"], got["answered"], got["hand"]
             same = handwritten.same_results(name, 500)
@@ -241,10 +255,18 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
                 "taking turns)" + ("" if same else " (RESULTS DIFFER)"))
             row("  the same, by apply of each random_action", f"{answered:.0f} / {hand:.0f}",
                 f"{answered / hand:.2f}x", "(as a front-end answers)")
+            indexed_row(row, got["indexed"], answered, f"{got['indexed']:.0f} / {hand:.0f}")
         compare_openspiel(row, seconds)
     if "help" not in skip:
         row("engine --help start-up, ms", f"{help_seconds() * 1000:.0f}", "",
             "(wall clock, whole process, best of 5)")
+
+
+def indexed_row(row: Any, indexed: float, answered: float, value: str) -> None:
+    """The row of random play by `apply_index` of each `random_index` (games/s `indexed`),
+    judged against `apply` of each `random_action` (`answered`), taking turns with it."""
+    row("  the same, by apply_index of each random_index", value,
+        f"/ apply {indexed / answered:.2f}x", "(as a bot answers in engine simulate)")
 
 
 def compare_greedy(row: Any, seconds: float) -> None:

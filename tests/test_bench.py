@@ -75,6 +75,16 @@ def test_bare_and_defaults_alternate_the_same_games():
     assert same
 
 
+@pytest.mark.parametrize("name", ["ap_battle", "kuhn", "tictactoe"])
+def test_play_by_index_plays_the_games_of_apply(name):
+    """The compared figure by apply_index of each random_index plays the games of apply of
+    each random_action and of Game.playout: the same draws, the same answers."""
+    pack = load_pack(ROOT / "bench" / "packs" / name)
+    games = [[run.play_game(pack, seed, random.Random(seed), **how).actions
+              for seed in range(20)] for how in ({}, {"apply": True}, {"index": True})]
+    assert games[0] == games[1] == games[2]
+
+
 def test_greedy_self_play_speed_times_both_bots_both_ways():
     """Every (bot, log) pair plays the games asked, and its bot's choosing is timed."""
     speed = greedy.self_play_speed(str(ROOT / "bench" / "packs" / "tictactoe"), games=2)

@@ -33,6 +33,8 @@ CALLS = [
     ("CompiledPack", "turn_event"), ("CompiledPack", "heuristic"), ("CompiledPack", "board_map"),
     ("Game", "decision"), ("Game", "decider"), ("Game", "view"), ("Game", "legal_actions"),
     ("Game", "random_action"), ("Game", "playout"), ("Game", "validate"), ("Game", "apply"),
+    ("Game", "action_count"), ("Game", "action_at"), ("Game", "apply_index"),
+    ("Game", "random_index"),
     ("Game", "result"),
     ("Game", "over"), ("Game", "log"), ("Game", "undo"), ("Game", "save"),
     ("Game", "to_data"), ("Game", "load"), ("Game", "clone"), ("Game", "determinized"),

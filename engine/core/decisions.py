@@ -4,6 +4,7 @@ answer passes (`Game.validate`), with their messages."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -243,3 +244,82 @@ def check_addressee(d: dict[str, Any], side: Any, decision: Any, pack: PackData)
             raise IllegalAction(lazy_tr("decision {decision} has not been asked; the game "
                                         "waits for decision {current}",
                                         decision=decision, current=d["id"]), "stale")
+
+
+# ---- answers by index (Game.action_count, action_at, apply_index, random_index) -----------
+def answer_count(d: dict[str, Any], listed: Callable[[], list[Any]]) -> int:
+    """How many answers `answer_at` numbers for the state's decision `d`; `listed` gives a
+    multi-choice's legal answers (listed once a decision by the caller)."""
+    kind = d["kind"]
+    if kind == "one":
+        return len(d["options"]) + (1 if d["optional"] else 0)
+    if kind == "ask":
+        return 2
+    if kind == "order":
+        return math.factorial(len(d["options"]))
+    return len(listed())
+
+
+def answer_at(d: dict[str, Any], i: Any, listed: Callable[[], list[Any]]) -> Any:
+    """The answer numbered `i` to the state's decision `d` (`legal_answers(d)[i]` wherever
+    that lists it), or IllegalAction for an index that numbers none."""
+    n = answer_count(d, listed)
+    if type(i) is not int or not 0 <= i < n:
+        raise IllegalAction(lazy_ntr("{index} numbers no answer: this decision has {n} "
+                                     "answer, numbered from 0",
+                                     "{index} numbers no answer: this decision has {n} "
+                                     "answers, numbered from 0", n, index=shown(i)), "index")
+    kind, opts = d["kind"], d["options"]
+    if kind == "one":
+        return opts[i] if i < len(opts) else None
+    if kind == "ask":
+        return i == 0
+    if kind == "order":
+        return [opts[p] for p in _unrank(i, len(opts))]
+    return list(listed()[i])  # (a copy: the answer becomes the rules' own list)
+
+
+def random_index(d: dict[str, Any], rnd: random.Random) -> int | None:
+    """The index of the answer `random_answer(d, rnd)` gives, drawn as it draws (the same
+    numbers from `rnd`); None, drawing nothing, for a multi-choice, whose answers are
+    numbered only by listing them (a condition may rule out any subset)."""
+    kind, opts = d["kind"], d["options"]
+    if kind == "ask":
+        return 0 if rnd.random() < 0.5 else 1
+    if "idle" in d:  # the answers that do something, as random_answer keeps them
+        idle = d["idle"]
+        n = len(opts)
+        live = [j for j in range(n) if opts[j] is None or find_option(idle, opts[j]) is None]
+        if d["optional"]:
+            live.append(n)
+        if not live:  # every option idle, and no passing: any of them
+            live = list(range(n))
+        return live[rnd.randrange(len(live))]
+    if kind == "one":
+        return rnd.randrange(len(opts) + (1 if d["optional"] else 0))
+    if kind == "order":
+        positions = list(range(len(opts)))
+        rnd.shuffle(positions)  # (a shuffle draws by the length alone: random_answer's draws)
+        return _rank(positions)
+    return None
+
+
+def _unrank(i: int, n: int) -> list[int]:
+    """The `i`-th order of the positions 0..n-1, as itertools.permutations lists them."""
+    left = list(range(n))
+    out = []
+    for k in range(n - 1, -1, -1):
+        q, i = divmod(i, math.factorial(k))
+        out.append(left.pop(q))
+    return out
+
+
+def _rank(order: list[int]) -> int:
+    """The index of `order` (of the positions 0..n-1) among itertools.permutations' orders."""
+    left = sorted(order)
+    i = 0
+    for j, p in enumerate(order):
+        q = left.index(p)
+        i += q * math.factorial(len(order) - 1 - j)
+        left.pop(q)
+    return i

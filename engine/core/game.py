@@ -16,10 +16,13 @@ from engine.core.copies import copy_state, snapshot
 from engine.core.decisions import (
     Decision,
     Result,
+    answer_at,
+    answer_count,
     check_addressee,
     is_option,
     legal_answers,
     random_answer,
+    random_index,
     validated,
 )
 from engine.core.errors import ChanceNeeded, EngineFault, IllegalAction, NotPlayable, SaveError
@@ -60,6 +63,8 @@ class Game:
         # (the state's decision, the Decision made of it): front-ends and bots read
         # `decision` several times per decision
         self._decision: tuple[dict[str, Any], Decision] | None = None
+        # (the state's decision, its legal answers): a multi-choice's answers by index
+        self._listed: tuple[dict[str, Any], list[Any]] | None = None
 
     # ---- creation -------------------------------------------------------------------------
     @classmethod
@@ -187,8 +192,6 @@ class Game:
         return self.rt.call_rule(fn, *bound)
 
     # ---- actions --------------------------------------------------------------------------
-
-    # ---- actions --------------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
         """Every legal answer to the decision (engine.core.api `Action`s; for `order` at most
         5040 orders), [] when the game is over. Listing them never runs an effect."""
@@ -240,12 +243,7 @@ class Game:
         both, so a late click or another side's message is refused instead of applied. A
         message lists the options only when it goes to the decider (`side` given and
         deciding); otherwise it gives their count, so a wrong guess shows no hidden hand."""
-        d = self.rt.s["decision"]
-        if d is None:
-            raise IllegalAction(lazy_tr("the game is not waiting for a decision (it is over)")
-                                if self.over else
-                                lazy_tr("the game is not waiting for a decision"),
-                                "no-decision")
+        d = self._waiting()
         if side is not None or decision is not None:
             check_addressee(d, side, decision, self.pack)
         return validated(d, action, side is not None, self.rt.check_require)
@@ -259,14 +257,81 @@ class Game:
         the random numbers drawn from now on, in order (those not drawn wait for later
         draws); one too few raises ChanceNeeded(n), changes nothing either and leaves no
         outcome waiting."""
-        rt = self.rt
-        s = rt.s
-        d = s["decision"]
+        d = self.rt.s["decision"]
         # An option itself, as `random_action` and `legal_actions` give them (the very
         # object), is valid as it is: bots and simulations skip the checks of `validate`.
         if side is not None or decision is not None or d is None or d["kind"] != "one" \
                 or not is_option(d["options"], action):
             action = self.validate(action, side, decision)
+        self._answer(action, chance)
+
+    # ---- answers by index: the fast path of bots and simulations ---------------------------
+    def action_count(self) -> int:
+        """How many answers `apply_index` numbers for the decision (0 when the game is
+        over): for a choice of one, its options, then None (pass) when it is optional; for
+        yes/no, True then False; for an order, every order of its options (n!, numbered as
+        itertools.permutations orders their positions); for a multi-choice, its legal
+        choices as `legal_actions` lists them (at most MAX_ENUMERATION of
+        engine.core.runtime, listed once a decision, which runs its condition on every
+        subset: `random_index` draws without listing them). The answer numbered i is
+        `legal_actions()[i]` wherever that lists it."""
+        d = self.rt.s["decision"]
+        return 0 if d is None else answer_count(d, self._listing)
+
+    def action_at(self, index: int) -> Any:
+        """The answer numbered `index` (see `action_count`), the action `apply_index(index)`
+        answers with; IllegalAction for an index that numbers none, or when the game waits
+        for no decision. Never changes the game."""
+        d = self._waiting()
+        return answer_at(d, index, self._listing)
+
+    def apply_index(self, index: int, side: str | None = None, decision: int | None = None,
+                    *, chance: list[int] | None = None) -> None:
+        """`apply(action_at(index), side, decision, chance=chance)`, without making the
+        `Decision` or checking the answer again: how bots and simulations answer. A bad
+        index raises IllegalAction and changes nothing, as a bad action does for `apply`;
+        the action saved, logged and undone is the answer itself, as `apply` keeps it."""
+        d = self.rt.s["decision"]
+        if side is None and decision is None and d is not None and d["kind"] == "one" \
+                and type(index) is int and 0 <= index < len(d["options"]):
+            self._answer(d["options"][index], chance)  # (the commonest answer, inline)
+            return
+        d = self._waiting()
+        if side is not None or decision is not None:
+            check_addressee(d, side, decision, self.pack)
+        self._answer(answer_at(d, index, self._listing), chance)
+
+    def random_index(self, rnd: random.Random) -> int | None:
+        """The index of the answer `random_action(rnd)` would give, drawn with the very same
+        numbers from `rnd` (so a bot may switch to it and play the same games); None, drawing
+        nothing, for a multi-choice, whose answers are numbered only by listing them all
+        (`action_count`): draw its answer with `random_action`."""
+        return random_index(self._waiting(), rnd)
+
+    def _waiting(self) -> dict[str, Any]:
+        """The state's decision, or IllegalAction when the game waits for none."""
+        d: dict[str, Any] | None = self.rt.s["decision"]
+        if d is None:
+            raise IllegalAction(lazy_tr("the game is not waiting for a decision (it is over)")
+                                if self.over else
+                                lazy_tr("the game is not waiting for a decision"),
+                                "no-decision")
+        return d
+
+    def _listing(self) -> list[Any]:
+        """The legal answers of the decision, listed once a decision (a multi-choice's
+        answers by index)."""
+        d = self.rt.s["decision"]
+        listed = self._listed
+        if listed is None or listed[0] is not d:
+            listed = self._listed = (d, legal_answers(d, self.rt.check_require))
+        return listed[1]
+
+    def _answer(self, action: Any, chance: list[int] | None) -> None:
+        """Answer the decision with `action`, a legal answer in canonical form (`apply`)."""
+        rt = self.rt
+        s = rt.s
+        d = s["decision"]
         if chance is not None:
             if rt.chance is None:
                 raise ValueError("chance outcomes were given to a game that draws its own "

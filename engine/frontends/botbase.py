@@ -23,5 +23,12 @@ class Bot:
     def choose(self, game: Any, side: str) -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def choose_index(self, game: Any, side: str) -> int | None:
+        """The index of the answer `choose` would give (`game.action_at(index)`: the fast
+        path of a simulation, which answers with `game.apply_index`), drawn as `choose`
+        draws; None, having drawn nothing, when the bot answers this decision by `choose`
+        only (the default)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seed={self.seed})"

@@ -2,7 +2,8 @@
 
 A seat is an object with `choose(game, side) -> action`. Bots read only what the public
 `Game` API offers a player: `game.view(side)`, `game.position(side)`, `game.decision`,
-`game.decider`, `game.legal_actions()` and `game.random_action(rnd)`, and
+`game.decider`, `game.legal_actions()` and `game.random_action(rnd)`, the answers by index
+(`game.action_count()`, `game.action_at(i)`, `game.random_index(rnd)`), and
 `game.determinized(side, rnd)` (a copy with what the side cannot see drawn anew: the only
 copy a bot may look into, with `clone()` and `heuristic(side)`; never `game.state`, or
 `game.clone()` and `game.heuristic(side)` of the real game), and every bot draws its
@@ -21,6 +22,9 @@ from engine.frontends.botbase import Bot
 BOT_KINDS = ("random", "greedy", "mcts")
 # the kinds that take a level after a colon (`mcts:200` playouts, `mcts:0.5s` a decision)
 LEVELLED = ("mcts",)
+# the kinds of decision whose answers a bot tries by index (Game.action_count): numbered
+# without listing them, and few
+NUMBERED = ("one", "ask")
 
 
 class UndoneType:
@@ -45,6 +49,12 @@ class RandomBot(Bot):
             raise ValueError(f"{side} has no decision to make")
         # Cheaper than listing every legal answer of a multi-choice; same distribution.
         return game.random_action(self.rnd)
+
+    def choose_index(self, game: Any, side: str) -> int | None:
+        if game.decider != side:
+            raise ValueError(f"{side} has no decision to make")
+        index: int | None = game.random_index(self.rnd)  # (None for a multi-choice: `choose`)
+        return index
 
 
 class GreedyBot(Bot):
@@ -97,16 +107,20 @@ class GreedyBot(Bot):
         self.max_actions = max_actions
         self.max_decisions = max_decisions
 
-    def candidates(self, game: Any, limit: int | None = None) -> list[Any]:
+    def candidates(self, game: Any, limit: int | None = None) -> tuple[bool, list[Any]]:
+        """(by index, the answers to try): indices (`game.action_at`) for a choice of one
+        and yes/no, whose answers are numbered without listing them; else sampled actions."""
         d = game.decision
         cap = limit or self.max_actions
-        if d.kind in ("one", "ask"):
-            legal: list[Any] = game.legal_actions()
+        if d.kind in NUMBERED:
+            legal = list(range(game.action_count()))
             if d.idle:  # an option that does nothing now, only when all are
-                legal = [a for a in legal if a is None or a not in d.idle] or legal
+                opts, idle = d.options, d.idle
+                legal = [i for i in legal if i >= len(opts) or opts[i] is None
+                         or opts[i] not in idle] or legal
             if len(legal) > cap:
                 legal = self.rnd.sample(legal, cap)
-            return legal
+            return True, legal
         # multi-choices and orders can have thousands of answers: sample distinct ones
         out: list[Any] = []
         seen: set[str] = set()
@@ -118,15 +132,26 @@ class GreedyBot(Bot):
                 out.append(a)
                 if len(out) >= cap:
                     break
-        return out
+        return False, out
 
     def choose(self, game: Any, side: str) -> Any:
         d = game.decision
         if d is None or d.side != side:
             raise ValueError(f"{side} has no decision to make")
-        cands = self.candidates(game)
+        by_index, pick = self._pick(game, side)
+        return game.action_at(pick) if by_index else pick
+
+    def choose_index(self, game: Any, side: str) -> int | None:
+        d = game.decision
+        if d is None or d.side != side:
+            raise ValueError(f"{side} has no decision to make")
+        return self._pick(game, side)[1] if d.kind in NUMBERED else None
+
+    def _pick(self, game: Any, side: str) -> tuple[bool, Any]:
+        """(by index, the answer chosen) for `side`'s decision in `game`."""
+        by_index, cands = self.candidates(game)
         if len(cands) == 1:
-            return cands[0]
+            return by_index, cands[0]
         if self._seen[0] is not game:  # a new game (an id may be reused: keep the game)
             self._seen = (game, set(), False)
             self._heuristic = None
@@ -148,7 +173,7 @@ class GreedyBot(Bot):
             returns = False
             for j, w in enumerate(worlds):
                 self._left = share  # the same look-ahead for every candidate
-                after = self._after(w, action, last)
+                after = self._after(w, action, last, by_index)
                 if after is None:
                     score += float("-inf") if self._heuristic else 0.0
                     continue
@@ -160,15 +185,18 @@ class GreedyBot(Bot):
                 best, best_score = [action], ranked
             elif ranked == best_score:
                 best.append(action)
-        return self.rnd.choice(best)
+        return by_index, self.rnd.choice(best)
 
-    def _after(self, game: Any, action: Any, consume: bool) -> Any:
-        """`game` after `action` (a copy, unless `consume`: `game` is not needed again), or
-        None when the action fails (it is scored as a loss)."""
+    def _after(self, game: Any, action: Any, consume: bool, by_index: bool) -> Any:
+        """`game` after `action` (an index, `by_index`; a copy, unless `consume`: `game` is
+        not needed again), or None when the action fails (it is scored as a loss)."""
         self._left -= 1
         after = game if consume else game.clone()
         try:
-            after.apply(action)
+            if by_index:
+                after.apply_index(action)
+            else:
+                after.apply(action)
         except EngineError:
             return None
         return after
@@ -181,13 +209,13 @@ class GreedyBot(Bot):
                 w = game.result.winner
                 return 0.0 if w is None else float("inf") if w == side else float("-inf")
             if depth > 0 and self._left > 0 and game.decider == side:  # look further
-                cands = self.candidates(game, self.branch)
+                by_index, cands = self.candidates(game, self.branch)
                 # a decision with one answer (an `always asked` one, a window with nothing
                 # to play) is no step of the look-ahead: it costs no depth
                 further = depth if _single(game.decision) else depth - 1
                 best = float("-inf")
                 for i, a in enumerate(cands):
-                    after = self._after(game, a, i == len(cands) - 1)
+                    after = self._after(game, a, i == len(cands) - 1, by_index)
                     value = float("-inf") if after is None else \
                         self._value(after, side, further)
                     if value > best:

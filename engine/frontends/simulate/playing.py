@@ -32,13 +32,19 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
         return bool(game.playout({side: seat.rnd for side, seat in seats.items()},
                                  max_decisions))
     while not game.over and len(game.actions) < max_decisions:
-        d = game.decision
-        if d is None:  # pragma: no cover - a running game always waits for someone
-            break
-        action = seats[d.side].choose(game, d.side)
-        if action is UNDONE:
-            continue
-        game.apply(action, side=d.side, decision=d.id)
+        side = game.decider
+        seat = seats[side]
+        # a bot's answer by index when it gives one: no Decision made, no answer checked
+        by_index = getattr(seat, "choose_index", None)
+        index = None if by_index is None else by_index(game, side)
+        if index is not None:
+            game.apply_index(index)
+        else:
+            d = game.decision
+            action = seat.choose(game, side)
+            if action is UNDONE:
+                continue
+            game.apply(action, side=side, decision=d.id)
         if invariants:
             failed = game.check_invariants()
             if failed:
