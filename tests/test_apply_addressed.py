@@ -110,13 +110,20 @@ def test_bots_and_cli_give_side_and_decision(pack, monkeypatch):
     class Seat(RandomBot):  # a bot of one's own: asked decision by decision
         pass
     calls = []
-    real = Game.apply
+    real, real_index = Game.apply, Game.apply_index
 
     def spy(self, action, side=None, decision=None):
-        calls.append((side, decision))
+        calls.append(("apply", side, decision))
         return real(self, action, side, decision)
 
+    def spy_index(self, index, side=None, decision=None):
+        calls.append(("apply_index", side, decision))
+        return real_index(self, index, side, decision)
+
     monkeypatch.setattr(Game, "apply", spy)
+    monkeypatch.setattr(Game, "apply_index", spy_index)
     g = pack.new_game(2)
     play_out(g, {"red": Seat(1), "blue": Seat(2)})
-    assert calls and all(s is not None and d is not None for s, d in calls)
+    # a random seat answers by index (engine.frontends.bots), addressed like any answer
+    assert calls and {c[0] for c in calls} == {"apply_index"}
+    assert all(s is not None and d is not None for _, s, d in calls)

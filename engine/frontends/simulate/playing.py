@@ -34,11 +34,14 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
     while not game.over and len(game.actions) < max_decisions:
         side = game.decider
         seat = seats[side]
-        # a bot's answer by index when it gives one: no Decision made, no answer checked
+        # a bot's answer by index when it gives one: no Decision made, no answer checked;
+        # addressed all the same (side and decision id), as every answer a seat gives is,
+        # so a bot of one's own that changed the game while choosing is refused
         by_index = getattr(seat, "choose_index", None)
+        asked = game.state["decision"]["id"]
         index = None if by_index is None else by_index(game, side)
         if index is not None:
-            game.apply_index(index)
+            game.apply_index(index, side, asked)
         else:
             d = game.decision
             action = seat.choose(game, side)
