@@ -130,14 +130,17 @@ def legal_answers(d: dict[str, Any], check_require: Require) -> list[Any]:
     return [list(p) for p in perms]
 
 
-def doing_something(d: dict[str, Any], answers: list[Any]) -> list[Any]:
-    """The answers among `answers` to the state's decision `d` that are not options the
-    rules mark as doing nothing now (`idle`); all of them when that leaves none."""
-    idle = d.get("idle")
+def doing_something(d: dict[str, Any]) -> list[int]:
+    """The answers to the state's choice of one `d` that are not options the rules mark as
+    doing nothing now (`idle`), by number as `answer_at` numbers them (its options, then
+    passing when it is optional); all of them when that leaves none."""
+    opts, idle = d["options"], d.get("idle")
+    every = range(len(opts) + (1 if d["optional"] else 0))
     if not idle:
-        return answers
-    live = [a for a in answers if a is None or find_option(idle, a) is None]
-    return live or answers
+        return list(every)
+    live = [j for j in every if j == len(opts) or opts[j] is None
+            or find_option(idle, opts[j]) is None]
+    return live or list(every)
 
 
 def random_answer(d: dict[str, Any], rnd: random.Random, check_require: Require) -> Any:
@@ -148,8 +151,9 @@ def random_answer(d: dict[str, Any], rnd: random.Random, check_require: Require)
     if kind == "ask":
         return rnd.random() < 0.5
     if "idle" in d:  # (only a choice of one item marks its options)
-        live = doing_something(d, list(opts) + ([None] if d["optional"] else []))
-        return live[rnd.randrange(len(live))]
+        live = doing_something(d)
+        i = live[rnd.randrange(len(live))]
+        return opts[i] if i < len(opts) else None
     if kind == "one":
         n = len(opts) + (1 if d["optional"] else 0)
         i = rnd.randrange(n)
@@ -287,13 +291,7 @@ def random_index(d: dict[str, Any], rnd: random.Random) -> int | None:
     if kind == "ask":
         return 0 if rnd.random() < 0.5 else 1
     if "idle" in d:  # the answers that do something, as random_answer keeps them
-        idle = d["idle"]
-        n = len(opts)
-        live = [j for j in range(n) if opts[j] is None or find_option(idle, opts[j]) is None]
-        if d["optional"]:
-            live.append(n)
-        if not live:  # every option idle, and no passing: any of them
-            live = list(range(n))
+        live = doing_something(d)
         return live[rnd.randrange(len(live))]
     if kind == "one":
         return rnd.randrange(len(opts) + (1 if d["optional"] else 0))

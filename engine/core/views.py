@@ -38,15 +38,12 @@ def decision_data(decision: Decision) -> dict[str, Any]:
     """`Game.decision` (an attrs class) as the JSON `Decision` a view carries: what
     `json_converter.unstructure` gives, written out (a view carries one at every decision,
     and the converter's walk of each option was most of a view of a choice among many)."""
-    d = decision
-    return {"side": d.side, "kind": d.kind, "options": _data(d.options), "min": d.min,
-            "max": d.max, "optional": d.optional, "prompt": d.prompt, "id": d.id,
-            "window": d.window, "args": _data(d.args), "each": _data(d.each),
-            "idle": _data(d.idle)}
+    return _decision_json(attrs.asdict(decision, recurse=False))
 
 
 def _decision_json(d: dict[str, Any]) -> dict[str, Any]:
-    """`decision_data(Decision.of(d))` of the state's decision `d`, made from it directly."""
+    """The JSON `Decision` of the state's decision `d` (or of a `Decision`'s fields),
+    made from it directly: no Decision made for a view."""
     return {"side": d["side"], "kind": d["kind"], "options": _data(d["options"]),
             "min": d["min"], "max": d["max"], "optional": d["optional"], "prompt": d["prompt"],
             "id": d["id"], "window": d.get("window"), "args": _data(d.get("args")),
@@ -204,12 +201,9 @@ class ShownLog:
             self._read_again(game, changed)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits = then.now, then.hits
-        created = game.pack.created
         for i, e in enumerate(new, n):
             then.at = i
-            line = _entry(game, side, e, then)  # (`_log_entry`, inline: a line of each entry)
-            if line is not None and created:
-                line = _keys_shown(line, then)
+            line = _log_entry(game, side, e, then)
             if now:  # it read the game now: noted, to read again when that changes
                 for ent in now:
                     self.watch.setdefault(ent, []).append(i)

@@ -57,12 +57,7 @@ class RunLoop(Events, Decisions):
                             self.left = budget
                         if value is STOP:
                             return
-                        # `give`, inline: the answer of every decision of a playout
-                        state["decision"] = None
-                        state["decisions"] += 1
-                        if self.logging:
-                            self._log({"t": "choice", "side": decision["side"], "v": value})
-                        stack[-1]["in"] = value
+                        self.give(value)
                     elif code != PUSHED:
                         raise EngineFault(f"rule {frame['f']!r} returned {code!r}, which is "
                                           "not a run-loop code (done, suspend, pushed)")

@@ -43,11 +43,10 @@ def play_out(game: Any, seats: dict[str, Any], max_decisions: int = DEFAULT_MAX_
         if index is not None:
             game.apply_index(index, side, asked)
         else:
-            d = game.decision
             action = seat.choose(game, side)
             if action is UNDONE:
                 continue
-            game.apply(action, side=side, decision=d.id)
+            game.apply(action, side=side, decision=asked)
         if invariants:
             failed = game.check_invariants()
             if failed:
