@@ -69,8 +69,10 @@ def test_only_the_changed_file_is_parsed_again(tmp_path, monkeypatch):
                         lambda text, path: parsed.append(Path(path).name) or real(text, path))
     changed = root / "intercept.rules"
     text = changed.read_text(encoding="utf-8").replace("# source: seed 002 §9.2", "# source: §9.2")
-    started = time.perf_counter()
+    # CPU time, not wall time: the change runs in this process, and a shared CI machine's
+    # load stretched its wall time past the target while its work stayed ~0.1 s.
+    started = time.process_time()
     assert ws.change(changed, text) == []
-    took = time.perf_counter() - started
+    took = time.process_time() - started
     assert parsed == ["intercept.rules"]
-    assert took < 0.3, f"a change took {took:.2f} s"
+    assert took < 0.3, f"a change took {took:.2f} s of CPU"
