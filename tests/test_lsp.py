@@ -182,32 +182,78 @@ async def test_definition_and_references(client: LanguageClient, pack: Path):
     assert len(refs) == len(found) - 1
 
 
+async def completions(client: LanguageClient, path: Path, lines: list[str], line: str,
+                      char: int | None = None) -> dict[str, T.CompletionItem]:
+    """The completion items at the end of `line` (or at `char` of it), by label."""
+    n = lines.index(line)
+    got = await client.text_document_completion_async(T.CompletionParams(
+        T.TextDocumentIdentifier(uri(path)), T.Position(n, len(line) if char is None else char)))
+    return {i.label: i for i in got.items}
+
+
+TRIED = """
+# reconstructed: a procedure of the test
+procedure tried(a: ally):
+    for x in city:
+        if x.value > a.order:
+            pass
+"""
+
+
 @asyncio_module
 async def test_completion(client: LanguageClient, pack: Path):
     path = pack / "effects.rules"
     text = path.read_text(encoding="utf-8")
-    typed = text + "\nprocedure tried(a: ally):\n    raise_r\n    a.\n    ha\n    cho\n"
+    # the procedure is checked once as it parses (a request checks the text it is asked
+    # of at once); then lines are typed that do not parse
+    edit(client, path, text + TRIED)
+    await completions(client, path, (text + TRIED).splitlines(), "            pass")
+    assert errors(client.diagnostics[uri(path)]) == []
+    typed = text + TRIED + "        x.\n        a.\n        x.region.\n        q.\n" \
+        "        x.region.order.\n    raise_r\n    ha\n    cho\n    rol\n"
     edit(client, path, typed)
     lines = typed.splitlines()
 
     async def labels(line: str, char: int | None = None) -> dict[str, T.CompletionItem]:
-        n = lines.index(line)
-        got = await client.text_document_completion_async(T.CompletionParams(
-            T.TextDocumentIdentifier(uri(path)),
-            T.Position(n, len(line) if char is None else char)))
-        return {i.label: i for i in got.items}
+        return await completions(client, path, lines, line, char)
 
     assert "raise_rsm" in await labels("    raise_r")
-    fields = await labels("    a.")
-    assert {"order", "low", "high", "infantry"} <= set(fields)  # an ally's fields
+    ally = {"order", "low", "high", "infantry"}
+    city = {"region", "value", "anchor", "capital", "start", "position"}
+    fields = await labels("        a.")  # a parameter: an ally's fields, no other type's
+    assert ally <= set(fields) and not city & set(fields)
     assert fields["order"].kind == T.CompletionItemKind.Field
+    assert fields["order"].detail == "ally: int"
+    fields = await labels("        x.")  # a loop's local, as the checker typed it: a city's
+    assert city <= set(fields) and not ally - {"order"} & set(fields)
+    fields = await labels("        x.region.")  # a field of a field
+    assert {"order", "rome_draws", "scouting_price"} <= set(fields)
+    assert not city & set(fields)
+    assert await labels("        x.region.order.") == {}  # an int has no fields
+    fields = await labels("        q.")  # a name of no known type: every type's fields
+    assert ally | city <= set(fields)
     zones = await labels("    ha")
     assert zones["hand"].kind == T.CompletionItemKind.Variable and zones["hand"].detail == "zone"
     assert (await labels("    cho"))["choose"].kind == T.CompletionItemKind.Keyword
-    records = await client.text_document_completion_async(T.CompletionParams(
-        T.TextDocumentIdentifier(uri(path)), T.Position(lines.index("    a."), 4)))
-    assert "gauls" in {i.label for i in records.items}  # record ids where a name goes
+    roll = (await labels("    rol"))["roll"]  # a built-in, with its signature and doc
+    assert roll.kind == T.CompletionItemKind.Function
+    assert roll.detail == "roll(n: int, faces: int) -> int" and "dice" in roll.documentation
+    records = await labels("        a.", 8)
+    assert "gauls" in records and "count" in records  # where a name goes: records, built-ins
     await restore(client, path, text)
+
+
+@asyncio_module
+async def test_hover_on_a_built_in(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    n = next(i for i, line in enumerate(text.splitlines()) if "count(" in line
+             and not line.lstrip().startswith("#"))
+    line = text.splitlines()[n]
+    got = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri(path)), T.Position(n, line.index("count(") + 2)))
+    assert "count(items: list or zone) -> int" in got.contents.value
+    assert "how many items" in got.contents.value
 
 
 @asyncio_module

@@ -47,8 +47,11 @@ def test_words_skip_comments_and_strings_and_know_members():
     # a quoted YAML value is rules text; a YAML comment is not
     assert [w.text for w in yaml_words(['  effect: "score[s] += 1"  # not x'])] == [
         "effect", "score", "s"]
-    assert prefix_at(["    c.po"], 0, 8) == ("po", "c")
+    assert prefix_at(["    c.po"], 0, 8) == ("po", ("c",))
     assert prefix_at(["    x in 0..to"], 0, 14) == ("to", None)  # a range, no member
+    assert prefix_at(["  if x.region.or"], 0, 16) == ("or", ("x", "region"))
+    assert prefix_at(["  hand[s]."], 0, 10) == ("", ())  # no plain name before the `.`
+    assert prefix_at(["  f(x).a."], 0, 9) == ("", ())
 
 
 def test_a_zone_its_declaration_and_uses_a_local_left_out(index: PackIndex):
@@ -86,11 +89,16 @@ def test_hover_of_a_procedure_and_completion(index: PackIndex):
     text = hover_text(index, ("proc", "owner_of"), {})
     assert "procedure owner_of(c: card) -> side" in text and "rules.rules:" in text
     model = index.model
-    assert [c.label for c in candidates(model, "", "card")] == ["one", "three", "two"]
-    assert ("power", "field") in {(c.label, c.kind) for c in candidates(model, "p", "")}
+    assert [c.label for c in candidates(model, "", ("card",))] == ["one", "three", "two"]
+    assert ("power", "field") in {(c.label, c.kind) for c in candidates(model, "p", ())}
+    # of a known type, its fields (and every record's id and name); of an int, none
+    assert [c.label for c in candidates(model, "", ("c",), "card")] == [
+        "effect", "id", "name", "power"]
+    assert candidates(model, "", ("n",), "int") == []
     names = {c.label: c.kind for c in candidates(model, "", None)}
     assert names["deck"] == "zone" and names["owner_of"] == "procedure"
     assert names["choose"] == "keyword" and names["one"] == "record"
+    assert names["count"] == "function" and names["true"] == "builtin"
 
 
 def test_open_packs_clear_what_is_fixed(tmp_path: Path):

@@ -8,6 +8,7 @@ import os
 
 import attrs
 
+from engine.core.validate import UNREAD
 from engine.dsl.errors import Diagnostic
 from engine.dsl.workspace import Workspace
 from engine.frontends.lsp.symbols import PackIndex
@@ -33,6 +34,9 @@ class OpenPacks:
     workspaces: dict[str, Workspace] = attrs.Factory(dict)  # pack folder -> its workspace
     shown: dict[str, set[str]] = attrs.Factory(dict)  # pack folder -> files with diagnostics
     _indexes: dict[str, tuple[object, PackIndex]] = attrs.Factory(dict)  # of the last source
+    # absolute path -> the index of the last check that parsed the file (the types of its
+    # names, while the text being typed does not parse)
+    _parsed: dict[str, PackIndex] = attrs.Factory(dict)
 
     def change(self, path: str, text: str | None) -> FileDiagnostics:
         """The file `path` reads `text` in the editor (None: closed, its disk's text again):
@@ -50,7 +54,19 @@ class OpenPacks:
         for d in diags:
             by_file.setdefault(_file_of(d, root), []).append(d)
         self.shown[root] = {p for p, got in by_file.items() if got}
+        ix = self.index(path)
+        if ix is not None and ix.result is not None:
+            unread = {_file_of(d, root) for d in diags if d.is_error
+                      and d.code.startswith(UNREAD)}  # a file that does not parse
+            for mod in ix.modules:
+                if mod.path not in unread:
+                    self._parsed[mod.path] = ix
         return sorted(by_file.items())
+
+    def parsed(self, path: str) -> PackIndex | None:
+        """The names of the pack of `path` as the last check that parsed the file saw
+        them."""
+        return self._parsed.get(os.path.abspath(path))
 
     def index(self, path: str) -> PackIndex | None:
         """The names of the pack of `path` as its last check saw them."""

@@ -32,7 +32,8 @@ _KIND = {"record": T.CompletionItemKind.Constant, "field": T.CompletionItemKind.
          "type": T.CompletionItemKind.Class, "enum": T.CompletionItemKind.Enum,
          "enum_value": T.CompletionItemKind.EnumMember, "const": T.CompletionItemKind.Constant,
          "side": T.CompletionItemKind.Constant, "graph": T.CompletionItemKind.Variable,
-         "keyword": T.CompletionItemKind.Keyword}
+         "keyword": T.CompletionItemKind.Keyword, "function": T.CompletionItemKind.Function,
+         "builtin": T.CompletionItemKind.Constant}
 
 
 class RulesServer(LanguageServer):
@@ -159,8 +160,12 @@ def build_server(version: str) -> RulesServer:
             return None  # record files: the YAML language server completes them (schema)
         lines = split_lines(ls.workspace.get_text_document(params.text_document.uri).source)
         prefix, owner = prefix_at(lines, line, col)
-        items = [T.CompletionItem(label=c.label, kind=_KIND.get(c.kind), detail=c.detail)
-                 for c in candidates(ix.model, prefix, owner)]
+        typed = ls.packs.parsed(path)  # the types, from the last check that parsed the file
+        owner_type = typed.type_before(path, lines, line, list(owner)) \
+            if owner and typed is not None else None
+        items = [T.CompletionItem(label=c.label, kind=_KIND.get(c.kind), detail=c.detail,
+                                  documentation=c.doc or None)
+                 for c in candidates(ix.model, prefix, owner, owner_type)]
         return T.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(T.TEXT_DOCUMENT_FORMATTING)
