@@ -1,7 +1,8 @@
 """`engine lsp` driven over stdio by a real LSP client (pytest-lsp), as an editor drives it,
 on a copy of a shipped pack: diagnostics as a file is opened and edited (a misspelt name,
-in a rules file and in a record file, with its did-you-mean), hover, go to definition, find
-references, completion and formatting."""
+in a rules file, in a record file and in a translation file, with its did-you-mean; a
+failed `check` on save), each as `engine validate` gives it, hover (of built-ins too), go
+to definition, find references, completion (of x's fields by x's type) and formatting."""
 from __future__ import annotations
 
 import asyncio
@@ -138,6 +139,74 @@ async def test_a_record_file_gets_its_diagnostics(client: LanguageClient, pack: 
     assert d.code == "E201" and "did you mean 'gauls'?" in d.message
     assert d.range.start == position(broken, "gaulz")
     await restore(client, path, text)
+
+
+def validated(pack: Path, tmp_path: Path, rel: str, text: str) -> list:
+    """The errors `engine validate` gives a copy of the pack (and its translations) with
+    the file `rel` (from the content folder) saved as `text`."""
+    from engine.core.validate import validate
+    saved = tmp_path / "content"
+    shutil.copytree(pack.parent, saved)
+    (saved / rel).write_text(text, encoding="utf-8")
+    return [x for x in validate([str(saved / PACK)]).diagnostics if x.is_error]
+
+
+def same(v, d) -> bool:
+    """Does the editor's diagnostic `d` say what validate's `v` says, where it says it?"""
+    message = v.message + (f"\n{v.suggestion}" if v.suggestion else "")
+    return (v.code, message, v.line - 1) == (d.code, d.message, d.range.start.line)
+
+
+@asyncio_module
+async def test_a_translation_file_gets_its_diagnostics_as_you_type(
+        client: LanguageClient, pack: Path, tmp_path: Path):
+    path = pack.parent / "translations" / f"{PACK}.en.yaml"
+    text = open_file(client, path)
+    assert errors(await diagnostics(client, path, lambda d: True)) == []
+    broken = text.replace("  gauls: {name:", "  gaulz: {name:", 1)
+    edit(client, path, broken)  # no save: the check reads the editor's text
+    [d] = errors(await diagnostics(client, path, errors))
+    assert d.code == "E501" and "no record 'gaulz'" in d.message
+    assert "did you mean 'gauls'?" in d.message
+    assert d.range.start == position(broken, "gaulz")
+    [v] = validated(pack, tmp_path, f"translations/{PACK}.en.yaml", broken)
+    assert same(v, d) and v.col - 1 == d.range.start.character
+    # a record renamed in the pack: the translation file's entry no longer names one
+    await restore(client, path, text)
+    allies = pack / "allies.yaml"
+    allies_text = open_file(client, allies)
+    edit(client, allies, allies_text.replace("id: gauls", "id: galli", 1))
+    got = errors(await diagnostics(client, path, errors))
+    assert "no record 'gauls'" in got[0].message
+    edit(client, allies, allies_text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+
+
+def save(client: LanguageClient, path: Path, text: str) -> None:
+    """The file written, and the server told, as an editor saves."""
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(
+        T.TextDocumentIdentifier(uri(path))))
+
+
+@asyncio_module
+async def test_a_failed_check_shows_on_save_and_goes_when_fixed(
+        client: LanguageClient, pack: Path, tmp_path: Path):
+    path = pack / "state.rules"
+    text = open_file(client, path)
+    rule = 'check "20 event cards": count(card) == 20'
+    assert rule in text
+    broken = text.replace(rule, rule[:-2] + "21", 1)
+    edit(client, path, broken)
+    save(client, path, broken)
+    [d] = [x for x in errors(await diagnostics(client, path, errors)) if x.code == "E400"]
+    assert d.message == "check failed: 20 event cards"
+    assert d.range.start == position(broken, rule[:-2])
+    [v] = validated(pack, tmp_path, f"{PACK}/state.rules", broken)
+    assert same(v, d)
+    edit(client, path, text)
+    save(client, path, text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
 
 
 @asyncio_module

@@ -14,7 +14,7 @@ from engine.dsl.errors import Diagnostic, DslError, split_lines
 from engine.dsl.formatter import format_source
 from engine.frontends.lsp.completion import candidates
 from engine.frontends.lsp.hover import hover_text
-from engine.frontends.lsp.packs import OpenPacks, span
+from engine.frontends.lsp.packs import FileDiagnostics, OpenPacks, span
 from engine.frontends.lsp.symbols import Key, PackIndex, Place
 from engine.frontends.lsp.words import Word, prefix_at
 
@@ -52,7 +52,15 @@ class RulesServer(LanguageServer):
 
     def show(self, path: str, text: str | None) -> None:
         """Check the pack of `path` with its new text and show every file's diagnostics."""
-        for file, diags in self.packs.change(path, text):
+        self.publish(self.packs.change(path, text))
+
+    def run_checks(self, path: str) -> None:
+        """Run the pack's `check`s on the texts the editor holds and show every file's
+        diagnostics."""
+        self.publish(self.packs.run_checks(path))
+
+    def publish(self, found: FileDiagnostics) -> None:
+        for file, diags in found:
             lines = self.lines(file)
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                 uri=from_fs_path(file) or file,
@@ -105,7 +113,17 @@ def build_server(version: str) -> RulesServer:
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RulesServer, params: T.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
-        ls.show(to_fs_path(doc.uri) or doc.uri, doc.text)
+        path = to_fs_path(doc.uri) or doc.uri
+        first = not ls.packs.is_open(path)
+        ls.show(path, doc.text)
+        if first:  # the pack's first file: its checks run once, as on a save
+            ls.run_checks(path)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RulesServer, params: T.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.settle(uri)  # a change still waiting for the pause is checked first
+        ls.run_checks(to_fs_path(uri) or uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
