@@ -189,7 +189,7 @@ class PackIndex:
         roots += [(e.site.path, e.body) for e in self.model.effects]
         roots += [(t.path, t.decl) for t in self.model.triggers if t.record is not None]
         for path, root in roots:
-            for node in _subnodes(root):
+            for node in A.subnodes(root):
                 if isinstance(node, A.Name | A.Param):
                     yield path, node
 
@@ -215,7 +215,7 @@ class PackIndex:
         decl, shift = _enclosing(mod, self.lines(path), lines, line) if mod else (None, 0)
         if decl is not None:  # a parameter or a local of the declaration: the nearest use
             found = [(abs(n.at.line - 1 - line - shift), _type_of(n, types))
-                     for n in _subnodes(decl) if _named(n, name)]
+                     for n in A.subnodes(decl) if _named(n, name)]
             found = [f for f in found if f[1] is not None]
             if found:
                 return min(found, key=lambda f: f[0])[1]
@@ -244,18 +244,6 @@ def _enclosing(mod: Any, old: list[str], now: list[str], line: int) -> tuple[Any
         return None, 0
     decl = min(same, key=lambda d: abs(d.at.line - 1 - head))
     return decl, head - (decl.at.line - 1)
-
-
-def _subnodes(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif attrs.has(type(node)):
-            yield node
-            stack.extend(getattr(node, f.name) for f in attrs.fields(type(node))
-                         if f.name != "at")
 
 
 def _named(node: Any, name: str) -> bool:
