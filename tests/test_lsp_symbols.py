@@ -114,6 +114,31 @@ def test_open_packs_clear_what_is_fixed(tmp_path: Path):
     assert packs.change(path, None) == [(path, [])]  # closed: the disk's text, clean again
 
 
+def test_the_type_before_a_dot_while_the_line_does_not_parse(tmp_path: Path):
+    # `c` is a card in the triggers and an int in `plus_one`; the file, then edited: two
+    # lines more above, and a `c.` typed in each (the file no longer parses)
+    shutil.copytree(TINY, tmp_path / "tinygame")
+    path = str(tmp_path / "tinygame" / "rules.rules")
+    text = Path(path).read_text(encoding="utf-8") + \
+        "\nprocedure plus_one(c: int) -> int:\n    return c + 1\n"
+    packs = OpenPacks()
+    assert [d.code for _f, ds in packs.change(path, text) for d in ds] == ["W601"]  # unused
+    typed = "# one\n# two\n" + text.replace("        move c to table\n",
+                                             "        move c to table\n        c.\n") + "    c."
+    assert "E100" in [d.code for _f, ds in packs.change(path, typed) for d in ds]
+    ix = packs.parsed(path)
+    assert ix is not None
+    lines = typed.split("\n")
+    in_turn, in_plus_one = lines.index("        c."), len(lines) - 1
+    assert ix.type_before(path, lines, in_turn, ["c"]) == "card"
+    assert ix.type_before(path, lines, in_turn, ["s"]) == "side"
+    assert ix.type_before(path, lines, in_turn, ["c", "power"]) == "int"
+    assert ix.type_before(path, lines, in_plus_one, ["c"]) == "int"
+    assert ix.type_before(path, lines, in_turn, ["active"]) == "side"  # a var
+    assert ix.type_before(path, lines, in_turn, ["nothing"]) is None
+    assert ix.type_before(path, lines, in_turn, ["c", "nothing"]) is None
+
+
 def test_engine_lsp_without_pygls_says_how_to_get_it(monkeypatch, capsys):
     import sys
 

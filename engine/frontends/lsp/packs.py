@@ -12,7 +12,7 @@ import os
 import attrs
 
 from engine.core.validate import UNREAD, source_checks, source_translations, translation_pack
-from engine.dsl.errors import Diagnostic
+from engine.dsl.errors import Diagnostic, sort_key
 from engine.dsl.workspace import Workspace
 from engine.frontends.lsp.symbols import PackIndex
 
@@ -99,8 +99,9 @@ class OpenPacks:
         that have some."""
         by_file: dict[str, list[Diagnostic]] = {p: [] for p in self.shown.get(root, ())}
         by_file[os.path.abspath(path)] = []
-        for d in self.checked.get(root, []) + self.translations.get(root, []) + \
-                self.ran.get(root, []):
+        found = self.checked.get(root, []) + self.translations.get(root, []) + \
+            self.ran.get(root, [])
+        for d in sorted(found, key=sort_key):
             by_file.setdefault(_file_of(d, root), []).append(d)
         self.shown[root] = {p for p, got in by_file.items() if got}
         return sorted(by_file.items())

@@ -214,7 +214,7 @@ class PackIndex:
         mod = next((x for x in self.modules if x.path == path), None)
         decl, shift = _enclosing(mod, self.lines(path), lines, line) if mod else (None, 0)
         if decl is not None:  # a parameter or a local of the declaration: the nearest use
-            found = [(abs(n.at.line - 1 - line - shift), _type_of(n, types))
+            found = [(abs(n.at.line - 1 + shift - line), _type_of(n, types))
                      for n in A.subnodes(decl) if _named(n, name)]
             found = [f for f in found if f[1] is not None]
             if found:
