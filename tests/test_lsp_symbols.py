@@ -114,6 +114,20 @@ def test_open_packs_clear_what_is_fixed(tmp_path: Path):
     assert packs.change(path, None) == [(path, [])]  # closed: the disk's text, clean again
 
 
+def test_a_translation_file_not_saved_yet_is_checked_against_its_pack(tmp_path: Path):
+    shutil.copytree(TINY, tmp_path / "tinygame")
+    (tmp_path / "translations").mkdir()
+    path = str(tmp_path / "translations" / "tinygame.en.yaml")  # not on disk
+    packs = OpenPacks()
+    [(file, diags)] = packs.change(path, "pack: tinygame\nlang: en\nnames:\n"
+                                         "  too: {name: Two, source: the test}\n")
+    assert file == path
+    [d] = [d for d in diags if d.is_error]
+    assert d.code == "E501" and d.suggestion == "did you mean 'two'?" and d.line == 4
+    assert packs.change(path, None) == [(path, [])]  # closed unsaved: nothing to show
+    assert packs.change(str(tmp_path / "translations" / "other.en.yaml"), "x") == []
+
+
 def test_the_type_before_a_dot_while_the_line_does_not_parse(tmp_path: Path):
     # `c` is a card in the triggers and an int in `plus_one`; the file, then edited: two
     # lines more above, and a `c.` typed in each (the file no longer parses)

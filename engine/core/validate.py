@@ -467,9 +467,12 @@ def source_translations(src: Any, diags: list[Diagnostic], texts: dict[str, str]
     `src` with the diagnostics `diags` (those of its files in the `translations` folder
     beside it), `texts` standing for the files they name (absolute path -> unsaved text);
     without the coverage note N510, a summary of no place."""
-    from engine.i18n.translations import PackInfo
+    from engine.i18n.translations import PackInfo, name_parts
     root = Path(src.root)
     paths = [p.absolute() for p in _own_translations(root)]
+    folder = (root.parent / "translations").absolute()
+    paths += sorted(Path(t) for t in texts if Path(t) not in paths and Path(t).parent == folder
+                    and (name_parts(Path(t)) or ("",))[0] == src.model.id)  # not saved yet
     info = PackInfo(src.model, src.meta, root, partial=_unread_parts(diags))
     found, _cov = _check_translations(paths, {src.model.id: info}, texts)
     return [d for d in found if d.code != "N510"]

@@ -102,7 +102,7 @@ class OpenPacks:
         found = self.checked.get(root, []) + self.translations.get(root, []) + \
             self.ran.get(root, [])
         for d in sorted(found, key=sort_key):
-            by_file.setdefault(_file_of(d, root), []).append(d)
+            by_file.setdefault(_file_of(d, root, self.translated), []).append(d)
         self.shown[root] = {p for p, got in by_file.items() if got}
         return sorted(by_file.items())
 
@@ -149,11 +149,12 @@ def _root_of(path: str) -> str | None:
     return root
 
 
-def _file_of(d: Diagnostic, root: str) -> str:
-    """The file a diagnostic is shown in: its own, or the pack.yaml when it names a folder
-    (`not a pack`, an import that is missing)."""
+def _file_of(d: Diagnostic, root: str, unsaved: dict[str, str] | None = None) -> str:
+    """The file a diagnostic is shown in: its own (on disk, or not saved yet: in
+    `unsaved`), or the pack.yaml when it names a folder (`not a pack`, an import that is
+    missing)."""
     path = os.path.abspath(d.path if os.path.isabs(d.path) else os.path.join(root, d.path))
-    if os.path.isfile(path):
+    if os.path.isfile(path) or path in (unsaved or {}):
         return path
     return os.path.join(root, "pack.yaml")
 
