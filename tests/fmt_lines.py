@@ -1,5 +1,6 @@
 """What a formatted rules file must not hold: `lone_lines`, the lines of one name alone (or
-one bracket around one line) where the line before had room for them (issue 35)."""
+one bracket around one line) where another layout fits: the line before had room for it,
+or the last item of the line before would fit beside it (issue 35)."""
 from __future__ import annotations
 
 import re
@@ -21,8 +22,9 @@ def _code(line: str) -> str:
 def lone_lines(text: str) -> list[tuple[int, str]]:
     """(line number, text) of each line, inside a broken statement, that holds one word
     alone, or one opening bracket around a single line, where the line before had room
-    for it (and is not the end of a broken item): what the formatter must not print unless
-    nothing else fits. A word alone in brackets, `f(` / `x` / `)`, would take along what
+    for it, or where the line before ends a list of several items (not a broken one) whose
+    last would fit beside the word on the word's line: what the formatter must not print
+    unless nothing else fits. A word alone in brackets, `f(` / `x` / `)`, would take along what
     follows the closing bracket (and lose the brackets if they are parentheses of its
     own, `by (` / `s` / `) prompt`)."""
     lines = [_code(line) for line in text.split("\n")] + [""]
@@ -40,7 +42,7 @@ def lone_lines(text: str) -> list[tuple[int, str]]:
             if _WORD.fullmatch(s):
                 if opened and after[:1] in ")]":  # the word and what closes it
                     room += len(after) - 2 * prev.endswith(" (")
-                if room + len(s) <= WIDTH:
+                if room + len(s) <= WIDTH or not opened and _moves_down(prev, line, s):
                     found.append((no, s))
             elif s in ("(", "[") and no + 1 < len(lines):
                 close = lines[no + 1].strip()
@@ -48,3 +50,17 @@ def lone_lines(text: str) -> list[tuple[int, str]]:
                     found.append((no, s))
         prev = line
     return found
+
+
+def _moves_down(prev: str, line: str, word: str) -> bool:
+    """Would the last of several items of `prev` (a line ending in `,`) fit beside `word`
+    on the word's line (`a, b,` / `c` laid out as `a,` / `b, c`)?"""
+    if not prev.endswith(","):
+        return False
+    items = [x.strip() for x in _ITEMS.findall(prev.strip()[:-1])]
+    indent = len(line) - len(line.lstrip())
+    return len(items) > 1 and indent + len(items[-1]) + 2 + len(word) <= WIDTH
+
+
+# the items of a line of a list: outside strings and brackets, split at `, `
+_ITEMS = re.compile(rf"(?:{STRING}|\([^()]*\)|\[[^\[\]]*\]|[^,\"()\[\]])+")

@@ -1,10 +1,10 @@
 """`engine fmt` breaks lines where the rules read on (issue 35, part 3): a choice goes on
 after a backslash before its options, a name shares its line with what follows it, a
 one-name index or call never breaks; no line holds one name alone (or one bracket around
-one line) where the line before had room for it (`fmt_lines.lone_lines`; over generated
-long code in test_lang_fmt.py). Over shipped rule text, as it is and with names renamed:
-formatting is idempotent and keeps the tree, and every shipped pack compiles to the same
-code after `engine fmt`."""
+one line) where another layout fits: the line before had room for it, or its last item
+would fit beside it (`fmt_lines.lone_lines`; over generated long code in test_lang_fmt.py).
+Over shipped rule text, as it is and with names renamed: formatting is idempotent and keeps
+the tree, and every shipped pack compiles to the same code after `engine fmt`."""
 from __future__ import annotations
 
 import functools
@@ -43,10 +43,15 @@ def test_lone_lines_finds_what_the_issue_shows():
                       '    ) prompt "{s}: which?"\n') == [(3, "s")]
     assert lone_lines("value v(): int = max(\n    0,\n    (\n        a + b\n    )\n)\n") == [
         (2, "0,"), (3, "(")]
-    # what may stay: a name the line before has no room for, a bracket around several
-    # lines, a closing bracket, a statement of one word
+    # the strict form: a full line before, whose last item would fit beside the name
     full = "x" * 90
-    assert lone_lines(f"value v(): int = f(\n    {full}, y, z,\n    last\n)\n") == []
+    assert lone_lines(f"value v(): int = f(\n    {full}, y, z,\n    last\n)\n") == [
+        (3, "last")]
+    # what may stay: a name that nothing fits beside (the line before holds one item, or
+    # its last item and the name pass the width together), a bracket around several
+    # lines, a closing bracket, a statement of one word
+    assert lone_lines(f"value v(): int = f(\n    {full},\n    last\n)\n") == []
+    assert lone_lines(f"value v(): int = f(\n    y, {full},\n    last\n)\n") == []
     assert lone_lines("value v(): int = (\n    (\n        count(hand[s])\n"
                       "        + count(deck[s])\n    )\n    * c\n)\n") == []
     assert lone_lines("on x:\n    if a:\n        return\n    # (\n    pass\n") == []
@@ -145,6 +150,18 @@ def test_a_name_shares_its_line_with_what_follows_it():
                 ]
             )
         )
+    """)  # noqa: E501
+
+
+def test_the_last_name_of_a_list_takes_the_one_before_it_along():
+    # a full line of names, and the last name alone after it: the name before goes down
+    check_fmt("""\
+        value campaign_cards(): list of card = [roman_campaign, carthaginian_campaign, greek_campaign, gallic_campaign, etruscan_samnite_campaign]
+    """, """\
+        value campaign_cards(): list of card = [
+            roman_campaign, carthaginian_campaign, greek_campaign,
+            gallic_campaign, etruscan_samnite_campaign
+        ]
     """)  # noqa: E501
 
 

@@ -1,7 +1,8 @@
 """`engine lsp` driven over stdio by a real LSP client (pytest-lsp), as an editor drives it,
 on a copy of a shipped pack: diagnostics as a file is opened and edited (a misspelt name,
-in a rules file and in a record file, with its did-you-mean), hover, go to definition, find
-references, completion and formatting."""
+in a rules file, in a record file and in a translation file, with its did-you-mean; a
+failed `check` on save), each as `engine validate` gives it, hover (of built-ins too), go
+to definition, find references, completion (of x's fields by x's type) and formatting."""
 from __future__ import annotations
 
 import asyncio
@@ -140,6 +141,74 @@ async def test_a_record_file_gets_its_diagnostics(client: LanguageClient, pack: 
     await restore(client, path, text)
 
 
+def validated(pack: Path, tmp_path: Path, rel: str, text: str) -> list:
+    """The errors `engine validate` gives a copy of the pack (and its translations) with
+    the file `rel` (from the content folder) saved as `text`."""
+    from engine.core.validate import validate
+    saved = tmp_path / "content"
+    shutil.copytree(pack.parent, saved)
+    (saved / rel).write_text(text, encoding="utf-8")
+    return [x for x in validate([str(saved / PACK)]).diagnostics if x.is_error]
+
+
+def same(v, d) -> bool:
+    """Does the editor's diagnostic `d` say what validate's `v` says, where it says it?"""
+    message = v.message + (f"\n{v.suggestion}" if v.suggestion else "")
+    return (v.code, message, v.line - 1) == (d.code, d.message, d.range.start.line)
+
+
+@asyncio_module
+async def test_a_translation_file_gets_its_diagnostics_as_you_type(
+        client: LanguageClient, pack: Path, tmp_path: Path):
+    path = pack.parent / "translations" / f"{PACK}.en.yaml"
+    text = open_file(client, path)
+    assert errors(await diagnostics(client, path, lambda d: True)) == []
+    broken = text.replace("  gauls: {name:", "  gaulz: {name:", 1)
+    edit(client, path, broken)  # no save: the check reads the editor's text
+    [d] = errors(await diagnostics(client, path, errors))
+    assert d.code == "E501" and "no record 'gaulz'" in d.message
+    assert "did you mean 'gauls'?" in d.message
+    assert d.range.start == position(broken, "gaulz")
+    [v] = validated(pack, tmp_path, f"translations/{PACK}.en.yaml", broken)
+    assert same(v, d) and v.col - 1 == d.range.start.character
+    # a record renamed in the pack: the translation file's entry no longer names one
+    await restore(client, path, text)
+    allies = pack / "allies.yaml"
+    allies_text = open_file(client, allies)
+    edit(client, allies, allies_text.replace("id: gauls", "id: galli", 1))
+    got = errors(await diagnostics(client, path, errors))
+    assert "no record 'gauls'" in got[0].message
+    edit(client, allies, allies_text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+
+
+def save(client: LanguageClient, path: Path, text: str) -> None:
+    """The file written, and the server told, as an editor saves."""
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_save(T.DidSaveTextDocumentParams(
+        T.TextDocumentIdentifier(uri(path))))
+
+
+@asyncio_module
+async def test_a_failed_check_shows_on_save_and_goes_when_fixed(
+        client: LanguageClient, pack: Path, tmp_path: Path):
+    path = pack / "state.rules"
+    text = open_file(client, path)
+    rule = 'check "20 event cards": count(card) == 20'
+    assert rule in text
+    broken = text.replace(rule, rule[:-2] + "21", 1)
+    edit(client, path, broken)
+    save(client, path, broken)
+    [d] = [x for x in errors(await diagnostics(client, path, errors)) if x.code == "E400"]
+    assert d.message == "check failed: 20 event cards"
+    assert d.range.start == position(broken, rule[:-2])
+    [v] = validated(pack, tmp_path, f"{PACK}/state.rules", broken)
+    assert same(v, d)
+    edit(client, path, text)
+    save(client, path, text)
+    assert errors(await diagnostics(client, path, lambda d: not errors(d))) == []
+
+
 @asyncio_module
 async def test_hover(client: LanguageClient, pack: Path):
     path = pack / "effects.rules"
@@ -182,32 +251,78 @@ async def test_definition_and_references(client: LanguageClient, pack: Path):
     assert len(refs) == len(found) - 1
 
 
+async def completions(client: LanguageClient, path: Path, lines: list[str], line: str,
+                      char: int | None = None) -> dict[str, T.CompletionItem]:
+    """The completion items at the end of `line` (or at `char` of it), by label."""
+    n = lines.index(line)
+    got = await client.text_document_completion_async(T.CompletionParams(
+        T.TextDocumentIdentifier(uri(path)), T.Position(n, len(line) if char is None else char)))
+    return {i.label: i for i in got.items}
+
+
+TRIED = """
+# reconstructed: a procedure of the test
+procedure tried(a: ally):
+    for x in city:
+        if x.value > a.order:
+            pass
+"""
+
+
 @asyncio_module
 async def test_completion(client: LanguageClient, pack: Path):
     path = pack / "effects.rules"
     text = path.read_text(encoding="utf-8")
-    typed = text + "\nprocedure tried(a: ally):\n    raise_r\n    a.\n    ha\n    cho\n"
+    # the procedure is checked once as it parses (a request checks the text it is asked
+    # of at once); then lines are typed that do not parse
+    edit(client, path, text + TRIED)
+    await completions(client, path, (text + TRIED).splitlines(), "            pass")
+    assert errors(client.diagnostics[uri(path)]) == []
+    typed = text + TRIED + "        x.\n        a.\n        x.region.\n        q.\n" \
+        "        x.region.order.\n    raise_r\n    ha\n    cho\n    rol\n"
     edit(client, path, typed)
     lines = typed.splitlines()
 
     async def labels(line: str, char: int | None = None) -> dict[str, T.CompletionItem]:
-        n = lines.index(line)
-        got = await client.text_document_completion_async(T.CompletionParams(
-            T.TextDocumentIdentifier(uri(path)),
-            T.Position(n, len(line) if char is None else char)))
-        return {i.label: i for i in got.items}
+        return await completions(client, path, lines, line, char)
 
     assert "raise_rsm" in await labels("    raise_r")
-    fields = await labels("    a.")
-    assert {"order", "low", "high", "infantry"} <= set(fields)  # an ally's fields
+    ally = {"order", "low", "high", "infantry"}
+    city = {"region", "value", "anchor", "capital", "start", "position"}
+    fields = await labels("        a.")  # a parameter: an ally's fields, no other type's
+    assert ally <= set(fields) and not city & set(fields)
     assert fields["order"].kind == T.CompletionItemKind.Field
+    assert fields["order"].detail == "ally: int"
+    fields = await labels("        x.")  # a loop's local, as the checker typed it: a city's
+    assert city <= set(fields) and not ally - {"order"} & set(fields)
+    fields = await labels("        x.region.")  # a field of a field
+    assert {"order", "rome_draws", "scouting_price"} <= set(fields)
+    assert not city & set(fields)
+    assert await labels("        x.region.order.") == {}  # an int has no fields
+    fields = await labels("        q.")  # a name of no known type: every type's fields
+    assert ally | city <= set(fields)
     zones = await labels("    ha")
     assert zones["hand"].kind == T.CompletionItemKind.Variable and zones["hand"].detail == "zone"
     assert (await labels("    cho"))["choose"].kind == T.CompletionItemKind.Keyword
-    records = await client.text_document_completion_async(T.CompletionParams(
-        T.TextDocumentIdentifier(uri(path)), T.Position(lines.index("    a."), 4)))
-    assert "gauls" in {i.label for i in records.items}  # record ids where a name goes
+    roll = (await labels("    rol"))["roll"]  # a built-in, with its signature and doc
+    assert roll.kind == T.CompletionItemKind.Function
+    assert roll.detail == "roll(n: int, faces: int) -> int" and "dice" in roll.documentation
+    records = await labels("        a.", 8)
+    assert "gauls" in records and "count" in records  # where a name goes: records, built-ins
     await restore(client, path, text)
+
+
+@asyncio_module
+async def test_hover_on_a_built_in(client: LanguageClient, pack: Path):
+    path = pack / "effects.rules"
+    text = path.read_text(encoding="utf-8")
+    n = next(i for i, line in enumerate(text.splitlines()) if "count(" in line
+             and not line.lstrip().startswith("#"))
+    line = text.splitlines()[n]
+    got = await client.text_document_hover_async(T.HoverParams(
+        T.TextDocumentIdentifier(uri(path)), T.Position(n, line.index("count(") + 2)))
+    assert "count(items: list or zone) -> int" in got.contents.value
+    assert "how many items" in got.contents.value
 
 
 @asyncio_module

@@ -47,8 +47,11 @@ def test_words_skip_comments_and_strings_and_know_members():
     # a quoted YAML value is rules text; a YAML comment is not
     assert [w.text for w in yaml_words(['  effect: "score[s] += 1"  # not x'])] == [
         "effect", "score", "s"]
-    assert prefix_at(["    c.po"], 0, 8) == ("po", "c")
+    assert prefix_at(["    c.po"], 0, 8) == ("po", ("c",))
     assert prefix_at(["    x in 0..to"], 0, 14) == ("to", None)  # a range, no member
+    assert prefix_at(["  if x.region.or"], 0, 16) == ("or", ("x", "region"))
+    assert prefix_at(["  hand[s]."], 0, 10) == ("", ())  # no plain name before the `.`
+    assert prefix_at(["  f(x).a."], 0, 9) == ("", ())
 
 
 def test_a_zone_its_declaration_and_uses_a_local_left_out(index: PackIndex):
@@ -86,11 +89,16 @@ def test_hover_of_a_procedure_and_completion(index: PackIndex):
     text = hover_text(index, ("proc", "owner_of"), {})
     assert "procedure owner_of(c: card) -> side" in text and "rules.rules:" in text
     model = index.model
-    assert [c.label for c in candidates(model, "", "card")] == ["one", "three", "two"]
-    assert ("power", "field") in {(c.label, c.kind) for c in candidates(model, "p", "")}
+    assert [c.label for c in candidates(model, "", ("card",))] == ["one", "three", "two"]
+    assert ("power", "field") in {(c.label, c.kind) for c in candidates(model, "p", ())}
+    # of a known type, its fields (and every record's id and name); of an int, none
+    assert [c.label for c in candidates(model, "", ("c",), "card")] == [
+        "effect", "id", "name", "power"]
+    assert candidates(model, "", ("n",), "int") == []
     names = {c.label: c.kind for c in candidates(model, "", None)}
     assert names["deck"] == "zone" and names["owner_of"] == "procedure"
     assert names["choose"] == "keyword" and names["one"] == "record"
+    assert names["count"] == "function" and names["true"] == "builtin"
 
 
 def test_open_packs_clear_what_is_fixed(tmp_path: Path):
@@ -104,6 +112,45 @@ def test_open_packs_clear_what_is_fixed(tmp_path: Path):
     [(file, [d])] = packs.change(path, text.replace("c in hand[red]", "c in hnd[red]"))
     assert file == path and d.suggestion == "did you mean 'hand'?"
     assert packs.change(path, None) == [(path, [])]  # closed: the disk's text, clean again
+
+
+def test_a_translation_file_not_saved_yet_is_checked_against_its_pack(tmp_path: Path):
+    shutil.copytree(TINY, tmp_path / "tinygame")
+    (tmp_path / "translations").mkdir()
+    path = str(tmp_path / "translations" / "tinygame.en.yaml")  # not on disk
+    packs = OpenPacks()
+    [(file, diags)] = packs.change(path, "pack: tinygame\nlang: en\nnames:\n"
+                                         "  too: {name: Two, source: the test}\n")
+    assert file == path
+    [d] = [d for d in diags if d.is_error]
+    assert d.code == "E501" and d.suggestion == "did you mean 'two'?" and d.line == 4
+    assert packs.change(path, None) == [(path, [])]  # closed unsaved: nothing to show
+    assert packs.change(str(tmp_path / "translations" / "other.en.yaml"), "x") == []
+
+
+def test_the_type_before_a_dot_while_the_line_does_not_parse(tmp_path: Path):
+    # `c` is a card in the triggers and an int in `plus_one`; the file, then edited: two
+    # lines more above, and a `c.` typed in each (the file no longer parses)
+    shutil.copytree(TINY, tmp_path / "tinygame")
+    path = str(tmp_path / "tinygame" / "rules.rules")
+    text = Path(path).read_text(encoding="utf-8") + \
+        "\nprocedure plus_one(c: int) -> int:\n    return c + 1\n"
+    packs = OpenPacks()
+    assert [d.code for _f, ds in packs.change(path, text) for d in ds] == ["W601"]  # unused
+    typed = "# one\n# two\n" + text.replace("        move c to table\n",
+                                             "        move c to table\n        c.\n") + "    c."
+    assert "E100" in [d.code for _f, ds in packs.change(path, typed) for d in ds]
+    ix = packs.parsed(path)
+    assert ix is not None
+    lines = typed.split("\n")
+    in_turn, in_plus_one = lines.index("        c."), len(lines) - 1
+    assert ix.type_before(path, lines, in_turn, ["c"]) == "card"
+    assert ix.type_before(path, lines, in_turn, ["s"]) == "side"
+    assert ix.type_before(path, lines, in_turn, ["c", "power"]) == "int"
+    assert ix.type_before(path, lines, in_plus_one, ["c"]) == "int"
+    assert ix.type_before(path, lines, in_turn, ["active"]) == "side"  # a var
+    assert ix.type_before(path, lines, in_turn, ["nothing"]) is None
+    assert ix.type_before(path, lines, in_turn, ["c", "nothing"]) is None
 
 
 def test_engine_lsp_without_pygls_says_how_to_get_it(monkeypatch, capsys):

@@ -1,5 +1,5 @@
 // Starts the language server of engine-dsl packs (`engine lsp`, over stdio) for .rules files
-// and for the record files (YAML) of a pack, and stops it with the editor.
+// and for the record and translation files (YAML) of a pack, and stops it with the editor.
 "use strict";
 
 const vscode = require("vscode");

@@ -238,7 +238,8 @@ def _plain_text(path: Path) -> str | None:
         return None
 
 
-def _check_translations(paths: list[Path], infos: dict[str, Any]
+def _check_translations(paths: list[Path], infos: dict[str, Any],
+                        texts: dict[str, str] | None = None
                         ) -> tuple[list[Diagnostic], dict[str, dict[str, int]]]:
     from engine.i18n.translations import (
         check_translations,
@@ -246,7 +247,8 @@ def _check_translations(paths: list[Path], infos: dict[str, Any]
         coverage_line,
         read_translation,
     )
-    tfiles = [read_translation(p) for p in paths]
+    texts = texts or {}
+    tfiles = [read_translation(p, texts.get(str(p))) for p in paths]
     diags = check_translations(tfiles, infos)
     by_pack: dict[str, list[TranslationFile]] = {}
     for tf in tfiles:
@@ -398,7 +400,6 @@ def _validate_pack(root: Path) -> PackReport:
 
 def _validate_built(root: Path) -> tuple[PackReport, Any]:
     """What validating the pack at `root` finds, and its build (None if it crashed)."""
-    from engine.core.loader import instantiate
     from engine.dsl.build import build_pack
     from engine.i18n.translations import PackInfo
 
@@ -422,21 +423,69 @@ def _validate_built(root: Path) -> tuple[PackReport, Any]:
     except Exception:
         info = None
     if build.ok:
-        try:
-            pack = instantiate(build)
-            failed = pack.run_checks()
-        except PackError as err:  # a graph filter that fails on a record (E248), a const
-            diags += err.diagnostics  # that cannot be worked out (E282): located
-            failed = []
-        except Exception as err:
-            diags.append(_internal("E400", f"pack checks could not run: "
-                                   f"{type(err).__name__}: {err}", root / "pack.yaml"))
-            failed = []
-        for message, got, path, line in failed:
-            text = source_line(src.sources.get(path, ""), line)
-            col = len(text) - len(text.lstrip()) + 1 if text else 0
-            detail = f" ({got})" if isinstance(got, str) else ""
-            diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
-                                    text))
-            diags += _failing_records(pack, src, message, path, line)
+        diags += _checks(build)
     return PackReport(src.model.id, info, len(src.sources), diags, _disagreements(src)), build
+
+
+def _checks(build: Any) -> list[Diagnostic]:
+    """The diagnostics of running the `check`s of a pack that built: each check that fails
+    (E400), at each record it names; a load that fails, located."""
+    from engine.core.loader import instantiate
+    src = build.source
+    diags: list[Diagnostic] = []
+    try:
+        pack = instantiate(build)
+        failed = pack.run_checks()
+    except PackError as err:  # a graph filter that fails on a record (E248), a const
+        return list(err.diagnostics)  # that cannot be worked out (E282): located
+    except Exception as err:
+        return [_internal("E400", f"pack checks could not run: {type(err).__name__}: {err}",
+                          src.root / "pack.yaml")]
+    for message, got, path, line in failed:
+        text = source_line(src.sources.get(path, ""), line)
+        col = len(text) - len(text.lstrip()) + 1 if text else 0
+        detail = f" ({got})" if isinstance(got, str) else ""
+        diags.append(Diagnostic("E400", f"check failed: {message}{detail}", path, line, col,
+                                text))
+        diags += _failing_records(pack, src, message, path, line)
+    return diags
+
+
+# ---- for an editor: a pack held open, with unsaved texts ------------------------------------
+def source_checks(src: Any, result: Any) -> list[Diagnostic]:
+    """The diagnostics of the `check`s of a pack read as `src` (engine.dsl.pack.PackSource:
+    a workspace's, unsaved texts included) and checked as `result` without errors, as
+    `engine validate` gives them: the pack compiled, loaded and its checks run."""
+    from engine.dsl.build import compiled
+    build = compiled(src, result, [])
+    return _checks(build) if build.ok else build.diagnostics
+
+
+def source_translations(src: Any, diags: list[Diagnostic], texts: dict[str, str]
+                        ) -> list[Diagnostic]:
+    """The diagnostics `engine validate` gives the translation files of a pack read as
+    `src` with the diagnostics `diags` (those of its files in the `translations` folder
+    beside it), `texts` standing for the files they name (absolute path -> unsaved text);
+    without the coverage note N510, a summary of no place."""
+    from engine.i18n.translations import PackInfo, name_parts
+    root = Path(src.root)
+    paths = [p.absolute() for p in _own_translations(root)]
+    folder = (root.parent / "translations").absolute()
+    paths += sorted(Path(t) for t in texts if Path(t) not in paths and Path(t).parent == folder
+                    and (name_parts(Path(t)) or ("",))[0] == src.model.id)  # not saved yet
+    info = PackInfo(src.model, src.meta, root, partial=_unread_parts(diags))
+    found, _cov = _check_translations(paths, {src.model.id: info}, texts)
+    return [d for d in found if d.code != "N510"]
+
+
+def translation_pack(path: str | Path) -> Path | None:
+    """The folder of the pack a translation file (`translations/<pack>...yaml`) is of,
+    among the packs beside its folder; None when it is not one or names no such pack."""
+    from engine.dsl.places import find_packs
+    from engine.i18n.translations import name_parts
+    p = Path(path)
+    parts = name_parts(p)
+    if p.parent.name != "translations" or parts is None:
+        return None
+    return next((root for root in find_packs(p.parent.parent) if _pack_id(root) == parts[0]),
+                None)

@@ -120,6 +120,12 @@ def _build(root: Path) -> Build:
     if not any(d.severity == "error" for d in diags):  # else what is unread may be unchecked
         from engine.dsl.check.unread import unread
         diags.extend(unread(src.model, result, src.meta, src.sources))
+    return compiled(src, result, diags)
+
+
+def compiled(src: PackSource, result: CheckResult, diags: list[Diagnostic]) -> Build:
+    """The pack read as `src` and checked as `result` with the diagnostics `diags`,
+    compiled when they hold no error (a workspace's pack, its unsaved texts included)."""
     if any(d.severity == "error" for d in diags):
         return Build(src, result, None, sorted(diags, key=sort_key))
     try:

@@ -3,7 +3,8 @@
 A language server (or any tool that checks as a designer types) opens the pack once and
 hands each changed file's text to `change`; it gets back every diagnostic of the pack, with
 the codes, messages and places of `engine validate` (reading, syntax, the checker and the
-dead-data warnings; not the pack's `check`s, which need the pack compiled and run). Only
+dead-data warnings; not the pack's `check`s, which need the pack compiled and run:
+engine.core.validate.source_checks runs them over a workspace's pack). Only
 the changed file is parsed again: the workspace keeps each file's syntax tree by its text
 (engine.dsl.parser.memo), so the other files cost their reading and the check of the whole
 pack, which is fast. Unsaved texts stand for the files until `close` drops them.

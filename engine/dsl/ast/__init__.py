@@ -3,8 +3,9 @@
 Positions (`at`) are excluded from equality so that `fmt` output, which moves text around,
 can be compared with the original tree.
 
-The nodes by kind: `positions` (`Pos`), `type_exprs`, `expressions`, `actions` (the
-right-hand sides that may ask a player), `statements`, `declarations` (and `Module`).
+The nodes by kind: `positions` (`Pos`, and `subnodes`: a tree's nodes), `type_exprs`,
+`expressions`, `actions` (the right-hand sides that may ask a player), `statements`,
+`declarations` (and `Module`).
 Every name is here too: `from engine.dsl import ast as A`, then `A.Call`, `A.Stmt`.
 """
 from engine.dsl.ast.actions import (
@@ -64,6 +65,7 @@ from engine.dsl.ast.expressions import (
 from engine.dsl.ast.positions import (
     NOPOS,
     Pos,
+    subnodes,
 )
 from engine.dsl.ast.statements import (
     ActionStmt,
@@ -179,4 +181,5 @@ __all__ = [
     "WindowDecl",
     "WindowOpening",
     "ZoneDecl",
+    "subnodes",
 ]

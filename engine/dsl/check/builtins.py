@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from engine.dsl import ast as A
 from engine.dsl import types as T
+from engine.dsl.builtins import FUNCTIONS
 from engine.dsl.check.graphs import GraphChecker
 from engine.dsl.check.scope import Scope
 from engine.dsl.types import Type
 
-# name -> (min args, max args); the types are checked in `_builtin`
-BUILTINS: dict[str, tuple[int, int]] = {
-    "count": (1, 1), "sum": (1, 1), "min": (1, 9), "max": (1, 9), "exists": (1, 1),
-    "every": (1, 1), "abs": (1, 1), "other": (1, 1), "roll": (2, 2), "lookup": (2, 3),
-    "neighbors": (2, 4), "distance": (3, 5), "path": (3, 5), "reachable": (3, 5),
-    "edge": (3, 3), "zone_of": (1, 1), "top": (1, 1), "first": (1, 1), "last": (1, 1),
-    "sort": (1, 2), "run": (1, 1), "is_revealed": (1, 1), "random_pick": (1, 1),
-    "attribute": (2, 2), "contents": (1, 1), "numbers": (2, 2), "take": (2, 2),
-}
+# name -> (min args, max args), from the public list (engine.dsl.builtins); the types are
+# checked in `_builtin`
+BUILTINS: dict[str, tuple[int, int]] = {b.name: b.args for b in FUNCTIONS if b.args}
 
 
 class BuiltinChecker(GraphChecker):

@@ -3,7 +3,6 @@
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -67,7 +66,7 @@ class GraphChecker(LambdaChecker):
         sc = self._scope(f"graph:{g.name}", path, ())
         self._lambda(where, g.edge_type, sc, "bool", "filter",
                      f"the filter of graph '{g.name}' receives each {g.edge_type} record")
-        for node in _subnodes(where.body):
+        for node in A.subnodes(where.body):
             why = self._not_static(node)
             if why:
                 hint = (None if why.startswith("graph") else "to block edges by the state of "
@@ -197,18 +196,6 @@ def _graph_example(func: str, g: A.GraphDecl, on_edges: bool) -> str:
     if on_edges:
         return f"{func}({g.name}, {fixed}, none, (e: {g.edge_type}) => ...)"
     return f"{func}({g.name}, {fixed}, (n: {g.node_type}) => ...)"
-
-
-def _subnodes(e: Any) -> Iterable[Any]:
-    """`e` and every syntax node inside it."""
-    todo = [e]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, tuple):
-            todo.extend(node)
-        elif attrs.has(type(node)) and not isinstance(node, A.Pos):
-            yield node
-            todo.extend(getattr(node, f.name) for f in attrs.fields(type(node)))
 
 
 def _literal_tests(e: A.Expr, var: str) -> list[tuple[str, str, A.Pos]]:

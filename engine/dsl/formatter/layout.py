@@ -216,27 +216,37 @@ class _Layout:
         """One item per line; but names fill lines: a name goes on the line before when
         it fits there after an item laid out whole (names after it keep together on the
         next line instead), and a line of names takes the item after them too, whole or
-        broken."""
+        broken; the last name never stands alone after a full line of names: the name
+        before it goes down with it."""
         inner = ind + _STEP
         b = _Buf(col, d.line)
         b.text(d.open)
         last = len(d.items) - 1
         names = False  # the line so far holds names only
         whole = False  # the line so far ends with an item laid out whole
+        row = 0  # the items on the line so far
         for i, item in enumerate(d.items):
             t = 0 if i == last else 1
             # a name after an item, unless names follow it (they keep together)
             after = whole and _name(item) and not (i < last and _name(d.items[i + 1]))
             if (names or after) and b.at() + 1 + len(item.flat) + t <= WIDTH:
                 b.text(" " + item.flat, item.lo)
-                names = names and _name(item)
+                names, row = names and _name(item), row + 1
             elif names and not _whole(item, inner) and self._hang(b, item, inner, t, last > 0):
                 names = whole = False  # broken after the names: `0, (` .. `)`
+            elif i == last and names and row > 1 and _name(item) and \
+                    inner + len(d.items[i - 1].flat) + 2 + len(item.flat) <= WIDTH:
+                # the last name would be alone on its line: the one before it goes along
+                prev = d.items[i - 1].flat
+                b.lines[-1] = b.lines[-1][:-len(prev) - 2]
+                b.newline(inner)
+                b.text(f"{prev}, {item.flat}", d.items[i - 1].lo)
+                b.mark(item.lo)
             else:
                 b.newline(inner)
                 lines = len(b.lines)
                 self._put(b, item, inner, t, last > 0)
-                names, whole = _name(item), len(b.lines) == lines
+                names, whole, row = _name(item), len(b.lines) == lines, 1
             if i < last:
                 b.text(",")
         b.newline(ind)

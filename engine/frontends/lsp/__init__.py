@@ -4,8 +4,9 @@ As a designer types, the pack of the file (the nearest folder above it with a pa
 checked again (engine.dsl.workspace: only the changed file is parsed) and the diagnostics of
 `engine validate` are shown in each file of the pack they are in, rules and record files
 alike; hover shows a record's fields and names in each language, a procedure's signature
-and the rule it cites; go to definition, find references, completion of names, fields,
-zones and keywords, and formatting as `engine fmt` does it.
+and the rule it cites, a built-in's signature; go to definition, find references,
+completion of names, built-ins, keywords and, after `x.`, the fields of x's type, and
+formatting as `engine fmt` does it.
 
 The parts: `words` (the names of a line, outside comments and strings), `symbols` (what a
 name stands for, where it is declared and used), `hover`, `completion`, `packs` (the open

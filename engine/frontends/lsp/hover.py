@@ -1,7 +1,8 @@
 """What the language server shows on hover, as Markdown: a record's fields, its rules text
 and its name and text in each of the pack's languages (as `engine explain` finds them); a
 procedure's, value's or event's signature; any other declaration's line; each with the
-rule it cites (its `# source:` or `# reconstructed:` comment) and where it is written."""
+rule it cites (its `# source:` or `# reconstructed:` comment) and where it is written; a
+built-in's signature and what it gives (engine.dsl.builtins)."""
 from __future__ import annotations
 
 import os
@@ -10,6 +11,7 @@ from typing import Any
 import attrs
 
 from engine.dsl import ast as A
+from engine.dsl.builtins import BUILTINS
 from engine.dsl.formatter import format_expr, format_type
 from engine.dsl.model import PackModel
 from engine.dsl.types import show
@@ -53,6 +55,9 @@ def hover_text(ix: PackIndex, key: Key, meta: dict[str, Any]) -> str:
             f"\nthe state of a running `{key[1]}`" + _where(ix, key)
     if kind == "side":
         return _block(f"side {name}") + "\none of the pack's sides"
+    if kind == "builtin":
+        b = BUILTINS[name]
+        return _block(b.signature) + f"\n{b.doc}\n\n*built-in*"
     decl = ix.declaration(key)
     if decl is None:
         return ""

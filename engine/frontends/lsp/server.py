@@ -14,7 +14,7 @@ from engine.dsl.errors import Diagnostic, DslError, split_lines
 from engine.dsl.formatter import format_source
 from engine.frontends.lsp.completion import candidates
 from engine.frontends.lsp.hover import hover_text
-from engine.frontends.lsp.packs import OpenPacks, span
+from engine.frontends.lsp.packs import FileDiagnostics, OpenPacks, span
 from engine.frontends.lsp.symbols import Key, PackIndex, Place
 from engine.frontends.lsp.words import Word, prefix_at
 
@@ -32,7 +32,8 @@ _KIND = {"record": T.CompletionItemKind.Constant, "field": T.CompletionItemKind.
          "type": T.CompletionItemKind.Class, "enum": T.CompletionItemKind.Enum,
          "enum_value": T.CompletionItemKind.EnumMember, "const": T.CompletionItemKind.Constant,
          "side": T.CompletionItemKind.Constant, "graph": T.CompletionItemKind.Variable,
-         "keyword": T.CompletionItemKind.Keyword}
+         "keyword": T.CompletionItemKind.Keyword, "function": T.CompletionItemKind.Function,
+         "builtin": T.CompletionItemKind.Constant}
 
 
 class RulesServer(LanguageServer):
@@ -51,7 +52,15 @@ class RulesServer(LanguageServer):
 
     def show(self, path: str, text: str | None) -> None:
         """Check the pack of `path` with its new text and show every file's diagnostics."""
-        for file, diags in self.packs.change(path, text):
+        self.publish(self.packs.change(path, text))
+
+    def run_checks(self, path: str) -> None:
+        """Run the pack's `check`s on the texts the editor holds and show every file's
+        diagnostics."""
+        self.publish(self.packs.run_checks(path))
+
+    def publish(self, found: FileDiagnostics) -> None:
+        for file, diags in found:
             lines = self.lines(file)
             self.text_document_publish_diagnostics(T.PublishDiagnosticsParams(
                 uri=from_fs_path(file) or file,
@@ -104,7 +113,17 @@ def build_server(version: str) -> RulesServer:
     @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: RulesServer, params: T.DidOpenTextDocumentParams) -> None:
         doc = params.text_document
-        ls.show(to_fs_path(doc.uri) or doc.uri, doc.text)
+        path = to_fs_path(doc.uri) or doc.uri
+        first = not ls.packs.is_open(path)
+        ls.show(path, doc.text)
+        if first:  # the pack's first file: its checks run once, as on a save
+            ls.run_checks(path)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: RulesServer, params: T.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.settle(uri)  # a change still waiting for the pause is checked first
+        ls.run_checks(to_fs_path(uri) or uri)
 
     @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: RulesServer, params: T.DidChangeTextDocumentParams) -> None:
@@ -159,8 +178,12 @@ def build_server(version: str) -> RulesServer:
             return None  # record files: the YAML language server completes them (schema)
         lines = split_lines(ls.workspace.get_text_document(params.text_document.uri).source)
         prefix, owner = prefix_at(lines, line, col)
-        items = [T.CompletionItem(label=c.label, kind=_KIND.get(c.kind), detail=c.detail)
-                 for c in candidates(ix.model, prefix, owner)]
+        typed = ls.packs.parsed(path)  # the types, from the last check that parsed the file
+        owner_type = typed.type_before(path, lines, line, list(owner)) \
+            if owner and typed is not None else None
+        items = [T.CompletionItem(label=c.label, kind=_KIND.get(c.kind), detail=c.detail,
+                                  documentation=c.doc or None)
+                 for c in candidates(ix.model, prefix, owner, owner_type)]
         return T.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(T.TEXT_DOCUMENT_FORMATTING)

@@ -16,8 +16,10 @@ from typing import Any
 import attrs
 
 from engine.dsl import ast as A
+from engine.dsl.builtins import BUILTINS
 from engine.dsl.errors import split_lines
 from engine.dsl.model import PackModel
+from engine.dsl.types import Type, from_ast
 from engine.frontends.lsp.words import Word, word_at, words_of
 
 Key = tuple[str, ...]  # ("record", id), ("proc", name), ("field", name), ("enum_value", e, v)
@@ -88,7 +90,7 @@ class PackIndex:
         for kind, table in _DECLARED[4:]:
             if name in getattr(m, table):
                 return (kind, name)
-        return None
+        return ("builtin", name) if name in BUILTINS else None
 
     def _member(self, w: Word) -> Key | None:
         m, owner, name = self.model, w.owner, w.text
@@ -187,16 +189,72 @@ class PackIndex:
         roots += [(e.site.path, e.body) for e in self.model.effects]
         roots += [(t.path, t.decl) for t in self.model.triggers if t.record is not None]
         for path, root in roots:
-            stack = [root]
-            while stack:
-                node = stack.pop()
-                if isinstance(node, tuple):
-                    stack.extend(node)
-                elif isinstance(node, A.Name | A.Param):
+            for node in A.subnodes(root):
+                if isinstance(node, A.Name | A.Param):
                     yield path, node
-                elif attrs.has(type(node)):
-                    stack.extend(getattr(node, f.name) for f in attrs.fields(type(node))
-                                 if f.name != "at")
+
+    # ---- the type of a name before a `.` ---------------------------------------------------
+    def type_before(self, path: str, lines: list[str], line: int, chain: list[str]
+                    ) -> Type | None:
+        """The type of `a.b...` (the names `chain`) written on the 0-based `line` of the
+        editor's `lines` of `path`, as this check typed the same names (the text being typed
+        may not parse: the declaration around the line is found again by its first line);
+        None when it is not known."""
+        t = self._name_type(path, lines, line, chain[0])
+        for field in chain[1:]:
+            info = self.model.types.get(t) if isinstance(t, str) else None
+            f = info.fields.get(field) if info is not None else None
+            if f is None:
+                return None
+            t = f.type
+        return t
+
+    def _name_type(self, path: str, lines: list[str], line: int, name: str) -> Type | None:
+        types: dict[int, Type] = getattr(self.result, "types", None) or {}
+        mod = next((x for x in self.modules if x.path == path), None)
+        decl, shift = _enclosing(mod, self.lines(path), lines, line) if mod else (None, 0)
+        if decl is not None:  # a parameter or a local of the declaration: the nearest use
+            found = [(abs(n.at.line - 1 + shift - line), _type_of(n, types))
+                     for n in A.subnodes(decl) if _named(n, name)]
+            found = [f for f in found if f[1] is not None]
+            if found:
+                return min(found, key=lambda f: f[0])[1]
+        if name in self.model.records and not self.model.own_namespace(
+                self.model.records[name].type):
+            return self.model.records[name].type
+        res = getattr(self.result, "res", None) or {}
+        for _path, node in self._names():  # a global, as any rule uses it
+            if isinstance(node, A.Name) and node.id == name and id(node) in types \
+                    and res.get(id(node), ("local",))[0] != "local":
+                return types[id(node)]
+        return None
+
+
+def _enclosing(mod: Any, old: list[str], now: list[str], line: int) -> tuple[Any, int]:
+    """The declaration of `mod` (read from the lines `old`) that the 0-based `line` of the
+    lines `now` is in, found by its first line (the nearest one above `line` that starts at
+    the left margin), and how many lines further down it now starts (0-based)."""
+    head = next((n for n in range(min(line, len(now) - 1), -1, -1)
+                 if now[n][:1].isalpha()), None)
+    if head is None:
+        return None, 0
+    same = [d for d in mod.decls
+            if 0 < d.at.line <= len(old) and old[d.at.line - 1].strip() == now[head].strip()]
+    if not same:
+        return None, 0
+    decl = min(same, key=lambda d: abs(d.at.line - 1 - head))
+    return decl, head - (decl.at.line - 1)
+
+
+def _named(node: Any, name: str) -> bool:
+    return (isinstance(node, A.Name) and node.id == name) or (
+        isinstance(node, A.Param) and node.name == name)
+
+
+def _type_of(node: Any, types: dict[int, Type]) -> Type | None:
+    if isinstance(node, A.Param):
+        return from_ast(node.type)
+    return types.get(id(node))
 
 
 def _is_yaml_key(line: str, w: Word) -> bool:

@@ -79,13 +79,21 @@ def word_at(path: str, lines: list[str], line: int, col: int) -> Word | None:
     return None
 
 
-def prefix_at(lines: list[str], line: int, col: int) -> tuple[str, str | None]:
-    """What is typed before (line, col): the name begun there, and the name before a `.`
-    right before it ("" after a `.` with no name before it; None when no `.`)."""
+def prefix_at(lines: list[str], line: int, col: int) -> tuple[str, tuple[str, ...] | None]:
+    """What is typed before (line, col): the name begun there, and the names of `a.b.`
+    right before it (`("a", "b")`; empty when what comes before the `.` is no plain name,
+    `hand[s].`; None when no `.`)."""
     row = lines[line][:col] if 0 <= line < len(lines) else ""
-    m = re.search(r"(?:([A-Za-z_][A-Za-z0-9_]*)?(\.)\s*)?([A-Za-z_][A-Za-z0-9_]*)?$", row)
-    if m is None or m.group(2) is None:
-        return (m.group(3) or "") if m else "", None
-    if row[:m.start(2)].endswith("."):
-        return m.group(3) or "", None  # `lo..hi`: a range, no member
-    return m.group(3) or "", m.group(1) or ""
+    begun = _BEGUN.search(row)
+    prefix = begun.group() if begun else ""
+    before = row[:len(row) - len(prefix)].rstrip()
+    if not before.endswith(".") or before.endswith(".."):  # `lo..hi`: a range, no member
+        return prefix, None
+    owner = _CHAIN.search(before[:-1])
+    if owner is None or before[:owner.start()].rstrip().endswith((".", ")", "]")):
+        return prefix, ()
+    return prefix, tuple(n.strip() for n in owner.group().split("."))
+
+
+_BEGUN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+_CHAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*\s*$")

@@ -86,8 +86,9 @@ def name_parts(path: Path) -> tuple[str, str] | None:
     return (m["pack"], m["lang"]) if m else None
 
 
-def read_translation(path: Path) -> TranslationFile:
-    """Parse one translation file; problems of its own shape become its diagnostics."""
+def read_translation(path: Path, text: str | None = None) -> TranslationFile:
+    """Parse one translation file (`text`: what an editor holds of it, unsaved; None: what
+    the file holds); problems of its own shape become its diagnostics."""
     from engine.dsl.files import refused_file
     path = Path(path)
     refused = refused_file(path, path.parent)
@@ -96,7 +97,8 @@ def read_translation(path: Path) -> TranslationFile:
         tf.diagnostics.append(refused)
         return tf
     try:
-        text = path.read_text(encoding="utf-8")
+        if text is None:
+            text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         tf = TranslationFile(path, "")
         tf.diag("E503", f"cannot read translation file: {err}", None)
