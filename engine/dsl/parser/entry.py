@@ -19,6 +19,7 @@ from engine.dsl.parser.limits import limit_problems
 from engine.dsl.parser.reductions import parse
 from engine.dsl.parser.syntax_errors import dedent_diag, located_diag, syntax_diag
 from engine.dsl.parser.tokens import Located, shift
+from engine.dsl.parser.transform import RULES
 
 # Among the broken names: an `on setup:` handler that does not parse. No name has a space, so
 # this never hides a real one; the checker then does not also say the handler is missing.
@@ -105,7 +106,7 @@ def _parsed(text: str, start: str) -> Any:
     comes before a rule's own mistake: the tree is built as the text is read, so a rule can
     find its mistake before the parser has read the text after it."""
     try:
-        return parse(text, start)
+        return parse(text, start, RULES)
     except Located:
         lark_parser().parse(text, start=start)  # raises the syntax error, if there is one
         raise

@@ -53,7 +53,18 @@ class BadDedent(DedentError):
 
 @functools.cache
 def lark_parser() -> Lark:
-    """The parser of the grammar, with three start rules: a file, an effect, an expression."""
+    """The parser of the grammar, with three start rules: a file, an effect, an expression;
+    from the tables shipped beside the grammar (engine.dsl.parser.tables) when they are its."""
+    from engine.dsl.parser.tables import shipped
+    tables = shipped()
+    if tables is None:
+        return built_parser()
+    load: Callable[..., Lark] = Lark._load_from_dict  # as lark's own cache and standalone do
+    return load(*tables, postlex=RulesIndenter())
+
+
+def built_parser() -> Lark:
+    """The parser built from the grammar (lark keeps what it built in the build cache)."""
     return Lark.open_from_package(
         "engine.dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
         propagate_positions=True, maybe_placeholders=True,

@@ -1,6 +1,6 @@
 """`parse`: text straight into the syntax tree, in one pass. Lark's LALR tables and lexer
 read the text; each rule, as the parser reduces it, becomes its node of `engine.dsl.ast`
-at once (`ToAst`'s method of that rule), without a parse tree in between.
+at once (its method of `ToAst`, engine.dsl.parser.transform), without a parse tree in between.
 
 Lark's own way to do that (a transformer given to the parser) cannot hand a rule its
 position, which every node needs for its diagnostics: here the parser keeps, beside each
@@ -48,7 +48,7 @@ class _Reduction:
     method: Callable[[A.Pos, list[Any]], Any] | None
 
 
-def _reduction(rule: Rule, builder: Any) -> _Reduction:
+def _reduction(rule: Rule, rules: object) -> _Reduction:
     """As lark's parse-tree builder shapes the rule's children (tokens that are filtered
     out dropped, `_`-rules spliced, a None for each `[optional]` part not written)."""
     expansion, options = rule.expansion, rule.options
@@ -65,11 +65,11 @@ def _reduction(rule: Rule, builder: Any) -> _Reduction:
     if rule.origin.name.startswith("_"):
         how, method = _SPLICE, None
     elif options.expand1 and not rule.alias:
-        how, method = _PASS, getattr(builder, name, None)
+        how, method = _PASS, getattr(rules, name, None)
         if keep == [(0, False, 0)] and len(expansion) == 1 and not nones[1]:
             how = _SAME
     else:
-        how, method = _CALL, getattr(builder, name)
+        how, method = _CALL, getattr(rules, name)
     return _Reduction(str(rule.origin.name), len(expansion), tuple(keep),
                       pending + nones[len(expansion)], how, method)
 
@@ -78,12 +78,10 @@ Table = dict[Any, dict[str, tuple[Any, Any]]]
 
 
 @functools.cache
-def _table() -> Table:
-    """Lark's LALR table with each reduce action's rule replaced by its `_Reduction`, made
-    once (a rule looked up by its own hash would cost a Python call at every step)."""
-    # imported here: the rules' methods read prompts' placeholders, which `parse` reads
-    from engine.dsl.parser.transform import ToAst
-    builder = ToAst()
+def _table(rules: object) -> Table:
+    """Lark's LALR table with each reduce action's rule replaced by its `_Reduction` by
+    `rules`, made once (a rule looked up by its own hash would cost a Python call at every
+    step)."""
     lark = lark_parser()
     states = lark.parse_interactive("", "start").parser_state.parse_conf.states
     made: dict[int, _Reduction] = {}
@@ -92,7 +90,7 @@ def _table() -> Table:
         if act is Shift:
             return act, arg
         if id(arg) not in made:
-            made[id(arg)] = _reduction(arg, builder)
+            made[id(arg)] = _reduction(arg, rules)
         return act, made[id(arg)]
     # names as plain strings: a freshly built grammar names its symbols with lark's tokens,
     # whose comparison is Python code
@@ -134,11 +132,12 @@ def _with_end(tokens: Iterator[Token]) -> Iterator[Token]:
         "$END", "", 0, 1, 1)
 
 
-def parse(text: str, start: str) -> Any:
+def parse(text: str, start: str, rules: object) -> Any:
     """The syntax tree of `text` by the start rule `start` ("start": a file's declarations,
-    "effect": a block of statements, "expression"). Raises what lark raises for a syntax
-    error, BadDedent for a bad indentation, and `Located` for a mistake a rule finds."""
-    table = _table()
+    "effect": a block of statements, "expression"), each rule made by its method of `rules`
+    (engine.dsl.parser.transform.RULES). Raises what lark raises for a syntax error,
+    BadDedent for a bad indentation, and `Located` for a mistake a rule finds."""
+    table = _table(rules)
     interactive = lark_parser().parse_interactive(text, start)
     state = interactive.parser_state
     end_state = state.parse_conf.end_state

@@ -74,7 +74,7 @@ class StatementsToAst:
         return ("optional", True)
 
     def opt_prompt(self, at: A.Pos, c: Children) -> tuple[str, Any]:
-        return ("prompt", (unquote(c[0]), placeholders(c[0])))
+        return ("prompt", (unquote(c[0]), placeholders(c[0], self)))
 
     def opt_each(self, at: A.Pos, c: Children) -> tuple[str, Any]:
         return ("each", True)
@@ -98,7 +98,7 @@ class StatementsToAst:
 
     # -- the other actions
     def ask(self, at: A.Pos, c: Children) -> A.Ask:
-        return A.Ask(c[0], unquote(c[1]), placeholders(c[1]), at=at)
+        return A.Ask(c[0], unquote(c[1]), placeholders(c[1], self), at=at)
 
     def order(self, at: A.Pos, c: Children) -> A.Order:
         return A.Order(c[0], c[1], at=at)
@@ -193,14 +193,14 @@ class StatementsToAst:
         reason = c[1] if len(c) > 1 else None
         if reason is None:
             return A.Win(c[0], at=at)
-        args = placeholders(reason, "reason")
+        args = placeholders(reason, self, "reason")
         return A.Win(c[0], unquote(reason), args, at=at)
 
     def end_stmt(self, at: A.Pos, c: Children) -> A.EndGame:
         reason = c[0] if c else None
         if reason is None:
             return A.EndGame(at=at)
-        return A.EndGame(unquote(reason), placeholders(reason, "reason"), at=at)
+        return A.EndGame(unquote(reason), placeholders(reason, self, "reason"), at=at)
 
     def return_stmt(self, at: A.Pos, c: Children) -> A.Return:
         return A.Return(c[0], at=at)
@@ -210,7 +210,7 @@ class StatementsToAst:
         # text's own {placeholders}, as in a prompt
         if len(c) > 1:
             return A.Log(unquote(c[0]), tuple(c[1:]), at=at)
-        inline = placeholders(c[0], "log text")
+        inline = placeholders(c[0], self, "log text")
         return A.Log(unquote(c[0]), inline, inline=bool(inline), at=at)
 
     def pass_stmt(self, at: A.Pos, c: Children) -> A.Pass:

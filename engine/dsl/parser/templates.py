@@ -133,9 +133,9 @@ def _raw_columns(tok: Token) -> list[int]:
     return cols
 
 
-def placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
+def placeholders(tok: Token, rules: object, what: str = "prompt") -> tuple[A.Expr, ...]:
     """The expressions of the `{placeholders}` of a prompt or log text, placed where they are
-    written."""
+    written; `rules` make the syntax tree (the parser's, engine.dsl.parser.transform)."""
     text = unquote(tok)
     if "{" not in text and "}" not in text:
         return ()
@@ -167,7 +167,7 @@ def placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
                 raise Located(f"bad {what}: {problem}", A.Pos(line, start, line,
                                                                max(end, start + 1)), "E285")
         try:
-            expr: A.Expr = parse(body + "\n", "expression")
+            expr: A.Expr = parse(body + "\n", "expression", rules)
         except (UnexpectedInput, Located, BadDedent):
             end = col + len(body)
             raise Located(f"bad placeholder {{{body}}}: not an expression", A.Pos(

@@ -14,3 +14,6 @@ from engine.dsl.parser.statements import StatementsToAst
 
 class ToAst(DeclarationsToAst, StatementsToAst, ExpressionsToAst):
     """Every rule of the grammar."""
+
+
+RULES = ToAst()  # the one the parser uses (it keeps its tables by it)
