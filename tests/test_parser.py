@@ -678,3 +678,75 @@ def test_unclosed_bracket_on_the_last_line_is_named():
         parse_module("on setup:\n    let x = count(hand[s]\n", "u.rules")
     [d] = err.value.diagnostics
     assert (d.line, d.col, d.message) == (2, 18, "'(' is never closed")
+
+
+# ---- the parser's tables and its one pass ---------------------------------------------------
+def test_the_shipped_tables_are_the_grammars():
+    from engine.dsl.parser import tables
+    from engine.dsl.parser.__main__ import main
+    assert tables.shipped() is not None, "run python -m engine.dsl.parser"
+    assert main(["parser", "--check"]) == 0
+
+
+def test_the_parser_from_the_tables_reads_as_the_one_built_from_the_grammar():
+    from engine.dsl.parser.lark_front import built_parser, lark_parser
+    shipped, built = lark_parser(), built_parser()
+    for path in sorted((Path(__file__).parent.parent / "content").glob("*/*.rules"))[:12]:
+        text = path.read_text(encoding="utf-8")
+        assert shipped.parse(text, start="start") == built.parse(text, start="start"), path
+
+
+def test_tables_of_another_grammar_are_not_used(tmp_path, monkeypatch):
+    from engine.dsl.parser import tables
+    other = tmp_path / "grammar.lark"
+    other.write_text(tables.GRAMMAR.read_text(encoding="utf-8") + "// changed\n",
+                     encoding="utf-8")
+    monkeypatch.setattr(tables, "GRAMMAR", other)
+    assert tables.shipped() is None
+    from engine.dsl.parser import __main__ as command
+    monkeypatch.setattr(command, "shipped", tables.shipped)
+    assert command.main(["parser", "--check"]) == 1
+
+
+def test_a_syntax_error_further_on_comes_before_a_rules_own_mistake():
+    # the tree is built as the text is read: the doubled `by` is found first, yet the
+    # syntax error two lines down is what the declaration reports, as it always did
+    with pytest.raises(DslError) as err:
+        mod("""\
+            procedure p():
+                choose x from [1, 2] by a by b
+                let = 3
+            """)
+    (d,) = err.value.diagnostics
+    assert (d.code, d.line) == ("E100", 3)
+    with pytest.raises(DslError) as err:
+        mod("""\
+            procedure p():
+                choose x from [1, 2] by a by b
+            """)
+    assert [d.code for d in err.value.diagnostics] == ["E103"]
+
+
+def test_a_prompts_placeholders_leave_the_blocks_around_them_alone():
+    # the placeholders are parsed while the rule around them is: the indentation of the
+    # text after them is still read against the blocks they stand in
+    (p,) = mod("""\
+        procedure p():
+            if true:
+                choose x from [1, 2] prompt "pick {x + (1)} of {[1, 2]}"
+                pass
+            let y = 1
+        """).decls
+    assert isinstance(p, A.ProcDecl)
+    assert [type(s).__name__ for s in p.body] == ["If", "Let"]
+    choose = p.body[0].branches[0][1][0].action
+    assert [type(a).__name__ for a in choose.prompt_args] == ["BinOp", "ListLit"]
+    assert (choose.prompt_args[0].at.line, choose.prompt_args[0].at.col) == (3, 44)
+
+
+def test_a_bracketed_expression_covers_its_brackets_for_its_parent():
+    # as lark's positions: `(a + b)` is placed without its brackets, `(a + b) * c` with them
+    (s,) = stmts("let v = (a + b) * c\n")
+    assert isinstance(s, A.Let) and isinstance(s.value, A.BinOp)
+    assert (s.value.at.col, s.value.at.end_col) == (9, 20)
+    assert (s.value.left.at.col, s.value.left.at.end_col) == (10, 15)

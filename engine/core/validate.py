@@ -162,6 +162,11 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
     infos: dict[str, Any] = {}  # pack id -> engine.i18n.translations.PackInfo
     keys: dict[str, str | None] = {}  # pack id -> its cache key (None: not known)
     done: set[Path] = set()
+    unique: dict[Path, Path] = {}  # each pack once, as first named
+    for t in targets:
+        for root in t.packs:
+            unique.setdefault(root.resolve(), root)
+    founds = _validate_packs(list(unique.values()))
     for t in targets:
         if not t.packs and t.wants_packs:
             report.messages.append(f"no packs found under {t.arg}")
@@ -170,7 +175,7 @@ def validate(paths: Iterable[str | Path] | None = None, disagreements: bool = Fa
             if key in done:
                 continue
             done.add(key)
-            found = _validate_pack(root)
+            found = founds[key]
             report.packs += 1
             report.files += found.files
             seen_diags = set(report.diagnostics)  # a pack and one importing it share files
@@ -374,28 +379,95 @@ class PackReport:
         self.disagreements = disagreements
 
 
-def _validate_pack(root: Path) -> PackReport:
-    """What validating the pack at `root` finds, from the build cache when the pack, the
+def _validate_packs(roots: list[Path]) -> dict[Path, PackReport]:
+    """What validating each pack at `roots` finds, by its resolved path. Packs found in the
+    build cache come from there (`_cached`); the others are built, two or more at once in
+    forked processes when the machine has the CPUs and there is enough work
+    (engine.core.forking), the biggest packs first in this one."""
+    from engine.core.forking import in_processes, workers
+    found: dict[Path, PackReport] = {}
+    todo: list[tuple[Path, tuple[str, str] | None]] = []
+    for root in roots:
+        cached, key = _cached(root)
+        if cached is not None:
+            found[root.resolve()] = cached
+        else:
+            todo.append((root, key))
+    groups = _shares(todo, workers())
+    if len(groups) > 1:
+        _warm_up()
+    for group, reports in zip(groups, in_processes(_validate_fresh, groups)):
+        for (root, _key), got in zip(group, reports):
+            found[root.resolve()] = got
+    return found
+
+
+MIN_SHARE = 64 * 1024  # bytes of pack files a forked process must get to be worth its start
+
+
+def _shares(todo: list[tuple[Path, Any]], n: int) -> list[list[tuple[Path, Any]]]:
+    """The packs to build, dealt into at most `n` shares of about as many bytes each
+    (biggest first, each to the lightest share), none under MIN_SHARE; one share (in
+    order) when there is not enough work to deal out."""
+    if n < 2 or len(todo) < 2:
+        return [todo] if todo else []
+    from engine.dsl.files import walk_pack
+    sizes = {}
+    for root, _key in todo:
+        files, _diags = walk_pack(root)
+        sizes[root] = sum(f.stat().st_size for f in files if f.is_file())
+    shares: list[list[tuple[Path, Any]]] = [[] for _ in range(min(n, len(todo)))]
+    weight = [0] * len(shares)
+    for item in sorted(todo, key=lambda it: -sizes[it[0]]):
+        i = weight.index(min(weight))
+        shares[i].append(item)
+        weight[i] += sizes[item[0]]
+    return shares if min(weight) >= MIN_SHARE else [todo]
+
+
+def _warm_up() -> None:
+    """Import what a build needs and build the parser before forking, once for all."""
+    import engine.core.loader  # noqa: F401
+    import engine.dsl.check  # noqa: F401
+    import engine.dsl.compile  # noqa: F401
+    import engine.i18n.translations  # noqa: F401
+    from engine.dsl.parser import lark_parser
+    lark_parser()
+
+
+def _cached(root: Path) -> tuple[PackReport | None, tuple[str, str] | None]:
+    """What validating the pack at `root` found, from the build cache when the pack, the
     packs it imports and the engine are unchanged (only packs that build are kept there,
-    failed checks or not: their diagnostics do not depend on anything else)."""
+    failed checks or not: their diagnostics do not depend on anything else); and the
+    pack's cache key (None: no cache, or a file of it cannot be read)."""
     from engine.dsl.cache import Cache
     cache = Cache.open()
-    key = None
-    if cache is not None:
-        from engine.dsl.build import imports_unchanged, pack_key
-        key = pack_key(root)
-        if key is not None:
-            got = cache.get("report", key[0], imports_unchanged)
-            if isinstance(got, PackReport):
-                got.key = key[0]
-                return got
-    found, build = _validate_built(root)
-    if cache is not None and key is not None and build is not None and build.ok:
-        from engine.dsl.build import imports_header
-        header = imports_header(root, build, key[1])
-        if header is not None and cache.put("report", key[0], found, header):
-            found.key = key[0]
-    return found
+    if cache is None:
+        return None, None
+    from engine.dsl.build import imports_unchanged, pack_key
+    key = pack_key(root)
+    if key is not None:
+        got = cache.get("report", key[0], imports_unchanged)
+        if isinstance(got, PackReport):
+            got.key = key[0]
+            return got, key
+    return None, key
+
+
+def _validate_fresh(packs: list[tuple[Path, tuple[str, str] | None]]) -> list[PackReport]:
+    """Each pack validated (and kept in the cache under its key, when it builds)."""
+    from engine.dsl.cache import Cache
+    out = []
+    for root, key in packs:
+        found, build = _validate_built(root)
+        cache = Cache.open()
+        if cache is not None and key is not None and build is not None and build.ok:
+            from engine.dsl.build import imports_header
+            header = imports_header(root, build, key[1])
+            if header is not None and cache.put("report", key[0], found, header):
+                found.key = key[0]
+        out.append(found)
+    return out
 
 
 def _validate_built(root: Path) -> tuple[PackReport, Any]:

@@ -5,7 +5,9 @@ top-level declaration, so one run reports every broken declaration of a file.
 
 The parts, in the order the text goes through them:
   - `lark_front`: the grammar built into lark's LALR parser, and the indenter;
-  - `transform`: lark's tree into the syntax tree, by area: `declarations`, `statements`,
+  - `reductions`: lark's tables and lexer driven so that each rule becomes its node of the
+    syntax tree as it is read (no parse tree in between);
+  - `transform`: the node of each rule, by area: `declarations`, `statements`,
     `expressions` (types included); `templates` reads the `{placeholders}` of prompts;
     `tokens`: positions and string literals, and `Located`, a rule's own error;
   - `limits`: how deep a tree may nest, and the walk that checks it;

@@ -7,18 +7,19 @@ starts in column 1), so one run reports every broken declaration of a file.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import attrs
 from lark import UnexpectedInput
-from lark.exceptions import VisitError
 
 from engine.dsl import ast as A
 from engine.dsl.errors import Diagnostic, DslError
 from engine.dsl.parser.lark_front import BadDedent, lark_parser, with_newline
 from engine.dsl.parser.limits import limit_problems
-from engine.dsl.parser.syntax_errors import dedent_diag, located_diag, syntax_diag, visit_diag
-from engine.dsl.parser.tokens import shift
-from engine.dsl.parser.transform import ToAst
+from engine.dsl.parser.reductions import parse
+from engine.dsl.parser.syntax_errors import dedent_diag, located_diag, syntax_diag
+from engine.dsl.parser.tokens import Located, shift
+from engine.dsl.parser.transform import RULES
 
 # Among the broken names: an `on setup:` handler that does not parse. No name has a space, so
 # this never hides a real one; the checker then does not also say the handler is missing.
@@ -62,13 +63,12 @@ def parse_effect(text: str, path: str = "<effect>", line: int = 1, col: int = 1
                  ) -> tuple[A.Stmt, ...]:
     """Parse a statement block embedded in a record field starting at (line, col) of `path`."""
     try:
-        tree = lark_parser().parse(with_newline(text), start="effect")
-        stmts: tuple[A.Stmt, ...] = ToAst().transform(tree)
+        stmts: tuple[A.Stmt, ...] = _parsed(with_newline(text), "effect")
     except UnexpectedInput as err:
         d = syntax_diag(err, path, text, line - 1)
         raise DslError([_shift_diag(d, col - 1)]) from None
-    except VisitError as err:
-        raise DslError([visit_diag(err, path, text, line - 1, col - 1)]) from None
+    except Located as err:
+        raise DslError([located_diag(err, path, text, line - 1, col - 1)]) from None
     except BadDedent as err:
         raise DslError([dedent_diag(err, path, text, line - 1, col - 1)]) from None
     problem = next((p for p in limit_problems(list(stmts), 1, text) if p is not None), None)
@@ -101,19 +101,29 @@ def extract_comments(text: str) -> tuple[tuple[int, int, str], ...]:
     return tuple(out)
 
 
+def _parsed(text: str, start: str) -> Any:
+    """The syntax tree of `text` (see `reductions.parse`). A syntax error anywhere in it
+    comes before a rule's own mistake: the tree is built as the text is read, so a rule can
+    find its mistake before the parser has read the text after it."""
+    try:
+        return parse(text, start, RULES)
+    except Located:
+        lark_parser().parse(text, start=start)  # raises the syntax error, if there is one
+        raise
+
+
 # ---- recovery ---------------------------------------------------------------------------
 def _parse_chunk(text: str, path: str, line_offset: int
                  ) -> tuple[list[A.Decl] | None, Diagnostic | None]:
     """The declarations of `text` (a file, or one declaration starting on line
     `line_offset + 1`), or None and the syntax error."""
     try:
-        tree = lark_parser().parse(with_newline(text), start="start")
-        decls: list[A.Decl] = ToAst().transform(tree)
+        decls: list[A.Decl] = _parsed(with_newline(text), "start")
         return decls, None
     except UnexpectedInput as err:
         return None, syntax_diag(err, path, text, line_offset)
-    except VisitError as err:
-        return None, visit_diag(err, path, text, line_offset, 0)
+    except Located as err:
+        return None, located_diag(err, path, text, line_offset, 0)
     except BadDedent as err:
         return None, dedent_diag(err, path, text, line_offset, 0)
 

@@ -3,8 +3,9 @@ LALR parser, with the indenter that turns indentation into _INDENT / _DEDENT tok
 """
 from __future__ import annotations
 
+import copy
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from lark import Lark, Token
 from lark.indenter import DedentError, Indenter
@@ -21,6 +22,12 @@ class RulesIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        # a count of brackets and blocks for each text: the placeholders of a prompt are
+        # parsed while the rule around them still is (engine.dsl.parser.reductions)
+        restart: Callable[..., Iterator[Token]] = Indenter.process
+        return restart(copy.copy(self), stream)
 
     def handle_NL(self, token: Token) -> Iterator[Token]:
         # lark's DedentError says nothing of where: keep the line break to locate it
@@ -46,7 +53,18 @@ class BadDedent(DedentError):
 
 @functools.cache
 def lark_parser() -> Lark:
-    """The parser of the grammar, with three start rules: a file, an effect, an expression."""
+    """The parser of the grammar, with three start rules: a file, an effect, an expression;
+    from the tables shipped beside the grammar (engine.dsl.parser.tables) when they are its."""
+    from engine.dsl.parser.tables import shipped
+    tables = shipped()
+    if tables is None:
+        return built_parser()
+    load: Callable[..., Lark] = Lark._load_from_dict  # as lark's own cache and standalone do
+    return load(*tables, postlex=RulesIndenter())
+
+
+def built_parser() -> Lark:
+    """The parser built from the grammar (lark keeps what it built in the build cache)."""
     return Lark.open_from_package(
         "engine.dsl", "grammar.lark", ("",), parser="lalr", postlex=RulesIndenter(),
         propagate_positions=True, maybe_placeholders=True,

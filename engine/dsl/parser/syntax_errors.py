@@ -9,7 +9,7 @@ import re
 from typing import cast
 
 from lark import UnexpectedInput
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from engine.dsl.errors import Diagnostic, source_line
 from engine.dsl.parser.lark_front import BadDedent, lark_parser
@@ -144,15 +144,6 @@ def dedent_diag(err: BadDedent, path: str, text: str, line_offset: int, col_offs
     return Diagnostic("E101", str(err), path, err.line + line_offset, err.col + col_offset,
                       source_line(text, err.line), err.col + col_offset + 1,
                       "indent it like the block it belongs to")
-
-
-def visit_diag(err: VisitError, path: str, text: str, line_offset: int, col_offset: int
-               ) -> Diagnostic:
-    """The diagnostic of a `Located` mistake a rule raised; any other error is a bug and
-    goes on."""
-    if isinstance(err.orig_exc, Located):
-        return located_diag(err.orig_exc, path, text, line_offset, col_offset)
-    raise err
 
 
 def located_diag(err: Located, path: str, text: str, line_offset: int, col_offset: int

@@ -8,11 +8,10 @@ of the language's plural rule, '#' standing for the number; in the rules (Englis
 from __future__ import annotations
 
 from lark import Token, UnexpectedInput
-from lark.exceptions import VisitError
 
 from engine.dsl import ast as A
-from engine.dsl.parser.expressions import ExpressionsToAst
-from engine.dsl.parser.lark_front import BadDedent, lark_parser
+from engine.dsl.parser.lark_front import BadDedent
+from engine.dsl.parser.reductions import parse
 from engine.dsl.parser.tokens import Located, shift, unquote
 
 
@@ -134,9 +133,9 @@ def _raw_columns(tok: Token) -> list[int]:
     return cols
 
 
-def placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
+def placeholders(tok: Token, rules: object, what: str = "prompt") -> tuple[A.Expr, ...]:
     """The expressions of the `{placeholders}` of a prompt or log text, placed where they are
-    written."""
+    written; `rules` make the syntax tree (the parser's, engine.dsl.parser.transform)."""
     text = unquote(tok)
     if "{" not in text and "}" not in text:
         return ()
@@ -168,9 +167,8 @@ def placeholders(tok: Token, what: str = "prompt") -> tuple[A.Expr, ...]:
                 raise Located(f"bad {what}: {problem}", A.Pos(line, start, line,
                                                                max(end, start + 1)), "E285")
         try:
-            tree = lark_parser().parse(body + "\n", start="expression")
-            expr: A.Expr = ExpressionsToAst().transform(tree)
-        except (UnexpectedInput, VisitError, BadDedent):
+            expr: A.Expr = parse(body + "\n", "expression", rules)
+        except (UnexpectedInput, Located, BadDedent):
             end = col + len(body)
             raise Located(f"bad placeholder {{{body}}}: not an expression", A.Pos(
                 line, col, line, end), "E285") from None

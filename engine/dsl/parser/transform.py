@@ -1,11 +1,9 @@
-"""`ToAst`: lark's parse tree of a file, an effect or an expression into the syntax tree of
-`engine.dsl.ast`, one method per rule of the grammar.
+"""`ToAst`: the syntax tree's node of each rule of the grammar, made from the rule's position
+and children as the parser reduces it (engine.dsl.parser.reductions), one method per rule.
 
-The methods live by area, each area a transformer of its own (lark wraps each class's
-methods to receive a rule's position): `engine.dsl.parser.declarations`,
-`engine.dsl.parser.statements` and `engine.dsl.parser.expressions`; this class inherits
-all three. A rule's mistake the grammar cannot see raises `Located`, which lark hands on
-wrapped in a VisitError.
+The methods live by area: `engine.dsl.parser.declarations`, `engine.dsl.parser.statements`
+and `engine.dsl.parser.expressions`; this class inherits all three. A rule's mistake the
+grammar cannot see raises `Located`.
 """
 from __future__ import annotations
 
@@ -16,3 +14,6 @@ from engine.dsl.parser.statements import StatementsToAst
 
 class ToAst(DeclarationsToAst, StatementsToAst, ExpressionsToAst):
     """Every rule of the grammar."""
+
+
+RULES = ToAst()  # the one the parser uses (it keeps its tables by it)

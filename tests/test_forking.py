@@ -1,0 +1,88 @@
+"""engine.core.forking, and `engine validate` building packs in forked processes: the same
+results as one after the other, whatever a child does."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.core import forking
+from engine.core import validate as V
+
+PACKS = Path(__file__).parent / "packs"
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks on Linux")
+
+
+def _pids_and_squares(group: list[int]) -> tuple[int, list[int]]:
+    return os.getpid(), [n * n for n in group]
+
+
+@linux_only
+def test_groups_are_worked_in_forked_processes_in_order(monkeypatch):
+    monkeypatch.setattr(forking, "workers", lambda: 4)
+    got = forking.in_processes(_pids_and_squares, [[1, 2], [3], [4, 5, 6]])
+    assert [squares for _pid, squares in got] == [[1, 4], [9], [16, 25, 36]]
+    pids = [pid for pid, _squares in got]
+    assert pids[0] == os.getpid() and len(set(pids)) == 3
+
+
+def test_without_enough_processes_every_group_is_worked_here(monkeypatch):
+    monkeypatch.setattr(forking, "workers", lambda: 1)
+    got = forking.in_processes(_pids_and_squares, [[1], [2]])
+    assert got == [(os.getpid(), [1]), (os.getpid(), [4])]
+
+
+@linux_only
+def test_a_child_that_fails_has_its_group_worked_here(monkeypatch):
+    monkeypatch.setattr(forking, "workers", lambda: 2)
+    parent = os.getpid()
+
+    def only_here(group: list[int]) -> list[int]:
+        if os.getpid() != parent:
+            raise RuntimeError("a child that breaks")
+        return [n + 1 for n in group]
+    assert forking.in_processes(only_here, [[1], [2, 3]]) == [[2], [3, 4]]
+
+
+@linux_only
+def test_a_child_that_dies_has_its_group_worked_here(monkeypatch):
+    monkeypatch.setattr(forking, "workers", lambda: 2)
+    parent = os.getpid()
+
+    def dies(group: list[int]) -> list[int]:
+        if os.getpid() != parent:
+            os._exit(9)
+        return group
+    assert forking.in_processes(dies, [[1], [2]]) == [[1], [2]]
+
+
+def _validated(monkeypatch, tmp_path: Path, workers: int) -> tuple[list[str], list[Path]]:
+    cache = tmp_path / f"cache{workers}"
+    monkeypatch.setenv("ENGINE_DSL_CACHE", str(cache))
+    monkeypatch.setattr(forking, "workers", lambda: workers)
+    monkeypatch.setattr(V, "MIN_SHARE", 0)  # the test packs are small
+    report = V.validate([PACKS / name for name in ("testgame", "windowgame", "leakgame")])
+    return [str(d) for d in report.diagnostics], sorted(cache.glob("report-*.entry"))
+
+
+@linux_only
+def test_packs_validated_at_once_report_as_one_after_the_other(monkeypatch, tmp_path):
+    together, kept = _validated(monkeypatch, tmp_path, 2)
+    alone, kept_alone = _validated(monkeypatch, tmp_path, 1)
+    assert together == alone and together
+    # each process kept its packs in the build cache: the next run reads them from there
+    assert [p.name for p in kept] == [p.name for p in kept_alone] and len(kept) == 3
+    assert _validated(monkeypatch, tmp_path, 2)[0] == alone
+
+
+def test_packs_are_dealt_by_size_biggest_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(V, "MIN_SHARE", 0)
+    todo = [(PACKS / name, None) for name in ("tinygame", "testgame", "windowgame")]
+    shares = V._shares(todo, 2)
+    assert [[root.name for root, _key in share] for share in shares] == [
+        ["testgame"], ["windowgame", "tinygame"]]
+    monkeypatch.setattr(V, "MIN_SHARE", 10**9)  # not enough work: one share, in order
+    assert V._shares(todo, 2) == [todo]
+    assert V._shares(todo, 1) == [todo]
