@@ -1,7 +1,9 @@
-"""Views at every step, with the log on: random games through the PettingZoo environment
-(which asks the deciding agent's view at every step) and through OpenSpiel (observation
-tensors at every step; its games keep no log), in CPU seconds per game
-(time.process_time: other helpers share the machine). Prints figures, asserts nothing.
+"""Views at every step, with the log on: random games answered by `apply`, the decider's
+`view` after every decision timed against the `apply` (the target of issue 34: a view at
+most 1x an apply), through the PettingZoo environment (which asks the deciding agent's
+view at every step) and through OpenSpiel (observation tensors at every step; its games
+keep no log), in CPU seconds per game (time.process_time: other helpers share the
+machine). Prints figures, asserts nothing.
 
 Run: python bench/views.py [--games N] [--packs hannibal,ante_portas] [--engine DIR]
 
@@ -17,6 +19,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +40,25 @@ def pettingzoo_game(pack: object, seed: int) -> tuple[float, int, int]:
         env.step(rnd.choice(obs["action_mask"].nonzero()[0].tolist()))
         steps += 1
     return time.process_time() - start, steps, len(env.game.log)
+
+
+def view_and_apply_game(pack: Any, seed: int) -> tuple[float, float, int]:
+    """(CPU seconds in `apply`, CPU seconds in the decider's views, decisions) of one random
+    game, log and undo on, the decider's view taken after every decision."""
+    game = pack.new_game(seed=seed)
+    rnd = random.Random(seed)
+    clock = time.process_time
+    applying = viewing = 0.0
+    while not game.over:
+        start = clock()
+        game.view(game.decider)
+        viewed = clock()
+        action = game.random_action(rnd)
+        chosen = clock()
+        game.apply(action)
+        applying += clock() - chosen
+        viewing += viewed - start
+    return applying, viewing, len(game.actions)
 
 
 def openspiel_game(name: str, seed: int) -> tuple[float, int]:
@@ -72,6 +94,12 @@ def main() -> None:
     print(f"engine of {args.engine.resolve()}; CPU seconds per game", flush=True)
     for name in args.packs.split(","):
         pack = load_pack(ROOT / "content" / name)
+        for i in range(args.games):
+            applying, viewing, decisions = view_and_apply_game(pack, args.seed + i)
+            print(f"view+apply {name:<12} seed {args.seed + i:<4} apply "
+                  f"{applying / decisions * 1e6:6.1f} us, view {viewing / decisions * 1e6:6.1f}"
+                  f" us: view / apply {viewing / applying:.2f}x  {decisions} decisions",
+                  flush=True)
         for i in range(args.games):
             cpu, steps, entries = pettingzoo_game(pack, args.seed + i)
             print(f"pettingzoo {name:<12} seed {args.seed + i:<4} {cpu:8.3f} s  "

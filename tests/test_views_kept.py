@@ -125,3 +125,44 @@ def test_a_kept_view_after_undo_equals_a_fresh_one(testgame) -> None:
             game.apply(game.random_action(rnd))
         assert_views_fresh(game)
     assert undone
+
+
+
+def test_kept_hannibal_views_equal_fresh_ones() -> None:
+    """Hannibal (many zones, var fields, units made and destroyed in play): views kept
+    from decision to decision, across undo and a load, equal fresh ones."""
+    p = pack(REPO / "content" / "hannibal")
+    game = Game.new(p, 5)
+    rnd = random.Random(5)
+    for i in range(240):
+        if game.over:
+            break
+        for side in [game.decider, None]:
+            assert game.view(side) == fresh(game, side)
+        if i % 40 == 39:
+            game = Game.load(p, game.save(), verify="digest")
+        elif i % 9 == 8 and game.can_undo(game.decider):
+            game.undo(game.decider)
+        else:
+            game.apply(game.random_action(rnd))
+    assert_views_fresh(game)
+
+
+def test_a_view_shares_unchanged_parts_with_the_last(testgame) -> None:
+    """A zone no line names since the side's last view is the very list that view showed
+    (read-only for callers: docs/api.md), while the view's own dicts are new: a caller
+    that changes them changes no later view."""
+    game = Game.new(testgame, 1)
+    first = game.view("red")
+    first["zones"].clear()
+    first["vars"].clear()
+    again = game.view("red")
+    assert again == fresh(game, "red")
+    rnd = random.Random(1)
+    game.apply(game.random_action(rnd))
+    later = game.view("red")
+    assert later == fresh(game, "red")
+    named = {key for e in game.log[len(first["log"]):] for key in (e.get("from"), e.get("to"))}
+    same = [key for key, shown in later["zones"].items()  # (a list: a zone red sees)
+            if key not in named and isinstance(shown, list)]
+    assert same and all(later["zones"][key] is again["zones"][key] for key in same)

@@ -325,7 +325,12 @@ LogEntry = Annotated[Union[LOG_ENTRIES], Doc(  # type: ignore[valid-type]
 class View(TypedDict):
     """What one side may see (`Game.view(side)`), or a spectator (`Game.view(None)`): the
     whole public state, that side's own hidden parts, the decision, and the log, with every
-    card it may not see hidden. Send it to that side's player only."""
+    card it may not see hidden. Send it to that side's player only.
+
+    Read-only below its top: a game keeps each side's zones, vars and fields between its
+    views and makes again only what changed, so a zone's list, a var's table or a record's
+    fields may be the very objects of that side's other views (the view itself, its
+    `vars`, `zones`, `fields` and `log` are new each time). Copy what you change."""
     format_version: Annotated[FormatVersion, Doc(
         "The version of this format (`FORMAT_VERSION`).")]
     pack: Annotated[str, Doc("The pack's id.")]

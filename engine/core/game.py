@@ -35,7 +35,7 @@ from engine.i18n import lazy_tr
 
 if TYPE_CHECKING:
     from engine.core.packdata import PackData
-    from engine.core.views import ShownLog
+    from engine.core.views import Kept
 
 __all__ = ["CHECKPOINT_EVERY", "SAVE_FORMAT", "Decision", "Game", "Result", "copy_state",
            "replay", "replay_actions", "replayed", "require_playable"]
@@ -422,17 +422,18 @@ class Game:
         del self.actions[entries.pop()[1]:]
 
     # ---- views ----------------------------------------------------------------------------
-    # per side, its log as its views show it: made by its first view
-    _shown_logs: dict[str | None, ShownLog] | None = None
+    # per side, what its views keep between them (its log, its zones, vars and fields as
+    # they show them): made by its first view
+    _kept_views: dict[str | None, Kept] | None = None
 
     def view(self, side: str | None, lang: str | None = None) -> dict[str, Any]:
         """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
         engine.core.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
         name in that language (`pack.name_of`)."""
         from engine.core.views import player_view
-        if self._shown_logs is None:
-            self._shown_logs = {}
-        return player_view(self, side, lang, self._shown_logs)
+        if self._kept_views is None:
+            self._kept_views = {}
+        return player_view(self, side, lang, self._kept_views)
 
     def position(self, side: str) -> bytes:
         """What `side` sees now, without the log, the counters and the decision's id, as

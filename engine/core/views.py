@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import cattrs
 
-from engine.core.saves import FORMAT_VERSION, key_order, made_in_turn
+from engine.core.saves import FORMAT_VERSION
+from engine.core.sight import Parts, key_visible, revealed_to, sees, sight, tables
 
 if TYPE_CHECKING:
     from engine.core.decisions import Decision, Result
@@ -71,15 +72,6 @@ def result_data(result: Result | None) -> dict[str, Any] | None:
     return data
 
 
-def _sees(game: Any, side: str | None, ent: Any, zone: str | None) -> bool:
-    """Does `side` see `ent` lying in `zone` now?"""
-    if zone is None or not isinstance(ent, str):
-        return True
-    if game.pack.can_see_zone(side, zone):
-        return True
-    return side is not None and side in game.rt.revealed.get(ent, ())
-
-
 class _Then:
     """What a side saw of the cards when each log line was written (see the module's
     docstring): the log's reveals, each in force until its card next moves, replayed line by
@@ -93,8 +85,8 @@ class _Then:
 
     def __init__(self, game: Any, side: str | None):
         self.game, self.side = game, side
-        sight = _sight(game.pack, side)
-        self.seen, self.static, self.var_kinds = sight.zones, sight.static, sight.vars
+        seen = sight(game.pack, side)
+        self.seen, self.static, self.var_kinds = seen.zones, seen.static, seen.vars
         self.at = -1  # the index of the line being read
         self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
         # each card's last move (or destroy) line in the whole log, read ahead of `at`
@@ -133,13 +125,13 @@ class _Then:
             and self.game.pack.can_see_zone(self.side, zone)
 
     def key_visible(self, key: str) -> bool:
-        """`_key_visible` now, noting the records it read."""
+        """`key_visible` now, noting the records it read."""
         if "#" not in key:
             return True
         parts = [part for part in key.split("|") if "#" in part]
         self.now.extend(parts)
         game, loc = self.game, self.game.rt.loc
-        return all(_sees(game, self.side, part, loc.get(part)) for part in parts)
+        return all(sees(game, self.side, part, loc.get(part)) for part in parts)
 
 
 class ShownLog:
@@ -176,16 +168,15 @@ class ShownLog:
         self.place: dict[int, int] = {}  # such a line, when shown -> its index in `out`
         self.known: set[Any] = set()  # the records revealed to the side at the last view
 
-    def lines(self, game: Any) -> list[dict[str, Any]]:
-        """The side's log now (a new list; the entries are shared, never changed)."""
+    def lines(self, game: Any, known: set[Any]) -> list[dict[str, Any]]:
+        """The side's log now (a new list; the entries are shared, never changed), `known`
+        the records revealed to the side now (engine.core.sight.revealed_to)."""
         rt = game.rt
         log = rt.s["log"]
         if rt.s is not self.state or log is not self.log or self.lines_read > len(log) \
                 or (self.lines_read and log[self.lines_read - 1] is not self.last):
             self._start(game)  # read again from the start
         n, side, then = self.lines_read, self.side, self.then
-        known = {e for e, seen in rt.revealed.items() if side in seen} \
-            if side is not None and rt.revealed else set()
         changed = known ^ self.known
         self.known = known
         new = log[n:]
@@ -259,7 +250,7 @@ def _shown(then: _Then, value: Any, where: Any) -> Any:
 def _log_entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
                ) -> dict[str, Any] | None:
     shown = _entry(game, side, e, then)
-    if shown is not None and game.pack.created:
+    if shown is not None and game.pack.keyed:  # (only then may a zone key name a record)
         return _keys_shown(shown, then)
     return shown
 
@@ -318,54 +309,32 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     return e
 
 
+class Kept:
+    """What a game keeps of one side's views between them: its log as they show it
+    (ShownLog) and its zones, vars and fields (engine.core.sight.Parts)."""
+
+    __slots__ = ("log", "parts")
+
+    def __init__(self, game: Any, side: str | None):
+        self.log = ShownLog(game, side)
+        self.parts = Parts(side)
+
+
 def player_view(game: Any, side: str | None, lang: str | None = None,
-                logs: dict[str | None, ShownLog] | None = None) -> dict[str, Any]:
-    """`Game.view(side, lang)`: the format is engine.core.api.View (docs/api.md). `logs`: the
-    sides' logs as shown so far (ShownLog), kept by the game between views, else read
-    whole."""
+                kept: dict[str | None, Kept] | None = None) -> dict[str, Any]:
+    """`Game.view(side, lang)`: the format is engine.core.api.View (docs/api.md). `kept`:
+    what the game keeps of each side's views between them (Kept), else the view is made
+    from the whole state and log."""
     rt, pack = game.rt, game.pack
     if side is not None and side not in pack.side_set:
         raise ValueError(f"unknown side {side!r}; sides are {', '.join(pack.sides)}")
-    zone_items, var_items, field_items = _tables(game)
-    sight = _sight(pack, side)
-    seen, static = sight.zones, sight.static
-    created = pack.created
-    # the records revealed to the side now (a spectator is shown none)
-    known = {e for e, sides in rt.revealed.items() if side in sides} \
-        if side is not None and rt.revealed else set()
-    zones: dict[str, Any] = {}
-    for key, items in zone_items:
-        if key in seen:  # (most zones: one of the pack's the side sees)
-            zones[key] = items.copy()
-            continue
-        if key not in static:  # a zone of a record made in play
-            if created and not _key_visible(game, side, key.partition("|")[2]):
-                continue  # of one the side cannot see
-            if pack.can_see_zone(side, key):
-                zones[key] = items.copy()
-                continue
-        zones[key] = {"count": len(items), "revealed": [
-            e for e in items if e in known] if known and not known.isdisjoint(items) else []}
-    variables: dict[str, Any] = {}
-    kinds, own = sight.vars, sight.own_keys
-    for name, table in var_items:
-        vis = kinds[name]
-        if vis == "public":
-            if "" in table:  # a var of no index: its one value
-                variables[name] = table[""]
-                continue
-            shown = table.copy()
-        elif vis == "hidden" or side is None:
-            continue
-        elif not created:  # private: the keys of the side's own, known at load
-            shown = {k: table[k] for k in own[name] if k in table}
-        else:  # (PackData.var_visible)
-            shown = {k: v for k, v in table.items() if k.split("|")[0] == side}
-        if created:
-            shown = {k: v for k, v in shown.items() if "#" not in k
-                     or _key_visible(game, side, k)}
-        if shown:
-            variables[name] = shown[""] if len(shown) == 1 and "" in shown else shown
+    known = revealed_to(rt, side)
+    mine = None if kept is None else kept.get(side)
+    if mine is None:
+        mine = Kept(game, side)
+        if kept is not None:
+            kept[side] = mine
+    zones, variables, fields = mine.parts.get(game, known)
     d = rt.s["decision"]  # (what `game.decision` is made of: no Decision made for a view)
     decision = None
     legal: list[Any] = []
@@ -378,27 +347,11 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
                         "prompt": d["prompt"]}
         else:
             decision = {"side": d["side"], "kind": d["kind"]}
-    fields = None
-    if rt.s.get("f") is not None:  # record fields in play, of the records the side sees
-        loc = rt.loc
-        fields = {}
-        for rid, rec in field_items:
-            zone = loc.get(rid)  # (as `_sees`, with the side's zones worked out once)
-            if zone is None or zone in seen or rid in known or (
-                    zone not in static and pack.can_see_zone(side, zone)):
-                fields[rid] = rec.copy()
-    if logs is None:
-        log = ShownLog(game, side).lines(game)
-    else:
-        kept = logs.get(side)
-        if kept is None:
-            kept = logs[side] = ShownLog(game, side)
-        log = kept.lines(game)
     result = game.result
     view = {
         "format_version": FORMAT_VERSION, "pack": pack.id, "side": side, "vars": variables,
         "zones": zones,
-        "decision": decision, "legal_actions": legal, "log": log,
+        "decision": decision, "legal_actions": legal, "log": mine.log.lines(game, known),
         "result": result_data(result),
         "decisions": rt.s["decisions"],
     }
@@ -409,60 +362,6 @@ def player_view(game: Any, side: str | None, lang: str | None = None,
         view["names"] = pack.names_in(view, lang)
         view["texts"] = pack.texts_of(view["names"], lang)
     return view
-
-
-@attrs.frozen
-class _Sight:
-    """What one side sees of a pack's fixed parts, worked out once per pack and side: a
-    view asks it of every zone, var and record field."""
-
-    zones: frozenset[str]  # the zone keys of the pack's (none of a record made in play) it sees
-    static: frozenset[str]  # every zone key of the pack's: the others are judged when asked
-    vars: dict[str, str]  # var -> its visibility (public, private or hidden)
-    own_keys: dict[str, list[str]]  # private var -> the keys of the side's own, in order
-
-
-# (pack id, side) -> (pack, its _Sight for the side)
-_SIGHTS: dict[tuple[int, str | None], tuple[Any, _Sight]] = {}
-
-
-def _sight(pack: Any, side: str | None) -> _Sight:
-    got = _SIGHTS.get((id(pack), side))
-    if got is None or got[0] is not pack:
-        static = frozenset(pack.zone_keys)
-        kinds = {name: var.visibility for name, var in pack.model.vars.items()}
-        own = {name: [key for key, _args in pack.var_keys.get(name, ())
-                      if side is not None and key.split("|")[0] == side]
-               for name, kind in kinds.items() if kind == "private"}
-        sight = _Sight(frozenset(k for k in static if pack.can_see_zone(side, k)), static,
-                       kinds, own)
-        got = _SIGHTS[(id(pack), side)] = (pack, sight)
-    return got[1]
-
-
-def _tables(game: Any) -> tuple[Any, Any, Any]:
-    """The state's zones, vars and fields in play, each as (key, value) pairs, in the order
-    the game made them: the state's own, but for a pack that may make records of two
-    created types in turn, whose state loaded from a save cannot have it
-    (engine.core.saves.key_order): those are read in `key_order`, whatever the state's order."""
-    s = game.rt.s
-    if not made_in_turn(game.pack):
-        return s["z"].items(), s["v"].items(), (s.get("f") or {}).items()
-    order = key_order(game.pack, s["made"])
-    z, v, f = s["z"], s["v"], s["f"]
-    return ([(key, z[key]) for key in order.zones],
-            [(name, {key: v[name][key] for key in keys}) for name, keys in order.vars.items()],
-            [(rid, f[rid]) for rid in order.fields])
-
-
-def _key_visible(game: Any, side: str | None, key: str) -> bool:
-    """Does `side` see every record made in play that a zone or var key names? (Such a
-    key names a record by its id; one in a zone hidden from the side stays unnamed.)"""
-    if "#" not in key:
-        return True
-    loc = game.rt.loc
-    return all(_sees(game, side, part, loc.get(part)) for part in key.split("|")
-               if "#" in part)
 
 
 def failed_invariants(game: Any) -> list[str]:
@@ -484,9 +383,9 @@ def position_key(game: Any, side: str) -> bytes:
     visible = pack.visible_zones[side]
     known = {e for e, seen in revealed.items() if side in seen}
     parts: list[Any] = []
-    zone_items, var_items, field_items = _tables(game)
+    zone_items, var_items, field_items = tables(game)
     for key, items in zone_items:
-        if created and not _key_visible(game, side, key.partition("|")[2]):
+        if created and not key_visible(game, side, key.partition("|")[2]):
             continue
         if key in visible:
             parts.append(items)
@@ -499,14 +398,14 @@ def position_key(game: Any, side: str) -> bytes:
             continue
         if created:
             table = {k: v for k, v in table.items() if pack.var_visible(side, name, k)
-                     and _key_visible(game, side, k)}
+                     and key_visible(game, side, k)}
         elif vis == "private":  # the keys of its own side (Pack.var_visible)
             table = {k: v for k, v in table.items() if k.partition("|")[0] == side}
         parts.append(table)
     if s.get("f") is not None:
         loc = s["loc"]
         parts.append({rid: rec for rid, rec in field_items
-                      if _sees(game, side, rid, loc.get(rid))})
+                      if sees(game, side, rid, loc.get(rid))})
     d = s["decision"]
     if d is not None:
         if d["side"] == side:
