@@ -7,12 +7,13 @@ down that copy (single-observer ISMCTS: a node is the sequence of answers from t
 shared by all the imagined copies), picking by UCT among the answers legal in this copy,
 adds one node, plays on at random with the runtime's fast `playout` for at most `cutoff`
 decisions and scores where it got to: a result as 1 (won), 0 (lost) or 1/2 (drawn), else
-the pack's `heuristic` (pack.yaml) squashed to 0..1 around its value at the root; a pack
-without one is played out to its end. The bot only ever reads the imagined copies, never
-the real game's state. The cut-off is short (3 decisions): the other sides' random answers
-in a longer rollout drown what the answer searched did (measured in bench/mcts.py: longer
-ones, random or each answer picked by the heuristic, lost more games; none, the heuristic
-read straight after the new node, lost most).
+the pack's `search_heuristic` (pack.yaml; its `heuristic` when it names none) squashed to
+0..1 around its value at the root; a pack without either is played out to its end. The
+bot only ever reads the imagined copies, never the real game's state. The cut-off is
+short (3 decisions): the other sides' random answers in a longer rollout drown what the
+answer searched did (measured in bench/mcts.py: longer ones, random or each answer picked
+by the heuristic, lost more games; none, the heuristic read straight after the new node,
+lost most).
 
 Progressive widening keeps a decision with many answers from spreading the budget thin: a
 node with n visits has at most ceil(k * n^alpha) children, a new answer tried only when
@@ -68,7 +69,8 @@ class MctsBot(Bot):
     """A search bot (`make_bot("mcts:200")`): information-set Monte Carlo tree search on
     imagined copies of the game (`game.determinized(side, rnd)`, one per iteration: it
     never reads what its side cannot see), its rollouts cut off after `cutoff` random
-    decisions and scored by the pack's `heuristic` (played to the end without one), with
+    decisions and scored by the pack's `search_heuristic` (else its `heuristic`; played to
+    the end without one), with
     progressive widening (at most ceil(`widen` * n^`alpha`) answers tried at a node of n
     visits) and UCT (`explore`); a decision with one answer worth giving is not searched.
     Its budget is `playouts` iterations a decision (the same choices for the same seed) or,
@@ -115,12 +117,12 @@ class MctsBot(Bot):
                 and kept[0] is game and d.id == kept[1] + 1 else None
             return only
         start = time.perf_counter()
-        heuristic = game.pack.heuristic is not None
+        heuristic = game.pack.search_heuristic is not None
         sides = list(game.pack.sides)
         first = game.determinized(side, self.rnd)
         root, base = self._root(game, d.id)
         if base is None:  # a new tree: its rewards are measured from here
-            base = {s: float(first.heuristic(s)) for s in sides} if heuristic else {}
+            base = {s: float(first.search_heuristic(s)) for s in sides} if heuristic else {}
         self._spread, self._scored = 0.0, 0
         deadline = None if self.seconds is None else start + self.seconds
         done = 0
@@ -263,7 +265,7 @@ class MctsBot(Bot):
             return {s: 0.5 if w is None else 1.0 if s == w else 0.0 for s in sides}
         if not base:
             return dict.fromkeys(sides, 0.5)
-        gains = {s: float(world.heuristic(s)) - base[s] for s in sides}
+        gains = {s: float(world.search_heuristic(s)) - base[s] for s in sides}
         # the scale: the mean distance from the root's value seen in this search, so a
         # pack's heuristic in any unit becomes a reward that tells positions apart
         self._scored += 1
