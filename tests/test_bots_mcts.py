@@ -92,7 +92,8 @@ class Seen:
     """The game as a bot may read it: the decision, the pack, the lists of its answers and
     imagined copies; any other attribute fails, and `worlds` counts the copies asked for."""
 
-    ALLOWED = frozenset(("decision", "decider", "pack", "legal_actions", "random_action"))
+    ALLOWED = frozenset(("decision", "decider", "pack", "legal_actions", "random_action",
+                         "action_count", "action_at"))
 
     def __init__(self, game):
         self._game = game
