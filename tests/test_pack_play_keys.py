@@ -79,10 +79,12 @@ def test_the_search_heuristic_is_its_own_else_the_heuristic(tmp_path):
 
 def test_shipped_packs_declare_them():
     """Ante Portas counts rounds (seed 000, "Egy kör menete") and Hannibal game turns (seed
-    002 §4); both name their bots' heuristic."""
+    002 §4); both name their bots' heuristics, the search bot's its own (search.rules)."""
     ap, hannibal = load_pack("ante_portas"), load_pack("hannibal")
-    assert (ap.turn_event, ap.heuristic) == ("round", "heuristic")
-    assert (hannibal.turn_event, hannibal.heuristic) == ("game_turn", "heuristic")
+    assert (ap.turn_event, ap.heuristic, ap.search_heuristic) == (
+        "round", "heuristic", "search_value")
+    assert (hannibal.turn_event, hannibal.heuristic, hannibal.search_heuristic) == (
+        "game_turn", "heuristic", "search_value")
     report = simulate(ap, 2, seed=3, bots="random")
     assert report["errors"] == [] and report["unfinished"] == 0
     g = ap.new_game(5)
