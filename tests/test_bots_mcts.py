@@ -13,7 +13,7 @@ from conftest import write_pack_files
 from test_bots_honest import GUESS, GUESS_CARDS, peeking, red_wins
 
 from engine.core.loader import load_pack
-from engine.frontends.bots import RandomBot, is_bot_spec, make_bot, split_spec
+from engine.frontends.bots import GreedyBot, RandomBot, is_bot_spec, make_bot, split_spec
 from engine.frontends.cli import main
 from engine.frontends.search import MctsBot
 from engine.frontends.seats import make_seat, parse_seats
@@ -92,7 +92,8 @@ class Seen:
     """The game as a bot may read it: the decision, the pack, the lists of its answers and
     imagined copies; any other attribute fails, and `worlds` counts the copies asked for."""
 
-    ALLOWED = frozenset(("decision", "decider", "pack", "legal_actions", "random_action"))
+    ALLOWED = frozenset(("decision", "decider", "pack", "legal_actions", "random_action",
+                         "action_count", "action_at"))
 
     def __init__(self, game):
         self._game = game
@@ -167,6 +168,34 @@ def test_the_choice_is_the_same_whatever_the_hidden_future(tmp_path):
         assert len(fair) == 1
     peeked = {Peeking(0, playouts=20).choose(pack.new_game(s), "red") for s in range(12)}
     assert peeked == {True, False}
+
+
+# Red picks 1, 2 or 3, then blue answers six times: the greedy bot's heuristic wants 1, the
+# search bot's (pack.yaml `search_heuristic:`) 3.
+TWO_HEURISTICS = """
+var pick: int = 0
+value for_greedy(s: side): int = 10 if pick == 1 and s == red else 0
+value for_search(s: side): int = 10 if pick == 3 and s == red else 0
+on setup:
+    let a = choose a from [1, 2, 3] by red
+    pick = a
+    repeat 6:
+        let _b = choose b from [1, 2] by blue
+    end game
+"""
+
+
+def test_the_search_reads_its_own_heuristic_and_greedy_the_other(tmp_path):
+    root = write_pack_files(tmp_path, TWO_HEURISTICS, pack_id="two")
+    meta = root / "pack.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8")
+                    + "heuristic: for_greedy\nsearch_heuristic: for_search\n", encoding="utf-8")
+    pack = load_pack(root)
+    for seed in range(4):
+        game = pack.new_game(seed, undo=False)
+        picked = MctsBot(seed, playouts=30).choose(game, "red")
+        assert picked == MctsBot(seed, playouts=30).choose(game, "red") == 3
+        assert GreedyBot(seed).choose(game, "red") == 1
 
 
 def test_the_real_game_is_untouched():

@@ -1,6 +1,7 @@
-"""pack.yaml `turn_event:` and `heuristic:` (docs/language.md, "Turns and the bots'
-heuristic"): a pack names the event simulate counts as turns and the value the greedy bot
-maximises; the engine guesses neither from names."""
+"""pack.yaml `turn_event:`, `heuristic:` and `search_heuristic:` (docs/language.md, "Turns
+and the bots' heuristic"): a pack names the event simulate counts as turns, the value the
+greedy bot maximises and the one the search bot scores with; the engine guesses none of
+them from names."""
 from __future__ import annotations
 
 import random
@@ -16,6 +17,7 @@ RULES = """
 event turn(s: side)
 event round(n: int)
 value heuristic(s: side): int = 1 if s == red else -1
+value deep(s: side): int = 5 if s == red else -5
 value two(s: side, n: int): int = n
 value flag(s: side): bool = true
 on setup:
@@ -63,12 +65,26 @@ def test_the_declared_heuristic_is_what_game_heuristic_reads(tmp_path):
     assert plain.new_game(0).heuristic("red") is None
 
 
+def test_the_search_heuristic_is_its_own_else_the_heuristic(tmp_path):
+    both = load_pack(pack_with(tmp_path, "heuristic: heuristic\nsearch_heuristic: deep\n"))
+    game = both.new_game(0)
+    assert (both.heuristic, both.search_heuristic) == ("heuristic", "deep")
+    assert game.heuristic("red") == 1 and game.search_heuristic("red") == 5
+    assert game.search_heuristic("blue") == -5
+    alone = load_pack(pack_with(tmp_path, "heuristic: heuristic\n", "alone"))
+    assert alone.search_heuristic == "heuristic" and alone.new_game(0).search_heuristic("red") == 1
+    plain = load_pack(pack_with(tmp_path, "", "plain"))
+    assert plain.search_heuristic is None and plain.new_game(0).search_heuristic("red") is None
+
+
 def test_shipped_packs_declare_them():
     """Ante Portas counts rounds (seed 000, "Egy kör menete") and Hannibal game turns (seed
-    002 §4); both name their bots' heuristic."""
+    002 §4); both name their bots' heuristics, the search bot's its own (search.rules)."""
     ap, hannibal = load_pack("ante_portas"), load_pack("hannibal")
-    assert (ap.turn_event, ap.heuristic) == ("round", "heuristic")
-    assert (hannibal.turn_event, hannibal.heuristic) == ("game_turn", "heuristic")
+    assert (ap.turn_event, ap.heuristic, ap.search_heuristic) == (
+        "round", "heuristic", "search_value")
+    assert (hannibal.turn_event, hannibal.heuristic, hannibal.search_heuristic) == (
+        "game_turn", "heuristic", "search_value")
     report = simulate(ap, 2, seed=3, bots="random")
     assert report["errors"] == [] and report["unfinished"] == 0
     g = ap.new_game(5)
@@ -88,6 +104,10 @@ def test_shipped_packs_declare_them():
      "'value two(s: side): int' (how well side s stands)", None),
     ("heuristic: flag\n", 5, 12, "heuristic: value 'flag' must be declared "
      "'value flag(s: side): int' (how well side s stands)", None),
+    ("search_heuristic: depp\n", 5, 19, "search_heuristic: the pack declares no value "
+     "'depp'", "did you mean 'deep'?"),
+    ("search_heuristic: two\n", 5, 19, "search_heuristic: value 'two' must be declared "
+     "'value two(s: side): int' (how well side s stands)", None),
     ("turn_event: [turn]\n", 5, 13, "'turn_event' names an event of the pack, not ['turn']",
      None),
     ("turn_evnet: turn\n", 5, 1, "unknown pack.yaml key 'turn_evnet'",

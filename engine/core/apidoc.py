@@ -30,7 +30,8 @@ SHOWN_OPTIONS = 6  # an example's options and legal actions beyond these are lef
 CALLS = [
     ("engine.core.loader", "load_pack"), ("CompiledPack", "new_game"),
     ("CompiledPack", "name_of"), ("CompiledPack", "names_in"),
-    ("CompiledPack", "turn_event"), ("CompiledPack", "heuristic"), ("CompiledPack", "board_map"),
+    ("CompiledPack", "turn_event"), ("CompiledPack", "heuristic"),
+    ("CompiledPack", "search_heuristic"), ("CompiledPack", "board_map"),
     ("Game", "decision"), ("Game", "decider"), ("Game", "view"), ("Game", "legal_actions"),
     ("Game", "random_action"), ("Game", "playout"), ("Game", "validate"), ("Game", "apply"),
     ("Game", "action_count"), ("Game", "action_at"), ("Game", "apply_index"),
@@ -38,7 +39,8 @@ CALLS = [
     ("Game", "result"),
     ("Game", "over"), ("Game", "log"), ("Game", "undo"), ("Game", "save"),
     ("Game", "to_data"), ("Game", "load"), ("Game", "clone"), ("Game", "determinized"),
-    ("Game", "position"), ("Game", "heuristic"), ("engine.core.api", "structure"),
+    ("Game", "position"), ("Game", "heuristic"), ("Game", "search_heuristic"),
+    ("engine.core.api", "structure"),
 ]
 
 # The computer players a library user seats (engine.frontends.bots, exported by the package

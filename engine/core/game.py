@@ -452,7 +452,16 @@ class Game:
         """How well `side` stands now by the value the pack names in pack.yaml `heuristic:`
         (its designer's idea of a good position), or None when it names none. It reads
         the whole state: bots call it on determinized copies (`determinized`) only."""
-        name = self.pack.heuristic
+        return self._evaluate(self.pack.heuristic, side)
+
+    def search_heuristic(self, side: str) -> float | None:
+        """How well `side` stands now by the value the search bot scores with (pack.yaml
+        `search_heuristic:`, else `heuristic:`), or None when the pack names neither. Like
+        `heuristic`, it reads the whole state: for determinized copies only."""
+        return self._evaluate(self.pack.search_heuristic, side)
+
+    def _evaluate(self, name: str | None, side: str) -> float | None:
+        """The pack's `value NAME(s: side): int` for `side`, None for no name."""
         return None if name is None else self.rt.call_rule(self.pack.ns["VALUES"][name], side)
 
     # ---- save / load / replay / clone -------------------------------------------------------

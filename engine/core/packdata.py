@@ -80,6 +80,13 @@ class PackData:
         `heuristic:`), or None; `Game.heuristic(side)` evaluates it."""
         return self.meta.get("heuristic")
 
+    @property
+    def search_heuristic(self) -> str | None:
+        """The name of the `value NAME(s: side): int` the search bot scores its cut-off
+        rollouts with (pack.yaml `search_heuristic:`, else `heuristic:`), or None;
+        `Game.search_heuristic(side)` evaluates it."""
+        return self.meta.get("search_heuristic") or self.heuristic
+
     # ---- names for people ---------------------------------------------------------------------
     @functools.cached_property
     def enum_ids(self) -> frozenset[str]:

@@ -7,12 +7,13 @@ down that copy (single-observer ISMCTS: a node is the sequence of answers from t
 shared by all the imagined copies), picking by UCT among the answers legal in this copy,
 adds one node, plays on at random with the runtime's fast `playout` for at most `cutoff`
 decisions and scores where it got to: a result as 1 (won), 0 (lost) or 1/2 (drawn), else
-the pack's `heuristic` (pack.yaml) squashed to 0..1 around its value at the root; a pack
-without one is played out to its end. The bot only ever reads the imagined copies, never
-the real game's state. The cut-off is short (3 decisions): the other sides' random answers
-in a longer rollout drown what the answer searched did (measured in bench/mcts.py: longer
-ones, random or each answer picked by the heuristic, lost more games; none, the heuristic
-read straight after the new node, lost most).
+the pack's `search_heuristic` (pack.yaml; its `heuristic` when it names none) squashed to
+0..1 around its value at the root; a pack without either is played out to its end. The
+bot only ever reads the imagined copies, never the real game's state. The cut-off is
+short (3 decisions): the other sides' random answers in a longer rollout drown what the
+answer searched did (measured in bench/mcts.py: longer ones, random or each answer picked
+by the heuristic, lost more games; none, the heuristic read straight after the new node,
+lost most).
 
 Progressive widening keeps a decision with many answers from spreading the budget thin: a
 node with n visits has at most ceil(k * n^alpha) children, a new answer tried only when
@@ -21,6 +22,13 @@ doing nothing now: `Decision.idle`) is taken without a search, in the real game 
 the tree alike. The tree is kept from one decision to the next when the side is asked again
 straight after its own answer (the next decision's id follows): it then knows what happened
 since, its own answer, and the kept subtree is the search of that position so far.
+
+Down the tree the answers are listed and given by number (`Game.action_count`,
+`action_at`, `apply_index`: no answer made into a `Decision` option list or checked again),
+but a node's children are keyed by the answer itself, since a copy dealt anew may number
+another side's answers otherwise. A rollout is `Game.playout`, which draws each answer as
+`random_index` does and gives it inside the runtime; a loop of `random_index` and
+`apply_index` draws the same and was no faster over 3 decisions (measured on both packs).
 
 A budget of playouts (`mcts:200`) gives the same choices for the same seed; a budget of
 seconds (`mcts:0.5s`) depends on the machine.
@@ -68,7 +76,8 @@ class MctsBot(Bot):
     """A search bot (`make_bot("mcts:200")`): information-set Monte Carlo tree search on
     imagined copies of the game (`game.determinized(side, rnd)`, one per iteration: it
     never reads what its side cannot see), its rollouts cut off after `cutoff` random
-    decisions and scored by the pack's `heuristic` (played to the end without one), with
+    decisions and scored by the pack's `search_heuristic` (else its `heuristic`; played to
+    the end without one), with
     progressive widening (at most ceil(`widen` * n^`alpha`) answers tried at a node of n
     visits) and UCT (`explore`); a decision with one answer worth giving is not searched.
     Its budget is `playouts` iterations a decision (the same choices for the same seed) or,
@@ -108,19 +117,19 @@ class MctsBot(Bot):
         if d is None or d.side != side:
             raise ValueError(f"{side} has no decision to make")
         only = _only_answer(game, d)
-        if only is not _NONE:
+        if only is not None:
             kept = self._kept
             # the tree has no node for an answer without a choice: the kept one goes on
             self._kept = (game, d.id, kept[2], kept[3]) if kept is not None \
                 and kept[0] is game and d.id == kept[1] + 1 else None
-            return only
+            return only[1]
         start = time.perf_counter()
-        heuristic = game.pack.heuristic is not None
+        heuristic = game.pack.search_heuristic is not None
         sides = list(game.pack.sides)
         first = game.determinized(side, self.rnd)
         root, base = self._root(game, d.id)
         if base is None:  # a new tree: its rewards are measured from here
-            base = {s: float(first.heuristic(s)) for s in sides} if heuristic else {}
+            base = {s: float(first.search_heuristic(s)) for s in sides} if heuristic else {}
         self._spread, self._scored = 0.0, 0
         deadline = None if self.seconds is None else start + self.seconds
         done = 0
@@ -137,7 +146,7 @@ class MctsBot(Bot):
         self.stats.searches += 1
         self.stats.iterations += done
         self.stats.search_seconds += time.perf_counter() - start
-        legal = {repr(a) for a in _answers(game, d) or ()}
+        legal = {repr(a) for _, a in _answers(game, d) or ()}
         tried = [(key, child) for key, child in root.children.items()
                  if not legal or key in legal]
         if not tried:  # (cannot happen: the first iteration tries an answer of the root)
@@ -168,17 +177,17 @@ class MctsBot(Bot):
             options = _answers(world, d)
             only = options[0] if options is not None and len(options) == 1 else \
                 _only_answer(world, d, options)
-            if only is not _NONE:  # no choice: no node (as choose takes it, unsearched)
-                if not self._applied(world, only):
+            if only is not None:  # no choice: no node (as choose takes it, unsearched)
+                if not _applied(world, *only):
                     rewards = _failed(d.side, sides)
                     break
                 continue
-            child, new = self._select(node, world, d, options)
+            child, index, new = self._select(node, world, options)
             if child is None:  # a multi-choice with nothing drawn: play on at random
                 break
             path.append(child)
             node = child
-            if not self._applied(world, child.action):
+            if not _applied(world, index, child.action):
                 rewards = _failed(d.side, sides)
                 break
             if new:
@@ -191,13 +200,16 @@ class MctsBot(Bot):
             for s in sides:
                 totals[s] = totals.get(s, 0.0) + rewards[s]
 
-    def _select(self, node: Node, world: Any, d: Any, options: list[Any] | None
-                ) -> tuple[Node | None, bool]:
-        """The child of `node` to follow in `world` and whether it is new: a new answer
-        while widening allows one more (drawn at random), else the best by UCT among those
-        legal here."""
+    def _select(self, node: Node, world: Any, options: list[tuple[int, Any]] | None
+                ) -> tuple[Node | None, int | None, bool]:
+        """The child of `node` to follow in `world`, its answer's number there (None for a
+        multi-choice: answered by the action) and whether it is new: a new answer while
+        widening allows one more (drawn at random), else the best by UCT among those legal
+        here. Children are keyed by the answer, not its number: a copy dealt anew may
+        number another side's answers otherwise."""
         children = node.children
         limit = math.ceil(self.widen * (node.visits + 1) ** self.alpha)
+        index: dict[int, int | None] = {}  # id(child) -> its answer's number in this copy
         if options is None:  # too many answers to list (a multi-choice): drawn
             # those legal in this copy (another's choice among cards dealt anew may not be)
             here = [child for child in children.values() if _legal(world, child.action)]
@@ -207,40 +219,38 @@ class MctsBot(Bot):
                 if key not in children:
                     child = children[key] = Node(action)
                     child.avail = 1
-                    return child, True
+                    return child, None, True
         else:
-            keyed = [(repr(a), a) for a in options]
-            here = [children[k] for k, _ in keyed if k in children]
-            if len(here) < limit:
-                fresh = [(k, a) for k, a in keyed if k not in children]
-                if fresh:
-                    k, a = fresh[self.rnd.randrange(len(fresh))]
-                    child = children[k] = Node(a)
-                    child.avail = 1
-                    return child, True
+            here = []
+            fresh: list[tuple[str, int, Any]] = []
+            for i, a in options:
+                key = repr(a)
+                known = children.get(key)
+                if known is None:
+                    fresh.append((key, i, a))
+                else:
+                    here.append(known)
+                    index[id(known)] = i
+            if len(here) < limit and fresh:
+                key, i, a = fresh[self.rnd.randrange(len(fresh))]
+                child = children[key] = Node(a)
+                child.avail = 1
+                return child, i, True
         if not here:
-            return None, False
+            return None, None, False
         for child in here:
             child.avail += 1
-        side = d.side
+        side = world.decider
         c = self.explore
         best, best_value = here[0], -1.0
         for child in here:
             if child.visits == 0:
-                return child, False
+                return child, index.get(id(child)), False
             value = child.totals.get(side, 0.0) / child.visits \
                 + c * math.sqrt(math.log(child.avail) / child.visits)
             if value > best_value:
                 best, best_value = child, value
-        return best, False
-
-    @staticmethod
-    def _applied(world: Any, action: Any) -> bool:
-        try:
-            world.apply(action)
-        except EngineError:  # a rule that fails: scored as a loss for whoever chose it
-            return False
-        return True
+        return best, index.get(id(best)), False
 
     def _rollout(self, world: Any, sides: list[str], base: dict[str, float]
                  ) -> dict[str, float]:
@@ -263,7 +273,7 @@ class MctsBot(Bot):
             return {s: 0.5 if w is None else 1.0 if s == w else 0.0 for s in sides}
         if not base:
             return dict.fromkeys(sides, 0.5)
-        gains = {s: float(world.heuristic(s)) - base[s] for s in sides}
+        gains = {s: float(world.search_heuristic(s)) - base[s] for s in sides}
         # the scale: the mean distance from the root's value seen in this search, so a
         # pack's heuristic in any unit becomes a reward that tells positions apart
         self._scored += 1
@@ -272,31 +282,47 @@ class MctsBot(Bot):
         return {s: 1.0 / (1.0 + math.exp(-g / scale)) for s, g in gains.items()}
 
 
-_NONE = object()
+_UNKNOWN = object()
 
 
-def _answers(game: Any, d: Any) -> list[Any] | None:
-    """The answers worth searching of decision `d` of `game`: every legal one of a choice
-    of one option or a question, without those that do nothing now unless all do; None for
-    a multi-choice or an order, whose answers may be thousands (they are drawn)."""
+def _answers(game: Any, d: Any) -> list[tuple[int, Any]] | None:
+    """The answers worth searching of decision `d` of `game`, each with its number
+    (`game.action_at`, `apply_index`): every legal one of a choice of one option or a
+    question, without those that do nothing now unless all do; None for a multi-choice or
+    an order, whose answers may be thousands (they are drawn)."""
     if d.kind not in ("one", "ask"):
         return None
-    legal: list[Any] = game.legal_actions()
-    if d.idle:
-        legal = [a for a in legal if a is None or a not in d.idle] or legal
+    legal = [(i, game.action_at(i)) for i in range(game.action_count())]
+    idle = d.idle
+    if idle:
+        legal = [(i, a) for i, a in legal if a is None or a not in idle] or legal
     return legal
 
 
-def _only_answer(game: Any, d: Any, options: Any = _NONE) -> Any:
-    """The one answer of `d` when it has only one worth giving, else _NONE (`options`:
-    `_answers(game, d)` when known)."""
-    if options is _NONE:
+def _only_answer(game: Any, d: Any, options: Any = _UNKNOWN) -> tuple[int | None, Any] | None:
+    """The one answer of `d` (its number, None for a multi-choice's, and the answer) when
+    it has only one worth giving, else None (`options`: `_answers(game, d)` when known)."""
+    if options is _UNKNOWN:
         options = _answers(game, d)
     if options is not None and len(options) == 1:
-        return options[0]
+        only: tuple[int, Any] = options[0]
+        return only
     if options is None and d.kind == "many" and d.min == d.max == len(d.options):
-        return list(d.options)  # every option must be picked
-    return _NONE
+        return None, list(d.options)  # every option must be picked
+    return None
+
+
+def _applied(world: Any, index: int | None, action: Any) -> bool:
+    """Did the answer numbered `index` (or `action`, for a multi-choice's) run in `world`
+    without a rule failing?"""
+    try:
+        if index is None:
+            world.apply(action)
+        else:
+            world.apply_index(index)
+    except EngineError:  # a rule that fails: scored as a loss for whoever chose it
+        return False
+    return True
 
 
 def _legal(game: Any, action: Any) -> bool:

@@ -1,6 +1,6 @@
 """pack.yaml: its keys (E302/E303), the pack's id and sides, and the settings that name
 things of the pack's rules: `limits`, `names_from`, `board`, `balance`, `turn_event`,
-`heuristic`, `determinize`, `deal_by`, `glossary`, `unread`.
+`heuristic`, `search_heuristic`, `determinize`, `deal_by`, `glossary`, `unread`.
 """
 from __future__ import annotations
 
@@ -161,9 +161,11 @@ class MetaReader(PackReader):
     def _play_keys(self, model: PackModel, meta: YMap) -> None:
         """pack.yaml `turn_event:` (the event whose count `engine simulate` reports as
         turns) names an event of the pack, and `heuristic:` (what the greedy bot maximises)
-        a `value NAME(s: side): int`; else E341 at the name, with a did-you-mean."""
+        and `search_heuristic:` (what the search bot scores with) each a
+        `value NAME(s: side): int`; else E341 at the name, with a did-you-mean."""
         for key, table, what in (("turn_event", model.events, "event"),
-                                 ("heuristic", model.values, "value")):
+                                 ("heuristic", model.values, "value"),
+                                 ("search_heuristic", model.values, "value")):
             if key not in meta:
                 continue
             name = meta[key]
@@ -177,11 +179,11 @@ class MetaReader(PackReader):
                 self.error("E341", f"{key}: the pack declares no {what} '{name}'",
                            site_at(loc, name), did_you_mean(name, table))
                 continue
-            if key == "heuristic":
+            if what == "value":
                 decl = model.values[name]
                 params = [T.from_ast(p.type) for p in decl.params]
                 if params != ["side"] or T.from_ast(decl.type) != "int":
-                    self.error("E341", f"heuristic: value '{name}' must be declared "
+                    self.error("E341", f"{key}: value '{name}' must be declared "
                                f"'value {name}(s: side): int' (how well side s stands)",
                                site_at(loc, name))
 
