@@ -1,6 +1,4 @@
 """`python -m engine ...`: the same as the `engine` command."""
-import sys
+from engine.frontends.cli.entry import script
 
-from engine.frontends.cli import main
-
-sys.exit(main())
+script()

@@ -52,9 +52,9 @@ def builds(monkeypatch) -> list[Path]:
     made: list[Path] = []
     real = engine.dsl.build._build
 
-    def counting(root):
+    def counting(root, memo):
         made.append(Path(root))
-        return real(root)
+        return real(root, memo)
     monkeypatch.setattr(engine.dsl.build, "_build", counting)
     return made
 

@@ -46,9 +46,16 @@ def build_pack(root: Path) -> Build:
         got = cache.get("build", key[0], imports_unchanged)
         if isinstance(got, dict):
             return _thaw(got)
-    build = _build(root)
-    if cache is not None and key is not None and build.ok:
-        store_build(cache, key, root, build)
+    memo = _parses(cache, root)
+    build = _build(root, memo)
+    stored = cache is not None and key is not None and build.ok \
+        and store_build(cache, key, root, build, memo) is not None
+    # the trees for the next reading after an edit: in the build's own entry, where they
+    # are pickled once with the pack that holds them, or else on their own
+    if cache is not None and stored and key is not None:
+        cache.put("parses", _parses_key(root), {"build": key[0]})
+    elif cache is not None and memo.parsed:
+        cache.put("parses", _parses_key(root), _kept(memo))
     return build
 
 
@@ -82,15 +89,16 @@ def imports_unchanged(header: dict[str, Any]) -> bool:
     return all(tree_digest(Path(folder)) == digest for folder, digest in header.get("imports", []))
 
 
-def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build
-                ) -> dict[str, Any] | None:
-    """Keep `build` under `key` (from `pack_key`); the header it was stored with, or None
-    when it was not stored."""
+def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build,
+                memo: ParseMemo | None = None) -> dict[str, Any] | None:
+    """Keep `build` under `key` (from `pack_key`), with the parses of `memo` if given; the
+    header it was stored with, or None when it was not stored."""
     header = imports_header(root, build, key[1])
     if header is None:
         return None
     frozen = {"source": build.source, "code": build.code, "diagnostics": build.diagnostics,
-              "code_object": marshal.dumps(build.code_object)}
+              "code_object": marshal.dumps(build.code_object),
+              "parses": None if memo is None else _kept(memo)}
     return header if cache.put("build", key[0], frozen, header) else None
 
 
@@ -99,15 +107,10 @@ def _thaw(entry: dict[str, Any]) -> Build:
                  marshal.loads(entry["code_object"]))
 
 
-def _build(root: Path) -> Build:
-    from engine.dsl.cache import Cache
+def _build(root: Path, memo: ParseMemo) -> Build:
     from engine.dsl.check import check
     from engine.dsl.pack import read_pack
-    cache = Cache.open()
-    memo = _parses(cache, root)
     src = read_pack(root, memo=memo)
-    if cache is not None and memo.parsed:
-        cache.put("parses", _parses_key(root), attrs.evolve(memo, before=None, parsed=0))
     diags = list(src.diagnostics)
     # The rules are checked even when some files are broken, so that one run reports every
     # problem; names defined in the broken parts are "poisoned" and their uses not reported.
@@ -151,7 +154,15 @@ def _parses(cache: Cache | None, root: Path) -> ParseMemo:
     taken by its file's path and exact text, and the key holds the engine's hash."""
     from engine.dsl.parser.memo import ParseMemo
     before = cache.get("parses", _parses_key(root)) if cache is not None else None
+    if isinstance(before, dict) and cache is not None:  # kept in the build's entry
+        entry = cache.get("build", str(before.get("build")))
+        before = entry.get("parses") if isinstance(entry, dict) else None
     return ParseMemo(before=before if isinstance(before, ParseMemo) else None)
+
+
+def _kept(memo: ParseMemo) -> ParseMemo:
+    """What of `memo` the cache keeps: its own parses, not those it read from before."""
+    return attrs.evolve(memo, before=None, parsed=0)
 
 
 def module_filename(src: PackSource) -> str:

@@ -13,15 +13,30 @@ from engine.dsl.check import CheckResult
 def nodes(node: Any, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:
     """Every node of a syntax tree, parents before their children, in source order; the
     nodes of type `prune` and what lies inside them are left out."""
-    if isinstance(node, prune):
-        return
-    yield node
-    if isinstance(node, tuple):
-        for item in node:
-            yield from nodes(item, prune)
-    elif hasattr(node, "__attrs_attrs__"):
-        for field in node.__attrs_attrs__:
-            yield from nodes(getattr(node, field.name), prune)
+    # a stack, not recursive generators: the compiler walks ~600k nodes of a big pack, and
+    # each level of `yield from` costs every node below it once more
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, prune):
+            continue
+        yield node
+        if isinstance(node, tuple):
+            todo.extend(reversed(node))
+        else:
+            names = _FIELDS.get(type(node))
+            if names is None:
+                names = _FIELDS[type(node)] = _field_names(type(node))
+            todo.extend([getattr(node, name) for name in names])
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The attrs fields of `cls`, last first (none for a leaf)."""
+    fields = getattr(cls, "__attrs_attrs__", ())
+    return tuple(f.name for f in reversed(fields))
 
 
 def names_in(node: Any, name_of: Callable[[Any], str | None]) -> set[str]:

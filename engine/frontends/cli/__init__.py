@@ -1,7 +1,8 @@
 """The `engine` command: validate, format, play and simulate packs and report on their
 balance; list names and terms; serve games. Written against the library API only.
 
-- `entry`: `main`, the console script `engine` (pyproject.toml), and its exit codes;
+- `entry`: `main`, `script` (the console script `engine`, pyproject.toml), and its exit
+  codes;
 - `parser`: the commands and their arguments; `help_layout`: how the help is laid out;
 - `sources` (validate, fmt), `games` (play, simulate, balance), `info` (cards, terms, eval,
   schema), `explain`, `server` (serve), `editor` (lsp): the commands, each importing what

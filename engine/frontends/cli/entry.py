@@ -2,13 +2,35 @@
 ended (a usage error, an exit code, Ctrl-C, a closed pipe) into the exit code."""
 from __future__ import annotations
 
+import os
 import sys
 
 from engine.frontends.cli.output import EXIT_PROBLEMS, EXIT_USAGE, ExitCode, UsageError, to_stderr
 from engine.frontends.cli.parser import build_parser
 
+# set by `main` for a command that leaves nothing to finish at exit (`quick_exit=True` in
+# its parser defaults): then `script` skips the interpreter's teardown
+_quick_exit = False
+
+
+def script() -> None:
+    """The console script (`engine`, `python -m engine`): `main`, then the exit. A command
+    that leaves nothing to finish (no workers, threads, servers or files open) ends without
+    Python's teardown, which frees every object one by one and collects them once more:
+    ~0.07 s of a cold `engine validate` of 1 s, the objects of three built packs."""
+    code = main()
+    if _quick_exit:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):  # a closed pipe: reported by the usual way out
+            sys.exit(code)
+        os._exit(code)
+    sys.exit(code)
+
 
 def main(argv: list[str] | None = None) -> int:
+    global _quick_exit
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -17,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    _quick_exit = bool(getattr(args, "quick_exit", False))
     try:
         code: int = args.func(args)
         return code

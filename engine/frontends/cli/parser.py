@@ -90,7 +90,7 @@ def _add_validate(commands: Subparsers) -> None:
     command.add_argument("-q", "--quiet", action="store_true",
                          help="print errors only (no notes, warnings or summary), then their "
                          "count")
-    command.set_defaults(func=cmd_validate)
+    command.set_defaults(func=cmd_validate, quick_exit=True)
 
 
 def _add_fmt(commands: Subparsers) -> None:
