@@ -86,3 +86,49 @@ def test_packs_are_dealt_by_size_biggest_first(tmp_path, monkeypatch):
     monkeypatch.setattr(V, "MIN_SHARE", 10**9)  # not enough work: one share, in order
     assert V._shares(todo, 2) == [todo]
     assert V._shares(todo, 1) == [todo]
+
+
+@linux_only
+def test_translations_read_ahead_by_a_fork_are_checked_as_read_here(monkeypatch, tmp_path):
+    # the lighter share parses the translation files into the cache after its packs; the
+    # check afterwards, in this process, must find what reading them here would
+    import shutil
+    for name in ("testgame", "windowgame"):
+        shutil.copytree(PACKS / name, tmp_path / "packs" / name)
+    folder = tmp_path / "packs" / "translations"
+    folder.mkdir()
+    (folder / "testgame.nl.yaml").write_text(
+        "pack: testgame\nlang: nl\nnames:\n  no_such_thing: {name: \"Niets\"}\n",
+        encoding="utf-8")
+    monkeypatch.setattr(V, "MIN_SHARE", 0)
+    from engine.i18n.translations import files
+    parse, parsed_here = files._parse_translation, []
+
+    def counted(*args):
+        parsed_here.append(args[0])  # in this process only: a fork's list is its own
+        return parse(*args)
+    monkeypatch.setattr(files, "_parse_translation", counted)
+    reports = []
+    for workers in (2, 1):
+        monkeypatch.setenv("ENGINE_DSL_CACHE", str(tmp_path / f"cache{workers}"))
+        monkeypatch.setattr(forking, "workers", lambda workers=workers: workers)
+        reports.append([str(d) for d in V.validate([tmp_path / "packs"]).diagnostics])
+        # two processes: the fork parsed the file, this process found it parsed; one: this
+        # process parsed it
+        assert len(parsed_here) == (0 if workers == 2 else 1)
+    assert reports[0] == reports[1]
+    assert any("no_such_thing" in d for d in reports[0])
+
+
+def test_validate_leaves_the_collector_as_it_found_it(monkeypatch, tmp_path):
+    import gc
+    monkeypatch.setenv("ENGINE_DSL_CACHE", str(tmp_path / "cache"))
+    assert gc.isenabled()
+    V.validate([PACKS / "tinygame"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        V.validate([PACKS / "testgame"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
