@@ -8,9 +8,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.core.errors import IllegalAction
 from engine.core.game import Game
 from engine.core.loader import load_pack
 from engine.core.views import player_view
@@ -42,7 +44,8 @@ def assert_views_fresh(game: Game) -> None:
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(path=st.sampled_from(PACKS), seed=st.integers(0, 2**32 - 1),
-       moves=st.lists(st.sampled_from(["play", "play", "play", "view", "undo", "load"]),
+       moves=st.lists(st.sampled_from(["play", "play", "play", "view", "undo", "load",
+                                       "wrong"]),
                       min_size=1, max_size=120))
 def test_a_kept_view_equals_a_fresh_one(path: Path, seed: int, moves: list[str]) -> None:
     """Random play with views of some sides between the moves, undo and save+load (both
@@ -63,6 +66,10 @@ def test_a_kept_view_equals_a_fresh_one(path: Path, seed: int, moves: list[str])
             if game.can_undo(side):
                 game.undo(side)
                 assert_views_fresh(game)
+        elif move == "wrong":  # an answer refused: the game as it was, its views too
+            with pytest.raises(IllegalAction):
+                game.apply("no such answer")
+            assert_views_fresh(game)
         else:
             before = {s: game.view(s) for s in [*p.sides, None]}
             game = Game.load(p, game.save(), verify=rnd.choice(["digest", "replay"]))

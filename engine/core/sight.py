@@ -176,6 +176,20 @@ def _vars(seen: _Seen, var_items: Any) -> dict[str, Any]:
     return out
 
 
+def kept_lines(log: list[Any], read: list[Any]) -> int:
+    """How many of the lines `read` the log still holds: undo and a failed action cut it
+    back in place and write other entries after, so the lines kept are a prefix, the very
+    entries read."""
+    lo, hi = 0, min(len(log), len(read))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if log[mid - 1] is read[mid - 1]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 class Parts:
     """One side's zones, vars and fields as its last view showed them, kept by the game
     between views and brought up to date from the log lines written since (see the
@@ -190,6 +204,7 @@ class Parts:
         self.log: Any = None
         self.lines_read = 0
         self.last: Any = None  # the last line read (the very entry)
+        self.read: list[Any] = []  # the lines read (the very entries)
         self.known: set[str] = set()  # the records revealed to the side then
         self.zones: dict[str, Any] = {}
         self.vars: dict[str, Any] = {}
@@ -203,14 +218,26 @@ class Parts:
         s, log = rt.s, rt.s["log"]
         n = self.lines_read
         seen = _Seen(game, self.side, known)
-        if s is not self.state or log is not self.log or n > len(log) \
+        read = self.read
+        if log is self.log and (s is not self.state or n > len(log)
+                                or (n and log[n - 1] is not self.last)):
+            # undo, a failed action: the log cut back in place (then maybe written on), the
+            # state another; what differs is named by the lines cut or the lines since
+            kept = kept_lines(log, read)
+            self._update(game, seen, read[kept:] + log[kept:])
+            del read[kept:]
+            read.extend(log[kept:])
+            self.state = s
+        elif s is not self.state or log is not self.log or n > len(log) \
                 or (n and log[n - 1] is not self.last):
             self.zones, self.vars, self.fields = made_parts(game, seen)
             # kept for the next view only where the log names every change
             keep = rt.logging and not pack.keyed and not made_in_turn(pack)
             self.state, self.log = (s, log) if keep else (None, None)
+            self.read = list(log) if keep else []
         elif n < len(log) or known != self.known:
             self._update(game, seen, log[n:])
+            read.extend(log[n:])
         self.lines_read, self.last, self.known = len(log), log[-1] if log else None, known
         fields = self.fields
         return dict(self.zones), dict(self.vars), None if fields is None else dict(fields)

@@ -25,7 +25,7 @@ import attrs
 import cattrs
 
 from engine.core.saves import FORMAT_VERSION
-from engine.core.sight import Parts, key_visible, revealed_to, sees, sight, tables
+from engine.core.sight import Parts, kept_lines, key_visible, revealed_to, sees, sight, tables
 
 if TYPE_CHECKING:
     from engine.core.decisions import Decision, Result
@@ -134,6 +134,10 @@ class _Then:
         return all(sees(game, self.side, part, loc.get(part)) for part in parts)
 
 
+# the lines that name a record whose place, existence or reveals they change
+_NAMING = frozenset(("move", "destroy", "create", "reveal"))
+
+
 class ShownLog:
     """One side's log as its views show it, kept between views: a view reads only the lines
     written since the last one (PettingZoo asks for a view at every step, and reading the
@@ -160,6 +164,8 @@ class ShownLog:
         self.log = self.state["log"]
         self.lines_read = 0
         self.last: Any = None  # the last line read (the very entry)
+        self.read: list[Any] = []  # the lines read (the very entries)
+        self.steps_of: dict[Any, list[int]] = {}  # record -> its lines `_Then.step` read
         self.then = _Then(game, side)
         self.shown: list[Any] = []  # per line read, what the side is shown (None: nothing)
         self.out: list[Any] = []  # the lines shown, in order
@@ -173,11 +179,14 @@ class ShownLog:
         the records revealed to the side now (engine.core.sight.revealed_to)."""
         rt = game.rt
         log = rt.s["log"]
+        changed = known ^ self.known
         if rt.s is not self.state or log is not self.log or self.lines_read > len(log) \
                 or (self.lines_read and log[self.lines_read - 1] is not self.last):
-            self._start(game)  # read again from the start
+            if log is self.log:  # undo, a failed action: the log cut back, the state another
+                changed |= self._cut_back(game)
+            else:
+                self._start(game)  # another log: read again from the start
         n, side, then = self.lines_read, self.side, self.then
-        changed = known ^ self.known
         self.known = known
         new = log[n:]
         last_move = then.last_move
@@ -206,12 +215,58 @@ class ShownLog:
                 hits.clear()
             if e["t"] in steps:
                 then.step(e)
+                self.steps_of.setdefault(e["e"], []).append(i)
             shown.append(line)
             if line is not None:
                 out.append(line)
         if new:
             self.lines_read, self.last = len(log), log[-1]
+            self.read.extend(new)
         return out[:]
+
+    def _cut_back(self, game: Any) -> set[Any]:
+        """Forget the lines read that the log no longer holds (undo and a failed action cut
+        it back in place, then may write other lines after), keeping those before, and what
+        the side saw as they were written put back as it was after the last kept (`_Then`);
+        the records the lines forgotten name (what the lines kept read of them now may
+        differ: the state is another)."""
+        log, read, side = game.rt.s["log"], self.read, self.side
+        kept = kept_lines(log, read)
+        touched = {e["e"] for e in read[kept:] if e["t"] in _NAMING}
+        dropped = sum(line is not None for line in self.shown[kept:])
+        if dropped:
+            del self.out[len(self.out) - dropped:]
+        for i in range(kept, len(read)):
+            self.hits.pop(i, None)
+            self.place.pop(i, None)
+        del read[kept:], self.shown[kept:]
+        for lines in self.watch.values():
+            while lines and lines[-1] >= kept:
+                lines.pop()
+        then = self.then
+        for ent in touched:
+            steps = self.steps_of.get(ent, [])
+            while steps and steps[-1] >= kept:
+                steps.pop()
+            seen, moved = False, None
+            for i in steps:  # (as `_Then.step` read them)
+                e = read[i]
+                if e["t"] == "reveal":
+                    seen = seen or e["to"] in (None, side) and side is not None
+                else:
+                    seen, moved = False, i
+            if seen:
+                then.revealed.add(ent)
+            else:
+                then.revealed.discard(ent)
+            if moved is None:
+                then.last_move.pop(ent, None)
+            else:
+                then.last_move[ent] = moved
+        self.state = game.rt.s
+        self.lines_read, self.last = kept, log[kept - 1] if kept else None
+        return touched
+
 
     def _read_again(self, game: Any, changed: set[Any]) -> None:
         """Read again the lines read before that read the game about a `changed` record."""
@@ -230,14 +285,18 @@ class ShownLog:
                 self.out[self.place[i]] = line
             self.shown[i] = line
         if moved:
-            self.out = [line for line in self.shown if line is not None]
-            self.place = {}
-            at = 0
-            for i, line in enumerate(self.shown):
-                if line is not None:
-                    if i in self.hits:
-                        self.place[i] = at
-                    at += 1
+            self._index_out()
+
+    def _index_out(self) -> None:
+        """The lines shown and the places of those read again, from `shown`."""
+        self.out = [line for line in self.shown if line is not None]
+        self.place = {}
+        at = 0
+        for i, line in enumerate(self.shown):
+            if line is not None:
+                if i in self.hits:
+                    self.place[i] = at
+                at += 1
 
 
 def _shown(then: _Then, value: Any, where: Any) -> Any:
