@@ -201,9 +201,10 @@ class ShownLog:
             self._read_again(game, changed)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits = then.now, then.hits
+        entry = _log_entry if game.pack.keyed else _entry
         for i, e in enumerate(new, n):
             then.at = i
-            line = _log_entry(game, side, e, then)
+            line = entry(game, side, e, then)
             if now:  # it read the game now: noted, to read again when that changes
                 for ent in now:
                     self.watch.setdefault(ent, []).append(i)
@@ -327,13 +328,6 @@ def _keys_shown(shown: dict[str, Any], then: _Then) -> dict[str, Any]:
 def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
            ) -> dict[str, Any] | None:
     t = e["t"]
-    if t == "move":  # a card face up before it moved was seen going
-        visible = (then.zone_seen(e["to"]) or
-                   (e["from"] is not None and then.zone_seen(e["from"])) or
-                   then.saw(e["e"]))
-        return e if visible else {**e, "e": None}
-    if t == "choice":
-        return e if e["side"] == side else {"t": "choice", "side": e["side"]}
     if t == "set":
         kind = then.var_kinds[e["n"]]  # (PackData.var_visible)
         if kind == "hidden" or kind == "private" and (
@@ -346,6 +340,21 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
                 return None
             return {k: v for k, v in e.items() if k != "at"}
         return e
+    if t == "say" or t == "event":
+        out = e.copy()
+        del out["at"]
+        at = e["at"]
+        if at.count(None) != len(at):  # an argument that is a card somewhere: seen?
+            out["a"] = [_shown(then, a, z) for a, z in zip(e["a"], at)]
+        return out
+    if t == "move":  # a card face up before it moved was seen going
+        to, was, seen = e["to"], e["from"], then.seen
+        visible = (to in seen or then.zone_seen(to) or
+                   (was is not None and (was in seen or then.zone_seen(was))) or
+                   then.saw(e["e"]))
+        return e if visible else {**e, "e": None}
+    if t == "choice":
+        return e if e["side"] == side else {"t": "choice", "side": e["side"]}
     if t == "create":
         return e if e["to"] is None or then.zone_seen(e["to"]) else {**e, "e": None}
     if t == "destroy":
@@ -353,11 +362,6 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
     if t == "setf":  # a field of a record the side cannot see: nothing shown
         return {k: v for k, v in e.items() if k != "at"} if then.sees(e["e"], e["at"]) \
             else None
-    if t in ("event", "say"):
-        args = [_shown(then, a, z) for a, z in zip(e["a"], e["at"])]
-        out = {k: v for k, v in e.items() if k != "at"}
-        out["a"] = args
-        return out
     if t == "reveal":
         return e if e["to"] in (None, side) else {**e, "e": None}
     if t == "trigger":
