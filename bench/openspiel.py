@@ -1,4 +1,5 @@
-"""Our DSL against OpenSpiel's hand-written Python games: random playouts per second.
+"""Our DSL against OpenSpiel's games, its Python ones and its C++ ones driven from Python:
+random playouts per second.
 
 Run: pip install -e '.[spiel]' && python bench/openspiel.py [--seconds S]
 Prints figures; asserts nothing. Both sides play uniformly random legal moves on one core,
@@ -8,8 +9,11 @@ nodes (Kuhn's deal) are sampled from their outcome distribution.
 Our side plays as `engine simulate` plays random bots: `pack.new_game(seed, log=False,
 undo=False)`, then `Game.playout`. OpenSpiel's side runs its Python game objects
 (`python_tic_tac_toe`, `python_kuhn_poker`) through `new_initial_state`, `legal_actions`,
-`apply_action`. The two take turns, a sixth of the time each in each of six rounds: the
-machine's speed swings within seconds, and that puts the swings on both alike.
+`apply_action`, and its C++ games (`tic_tac_toe`, `kuhn_poker`, pyspiel's own) through the
+same calls: issue 34's yardstick, a game in our DSL against OpenSpiel's C++ game driven from
+Python as a Python front-end or bot drives it. The two take turns, a sixth of the time
+each in each of six rounds: the machine's speed swings within seconds, and that puts the
+swings on both alike.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 PAIRS = [("tictactoe", "python_tic_tac_toe"), ("kuhn", "python_kuhn_poker")]
+CPP_PAIRS = [("tictactoe", "tic_tac_toe"), ("kuhn", "kuhn_poker")]  # pyspiel's C++ games
 
 
 def ours(name: str, seconds: float) -> float:
@@ -66,10 +71,11 @@ def main() -> None:
     except ImportError:
         print("open-spiel is not installed: pip install -e '.[spiel]'")
         return
-    print(f"{'game':<12} {'ours games/s':>14} {'OpenSpiel games/s':>18} {'ratio':>7}")
-    for ours_name, os_name in PAIRS:
+    print(f"{'game':<12} {'OpenSpiel game':<20} {'ours games/s':>14} {'theirs games/s':>15} "
+          f"{'ratio':>7}")
+    for ours_name, os_name in PAIRS + CPP_PAIRS:
         a, b = side_by_side(ours_name, os_name, args.seconds)
-        print(f"{ours_name:<12} {a:>14.0f} {b:>18.0f} {a / b:>7.2f}")
+        print(f"{ours_name:<12} {os_name:<20} {a:>14.0f} {b:>15.0f} {a / b:>7.2f}")
 
 
 if __name__ == "__main__":

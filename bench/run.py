@@ -313,7 +313,8 @@ def compare_workers(row: Any, games: int = 400, repeat: int = 3) -> None:
 
 
 def compare_openspiel(row: Any, seconds: float) -> None:
-    """The bench packs' games/s against OpenSpiel's Python games, taking turns."""
+    """The bench packs' games/s against OpenSpiel's Python games and its C++ ones driven
+    from Python, taking turns."""
     import importlib.util
     if importlib.util.find_spec("pyspiel") is None:
         row("DSL / OpenSpiel Python games", "-", "", "open-spiel not installed "
@@ -324,6 +325,12 @@ def compare_openspiel(row: Any, seconds: float) -> None:
         ours, theirs = openspiel.side_by_side(name, os_name, seconds)
         row(f"{name} games/s: DSL / OpenSpiel Python", f"{ours:.0f} / {theirs:.0f}",
             f"{ours / theirs:.2f}x", "DSL >= 2x OpenSpiel's Python games (taking turns)")
+    targets = {"kuhn": "1.0", "tictactoe": "0.6"}  # issue 34
+    for name, os_name in openspiel.CPP_PAIRS:
+        ours, theirs = openspiel.side_by_side(name, os_name, seconds)
+        row(f"{name} games/s: DSL / OpenSpiel C++", f"{ours:.0f} / {theirs:.0f}",
+            f"{ours / theirs:.2f}x", f"DSL >= {targets[name]}x OpenSpiel's C++ game driven "
+            "from Python (taking turns)")
 
 
 def resolve(name: str) -> Path:

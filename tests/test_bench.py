@@ -174,3 +174,15 @@ def test_compared_figures_take_turns_and_average_them():
     got = run.alternating({"a": rate("a", 100.0), "b": rate("b", 10.0)}, 3.0, slices=3)
     assert calls == [("a", 1.0), ("b", 1.0)] * 3
     assert got == {"a": 100.0 + (1 + 3 + 5) / 3, "b": 10.0 + (2 + 4 + 6) / 3}
+
+
+@pytest.mark.parametrize("os_name", ["python_tic_tac_toe", "python_kuhn_poker", "tic_tac_toe",
+                                     "kuhn_poker"])
+def test_openspiel_comparison_plays_whole_games_of_each_game_it_names(os_name):
+    # issue 34 judges the DSL against OpenSpiel's C++ games driven from Python, besides its
+    # Python ones: each is one the bench pairs with one of our packs, and plays
+    pytest.importorskip("pyspiel")
+    import openspiel
+    paired = {theirs: ours for ours, theirs in openspiel.PAIRS + openspiel.CPP_PAIRS}
+    assert (ROOT / "bench" / "packs" / paired[os_name] / "pack.yaml").is_file()
+    assert openspiel.openspiel(os_name, 0.02) > 0
