@@ -11,32 +11,36 @@ from engine.dsl.check import CheckResult
 
 
 def nodes(node: Any, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:
-    """Every node of a syntax tree, parents before their children, in source order; the
+    """Every syntax node of a tree (an attrs node; not the tuples that hold them, their
+    names, numbers and positions), parents before their children, in source order; the
     nodes of type `prune` and what lies inside them are left out."""
-    # a stack, not recursive generators: the compiler walks ~600k nodes of a big pack, and
-    # each level of `yield from` costs every node below it once more
+    # a stack, not recursive generators: the compiler walks ~600k values of a big pack, and
+    # each level of `yield from` costs every value below it once more
     todo = [node]
+    fields = _FIELDS
     while todo:
         node = todo.pop()
-        if isinstance(node, prune):
-            continue
-        yield node
         if isinstance(node, tuple):
             todo.extend(reversed(node))
-        else:
-            names = _FIELDS.get(type(node))
-            if names is None:
-                names = _FIELDS[type(node)] = _field_names(type(node))
-            todo.extend([getattr(node, name) for name in names])
+            continue
+        names = fields.get(type(node))
+        if names is None:
+            names = fields[type(node)] = _field_names(type(node))
+        if names is _LEAF or prune and isinstance(node, prune):
+            continue
+        yield node
+        todo.extend([getattr(node, name) for name in names])
 
 
+_LEAF: tuple[str, ...] = ("(leaf)",)  # not a syntax node: a name, a number, a position
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    """The attrs fields of `cls`, last first (none for a leaf)."""
-    fields = getattr(cls, "__attrs_attrs__", ())
-    return tuple(f.name for f in reversed(fields))
+    """The attrs fields of syntax node class `cls`, last first (_LEAF: no syntax node)."""
+    if cls is A.Pos or not hasattr(cls, "__attrs_attrs__"):
+        return _LEAF
+    return tuple(f.name for f in reversed(cls.__attrs_attrs__))
 
 
 def names_in(node: Any, name_of: Callable[[Any], str | None]) -> set[str]:
