@@ -22,6 +22,13 @@ the cut-off rollouts; greedy reads `heuristic:` as before; nice, load 4-6), mcts
     a searched decision (1,088 decisions a game), rollouts 4,400/s, 13,000 decisions/s; 1,457
     s wall; lost on political points after the last turn in 18 of 20 (by 1-2 in 16; e.g.
     Rome 9, Carthage 8), Hannibal displaced in 2
+  hannibal --games 30 --workers 1 --sides rome (at 1c5dfd6, quiet machine): 30/30
+    (88.6-100%); 0.060 s a searched decision (407 decisions a game), rollouts 12,472/s,
+    37,227 decisions/s; 373 s wall
+  hannibal --games 10 --seed 10 --workers 2 --sides carthage --bot mcts:300 (at a4c4cbc):
+    3/10 (10.8-60.3%), against 2/10 for mcts:100 on the same seeds; 0.286 s a searched
+    decision, rollouts 6,560/s; lost on political points after the last turn in 6 of 7,
+    so three times the playouts do not make Carthage's search see the political economy
 Measured at commit ef40142 (rollouts cut off after 3 decisions; nice, on the shared 2-core
 machine under a load of 4-6, so the seconds are about four times a quiet machine's),
 mcts:100 against greedy, with greedy against greedy for comparison (`engine simulate PACK
