@@ -73,3 +73,19 @@ def test_ante_portas_reads_the_siege_as_the_game():
         g.rt.move(c, "out")
     search, greedy = values(g, "carthage")
     assert search - greedy == 500  # Rome holds no army: Hannibal takes Rome
+
+
+HN = load_pack("hannibal")
+
+
+def test_hannibal_counts_a_pc_the_isolation_phase_removes_as_lost():
+    """seed 002 §15.4 (a PC with no line to an own CU, walled city, tribe or port is removed in
+    the isolation phase): a Carthaginian PC placed in Narbo (Gallia Transalpina, which scores no
+    point, §18.1) at the set-up, with no Carthaginian end next door, raises the greedy value by
+    its one PC and the search's by nothing."""
+    g = HN.new_game(0, undo=False)
+    before = values(g, "carthage")
+    g.state["f"]["narbo"]["pc"] = "carthage"
+    after = values(g, "carthage")
+    assert after[1] == before[1] + 1
+    assert after[0] == before[0]
