@@ -13,6 +13,15 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at commit 9f2dba8 (search.rules counts a PC with no line end in its space or next
+door as lost, seed 002 §15.4: as Carthage the search had placed its ops' PCs where the
+isolation phase removed them every turn, 4-9 a turn in seed 1; nice, load 2-3), mcts:100:
+  hannibal --games 30 --workers 2 --sides carthage: 20/30 (48.8-80.8%), was 10/30
+    (19.2-51.2%); 0.097 s a searched decision (882 decisions a game), rollouts 8,268/s,
+    24,447 decisions/s; 803 s wall; lost on political points after the last turn in 9 of 10
+    (Rome 9-12, Carthage 6-8), Hannibal displaced in 1. Seeds 10-15 alone: 5/6
+  hannibal --sides rome (its search reads the term too), run beside it at nice 19 with one
+    worker and not finished by the deadline: 2/2 (seeds 0, 1)
 Measured at commit 604575c (each pack's `search_heuristic:`, content/*/search.rules, scores
 the cut-off rollouts; greedy reads `heuristic:` as before; nice, load 4-6), mcts:100:
   ante_portas --games 100 --workers 1: as Carthage 100/100 (96.3-100%), as Rome 79/100
