@@ -219,8 +219,9 @@ class Parts:
         n = self.lines_read
         seen = _Seen(game, self.side, known)
         read = self.read
-        if log is self.log and (s is not self.state or n > len(log)
-                                or (n and log[n - 1] is not self.last)):
+        stale = s is not self.state or log is not self.log or n > len(log) \
+            or (n and log[n - 1] is not self.last)
+        if stale and log is self.log:
             # undo, a failed action: the log cut back in place (then maybe written on), the
             # state another; what differs is named by the lines cut or the lines since
             kept = kept_lines(log, read)
@@ -228,8 +229,7 @@ class Parts:
             del read[kept:]
             read.extend(log[kept:])
             self.state = s
-        elif s is not self.state or log is not self.log or n > len(log) \
-                or (n and log[n - 1] is not self.last):
+        elif stale:
             self.zones, self.vars, self.fields = made_parts(game, seen)
             # kept for the next view only where the log names every change
             keep = rt.logging and not pack.keyed and not made_in_turn(pack)

@@ -268,7 +268,6 @@ class ShownLog:
         self.lines_read, self.last = kept, log[kept - 1] if kept else None
         return touched
 
-
     def _read_again(self, game: Any, changed: set[Any]) -> None:
         """Read again the lines read before that read the game about a `changed` record."""
         lines = sorted({i for ent in changed for i in self.watch.get(ent, ())})
@@ -286,18 +285,14 @@ class ShownLog:
                 self.out[self.place[i]] = line
             self.shown[i] = line
         if moved:
-            self._index_out()
-
-    def _index_out(self) -> None:
-        """The lines shown and the places of those read again, from `shown`."""
-        self.out = [line for line in self.shown if line is not None]
-        self.place = {}
-        at = 0
-        for i, line in enumerate(self.shown):
-            if line is not None:
-                if i in self.hits:
-                    self.place[i] = at
-                at += 1
+            self.out = [line for line in self.shown if line is not None]
+            self.place = {}
+            at = 0
+            for i, line in enumerate(self.shown):
+                if line is not None:
+                    if i in self.hits:
+                        self.place[i] = at
+                    at += 1
 
 
 def _shown(then: _Then, value: Any, where: Any) -> Any:

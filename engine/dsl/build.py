@@ -48,14 +48,14 @@ def build_pack(root: Path) -> Build:
             return _thaw(got)
     memo = _parses(cache, root)
     build = _build(root, memo)
-    stored = cache is not None and key is not None and build.ok \
-        and store_build(cache, key, root, build, memo) is not None
-    # the trees for the next reading after an edit: in the build's own entry, where they
-    # are pickled once with the pack that holds them, or else on their own
-    if cache is not None and stored and key is not None:
-        cache.put("parses", _parses_key(root), {"build": key[0]})
-    elif cache is not None and memo.parsed:
-        cache.put("parses", _parses_key(root), _kept(memo))
+    if cache is not None:
+        # the trees for the next reading after an edit: in the build's own entry, where
+        # they are pickled once with the pack that holds them, or else on their own
+        if key is not None and build.ok \
+                and store_build(cache, key, root, build, memo) is not None:
+            cache.put("parses", _parses_key(root), {"build": key[0]})
+        elif memo.parsed:
+            cache.put("parses", _parses_key(root), _kept(memo))
     return build
 
 
@@ -90,15 +90,15 @@ def imports_unchanged(header: dict[str, Any]) -> bool:
 
 
 def store_build(cache: Cache, key: tuple[str, str], root: Path, build: Build,
-                memo: ParseMemo | None = None) -> dict[str, Any] | None:
-    """Keep `build` under `key` (from `pack_key`), with the parses of `memo` if given; the
-    header it was stored with, or None when it was not stored."""
+                memo: ParseMemo) -> dict[str, Any] | None:
+    """Keep `build` under `key` (from `pack_key`), with the parses of `memo`; the header it
+    was stored with, or None when it was not stored."""
     header = imports_header(root, build, key[1])
     if header is None:
         return None
     frozen = {"source": build.source, "code": build.code, "diagnostics": build.diagnostics,
               "code_object": marshal.dumps(build.code_object),
-              "parses": None if memo is None else _kept(memo)}
+              "parses": _kept(memo)}
     return header if cache.put("build", key[0], frozen, header) else None
 
 
