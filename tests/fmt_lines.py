@@ -57,10 +57,26 @@ def _moves_down(prev: str, line: str, word: str) -> bool:
     on the word's line (`a, b,` / `c` laid out as `a,` / `b, c`)?"""
     if not prev.endswith(","):
         return False
-    items = [x.strip() for x in _ITEMS.findall(prev.strip()[:-1])]
+    items = _items(prev.strip()[:-1])
     indent = len(line) - len(line.lstrip())
     return len(items) > 1 and indent + len(items[-1]) + 2 + len(word) <= WIDTH
 
 
-# the items of a line of a list: outside strings and brackets, split at `, `
-_ITEMS = re.compile(rf"(?:{STRING}|\([^()]*\)|\[[^\[\]]*\]|[^,\"()\[\]])+")
+def _items(text: str) -> list[str]:
+    """The items of a line of a list: split at the commas outside strings and brackets, at
+    any depth of nesting (`((a) + b)[c], d` is two items). A bracket that closes one opened
+    on an earlier line ends nothing here: the depth stays at 0."""
+    items, depth, start = [], 0, 0
+    for match in _TOKEN.finditer(text):
+        token = match.group(0)
+        if token in "([":
+            depth += 1
+        elif token in ")]":
+            depth = max(depth - 1, 0)
+        elif token == "," and depth == 0:
+            items.append(text[start:match.start()].strip())
+            start = match.end()
+    return [*items, text[start:].strip()]
+
+
+_TOKEN = re.compile(rf"{STRING}|[,()\[\]]")

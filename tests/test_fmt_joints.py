@@ -55,6 +55,11 @@ def test_lone_lines_finds_what_the_issue_shows():
     assert lone_lines("value v(): int = (\n    (\n        count(hand[s])\n"
                       "        + count(deck[s])\n    )\n    * c\n)\n") == []
     assert lone_lines("on x:\n    if a:\n        return\n    # (\n    pass\n") == []
+    # one item with brackets nested in it is one item (a Hypothesis find, CI of 80222cb)
+    item = "((0 and 0) + new_carthage)[a() + (new_carthage() + new_carthage())]"
+    nested = (f"value v(): int = (\n    (0 + 0)[\n        {item}.{'y' * 18},\n"
+              "        new_carthage\n    ]\n)\n")
+    assert lone_lines(nested) == []
     # nothing else fits: without its parentheses the word and the reason pass the width
     reason = '"' + "r" * 88 + '"'
     assert lone_lines(f"on x:\n    win (\n        rome\n    ), {reason}\n") == []
