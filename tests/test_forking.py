@@ -120,6 +120,72 @@ def test_translations_read_ahead_by_a_fork_are_checked_as_read_here(monkeypatch,
     assert any("no_such_thing" in d for d in reports[0])
 
 
+def _split_pack(tmp_path: Path) -> Path:
+    """Two packs to validate, the heavier with rules in several files (the last one broken,
+    so its diagnostic must come through a fork's parse as it would from this one's)."""
+    import shutil
+    packs = tmp_path / "packs"
+    shutil.copytree(PACKS / "testgame", packs / "testgame")
+    shutil.copytree(PACKS / "tinygame", packs / "tinygame")
+    for name in ("x_more", "y_more", "z_more"):
+        body = "".join(f"value {name}_{i}(): int = {i}\n" for i in range(200))
+        if name == "z_more":
+            body += "value broken(: int = 1\n"
+        (packs / "testgame" / f"{name}.rules").write_text(body, encoding="utf-8")
+    return packs
+
+
+def test_the_heaviest_packs_last_rules_are_given_to_the_lightest_share(monkeypatch, tmp_path):
+    packs = _split_pack(tmp_path)
+    monkeypatch.setenv("ENGINE_DSL_CACHE", str(tmp_path / "cache"))
+    heavy, light = [(packs / "testgame", None)], [(packs / "tinygame", None)]
+    root, tail = V._tail_rules([heavy, light])
+    assert root == packs / "testgame" and tail  # in reading order, from the end
+    rules = sorted(p for p in root.iterdir() if p.name.endswith(".rules"))
+    assert tail == rules[len(rules) - len(tail):] and len(tail) < len(rules)
+    weight = [sum(f.stat().st_size for f in p.iterdir()) for p in (root, packs / "tinygame")]
+    assert sum(f.stat().st_size for f in tail) <= (weight[0] - weight[1]) * V.TAIL_SHARE
+    monkeypatch.setenv("ENGINE_DSL_CACHE", "off")
+    assert V._tail_rules([heavy, light]) is None  # no cache to pass them through
+
+
+@linux_only
+def test_rules_parsed_ahead_by_a_fork_are_taken_here_as_parsed_here(monkeypatch, tmp_path):
+    packs = _split_pack(tmp_path)
+    monkeypatch.setattr(V, "MIN_SHARE", 0)
+    from engine.dsl.parser import memo
+    parse, parsed_here = memo.parse_module_partial, []
+
+    def counted(text, path):
+        parsed_here.append(Path(path).name)  # in this process only
+        return parse(text, path)
+    monkeypatch.setattr(memo, "parse_module_partial", counted)
+    # packs this small are read here before the fork has parsed anything: wait for it (a
+    # real run asks for the last files after the rest, long after the fork is done)
+    get = memo.Ahead.get
+
+    def waited(self, key):
+        import time
+        deadline = time.monotonic() + 10
+        while self.memo is None and time.monotonic() < deadline:
+            self.memo = self.fetch()
+            time.sleep(0.01)
+        return get(self, key)
+    monkeypatch.setattr(memo.Ahead, "get", waited)
+    reports = []
+    for workers in (2, 1):
+        monkeypatch.setenv("ENGINE_DSL_CACHE", str(tmp_path / f"cache{workers}"))
+        monkeypatch.setattr(forking, "workers", lambda workers=workers: workers)
+        parsed_here.clear()
+        reports.append([str(d) for d in V.validate([packs]).diagnostics])
+        if workers == 2:  # the fork parsed the last files: this process took them
+            assert "z_more.rules" not in parsed_here and "rules.rules" in parsed_here
+        else:
+            assert "z_more.rules" in parsed_here
+    assert reports[0] == reports[1]
+    assert any("z_more.rules" in d and "error" in d for d in reports[0])
+
+
 def test_validate_leaves_the_collector_as_it_found_it(monkeypatch, tmp_path):
     import gc
     monkeypatch.setenv("ENGINE_DSL_CACHE", str(tmp_path / "cache"))

@@ -6,6 +6,7 @@ found in the cache needs none of them.
 from __future__ import annotations
 
 import marshal
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from engine.dsl.cache import Cache
     from engine.dsl.check import CheckResult
     from engine.dsl.pack import PackSource
-    from engine.dsl.parser.memo import ParseMemo
+    from engine.dsl.parser.memo import Ahead, ParseMemo
 
 
 @attrs.define
@@ -35,10 +36,11 @@ class Build:
         return self.code is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def build_pack(root: Path) -> Build:
+def build_pack(root: Path, ahead: Ahead | None = None) -> Build:
     """The checked and compiled pack at `root`, from the cache when its files, the files
     of the packs it imports and the language itself are unchanged. Only builds without
-    errors are kept, so the diagnostics of a warm build are those of a cold one."""
+    errors are kept, so the diagnostics of a warm build are those of a cold one. `ahead`:
+    rules files of it another process parses meanwhile (`parse_ahead`, `ahead_of`)."""
     from engine.dsl.cache import Cache
     cache = Cache.open()
     key = pack_key(root) if cache is not None else None
@@ -47,6 +49,7 @@ def build_pack(root: Path) -> Build:
         if isinstance(got, dict):
             return _thaw(got)
     memo = _parses(cache, root)
+    memo.ahead = ahead
     build = _build(root, memo)
     if cache is not None:
         # the trees for the next reading after an edit: in the build's own entry, where
@@ -162,7 +165,46 @@ def _parses(cache: Cache | None, root: Path) -> ParseMemo:
 
 def _kept(memo: ParseMemo) -> ParseMemo:
     """What of `memo` the cache keeps: its own parses, not those it read from before."""
-    return attrs.evolve(memo, before=None, parsed=0)
+    return attrs.evolve(memo, before=None, parsed=0, ahead=None)
+
+
+def parse_ahead(root: Path, paths: Sequence[Path]) -> None:
+    """Parse the rules files at `paths` of the pack at `root` into the build cache, where
+    the process building that pack finds them (`ahead_of`); nothing without a cache. A
+    file that cannot be read is left to the build, which reports it."""
+    from engine.dsl.cache import Cache
+    from engine.dsl.parser.memo import ParseMemo
+    cache = Cache.open()
+    if cache is None:
+        return
+    memo = ParseMemo()
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        memo.module(text, str(path))
+    cache.put("ahead", _ahead_key(root), _kept(memo))
+
+
+def ahead_of(root: Path, paths: Sequence[Path]) -> Ahead:
+    """For `build_pack(root, ahead=...)`: the parses of `paths` that `parse_ahead` makes in
+    another process, taken when ready. An entry of an earlier run may be found first: it is
+    taken by its files' exact texts like any other, so it serves the files unchanged since."""
+    from engine.dsl.cache import Cache
+    from engine.dsl.parser.memo import Ahead, ParseMemo
+    cache = Cache.open()
+    key = _ahead_key(root)
+
+    def fetch() -> ParseMemo | None:
+        got = cache.get("ahead", key) if cache is not None else None
+        return got if isinstance(got, ParseMemo) else None
+    return Ahead(frozenset(str(p) for p in paths), fetch)
+
+
+def _ahead_key(root: Path) -> str:
+    from engine.dsl.cache import key_of
+    return key_of("ahead", str(Path(root).resolve()))
 
 
 def module_filename(src: PackSource) -> str:

@@ -7,6 +7,8 @@ cache (engine.dsl.build): after an edit of one file, `engine validate` parses th
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from engine.dsl import ast as A
@@ -26,6 +28,9 @@ class ParseMemo:
     # the cache holds then only what this reading used)
     before: ParseMemo | None = None
     parsed: int = 0  # files and blocks parsed by this memo, not taken from `before`
+    # files another process parses meanwhile (engine.core.validate): taken from there when
+    # ready (never kept in the cache: see engine.dsl.build's `_kept`)
+    ahead: Ahead | None = None
 
     def module(self, text: str, path: str) -> Parsed:
         """`parse_module_partial(text, path)`, once per text."""
@@ -33,6 +38,8 @@ class ParseMemo:
         got = self.files.get(key)
         if got is None and self.before is not None:
             got = self.before.files.get(key)
+        if got is None and self.ahead is not None:
+            got = self.ahead.get(key)
         if got is None:
             got = parse_module_partial(text, path)
             self.parsed += 1
@@ -58,3 +65,23 @@ class ParseMemo:
         if isinstance(got, DslError):
             raise DslError(got.diagnostics)
         return got
+
+
+@attrs.define(eq=False)
+class Ahead:
+    """The files at `paths` that another process parses at the same time as this one reads
+    the rest of their pack: `fetch()` gives the memo they went into, or None while it is not
+    ready. A file asked for before then is parsed here, which gives the same tree: waiting
+    for the other process is never needed, only the time saved is lost."""
+
+    paths: frozenset[str]
+    fetch: Callable[[], ParseMemo | None]
+    memo: ParseMemo | None = None
+
+    def get(self, key: tuple[str, str]) -> Parsed | None:
+        """The parse of (path, text) made there, or None."""
+        if key[0] not in self.paths:
+            return None
+        if self.memo is None:
+            self.memo = self.fetch()
+        return None if self.memo is None else self.memo.files.get(key)
