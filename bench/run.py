@@ -241,7 +241,7 @@ def compare(seconds: float, skip: tuple[str, ...] = ()) -> None:
     if "workers" not in skip:
         compare_workers(row)
     if "dsl" not in skip:
-        for name, goal in {"tictactoe": 0.5, "kuhn": 0.7, "ap_battle": 0.7}.items():
+        for name, goal in {"tictactoe": 0.6, "kuhn": 0.5, "ap_battle": 0.5}.items():
             path = ROOT / "bench" / "packs" / name
             got = alternating({
                 "ours": lambda s, path=path: games_per_second(path, s)[0],
