@@ -16,6 +16,11 @@ rollout time.
 Measured at commit a6fe947 (the same search and search.rules; nice, quiet machine), mcts:100:
   hannibal --games 30 --workers 2 --sides rome: 30/30 (88.6-100%); 0.083 s a searched
     decision (422 decisions a game), rollouts 11,510/s, 34,386 decisions/s; 267 s wall
+  hannibal --games 30 --workers 2 --sides carthage --bot mcts:400: 21/30 (52.1-83.3%),
+    against 20/30 at mcts:100; 0.369 s a searched decision (1,021 decisions a game),
+    rollouts 10,201/s; 3,656 s wall; lost when Hannibal was displaced 4, on political points
+    after the last turn 5 (Rome 9-10, Carthage 6-8). Four times the playouts fix the
+    discards (the probe below) but not the political economy: 75% is not reached
 Tried as Carthage in Hannibal at mcts:100 and not kept (the code of neither was kept):
   what it does wrong: it discards cards it could play for ops (13 of 44 plays in seed 1).
     A probe of one such decision (seed 1, turn 1, a 1-op card): at 100 playouts discard
