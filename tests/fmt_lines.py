@@ -69,9 +69,9 @@ def _items(text: str) -> list[str]:
     items, depth, start = [], 0, 0
     for match in _TOKEN.finditer(text):
         token = match.group(0)
-        if token in "([":
+        if token in ("(", "["):
             depth += 1
-        elif token in ")]":
+        elif token in (")", "]"):
             depth = max(depth - 1, 0)
         elif token == "," and depth == 0:
             items.append(text[start:match.start()].strip())

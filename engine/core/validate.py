@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from engine.core.errors import PackError
 from engine.dsl.errors import Diagnostic, did_you_mean, source_line
 
 if TYPE_CHECKING:
+    from engine.dsl.parser.memo import Ahead
     from engine.i18n.translations import TranslationFile
 
 
@@ -457,12 +459,10 @@ def _tail_rules(groups: list[list[tuple[Path, Any]]]) -> tuple[Path, list[Path]]
     from engine.dsl.files import walk_pack
     if Cache.open() is None:
         return None
-    def weight(group: list[tuple[Path, Any]]) -> int:
-        return sum(_size(f) for root, _key in group for f in walk_pack(root)[0])
+    heavy, light = (sum(_pack_bytes(root) for root, _key in g) for g in (groups[0], groups[-1]))
     root = groups[0][0][0]
     rules = sorted(f for f in walk_pack(root)[0] if f.name.endswith(".rules"))
-    room = min(int((weight(groups[0]) - weight(groups[-1])) * TAIL_SHARE),
-               sum(_size(f) for f in rules) // 2)
+    room = min(int((heavy - light) * TAIL_SHARE), sum(_size(f) for f in rules) // 2)
     tail: list[Path] = []
     for f in reversed(rules):
         room -= _size(f)
@@ -472,11 +472,19 @@ def _tail_rules(groups: list[list[tuple[Path, Any]]]) -> tuple[Path, list[Path]]
     return (root, tail[::-1]) if tail else None
 
 
+def _pack_bytes(root: Path) -> int:
+    """The bytes of the files of the pack at `root` (how much work building it is)."""
+    from engine.dsl.files import walk_pack
+    return sum(_size(f) for f in walk_pack(root)[0])
+
+
 def _size(path: Path) -> int:
+    """The bytes of the file at `path`; 0 for what is no file (or gone meanwhile)."""
     try:
-        return path.stat().st_size
+        st = path.stat()
     except OSError:
         return 0
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
 
 
 def _read_ahead(paths: Sequence[Path]) -> None:
@@ -498,11 +506,7 @@ def _shares(todo: list[tuple[Path, Any]], n: int) -> list[list[tuple[Path, Any]]
     order) when there is not enough work to deal out."""
     if n < 2 or len(todo) < 2:
         return [todo] if todo else []
-    from engine.dsl.files import walk_pack
-    sizes = {}
-    for root, _key in todo:
-        files, _diags = walk_pack(root)
-        sizes[root] = sum(f.stat().st_size for f in files if f.is_file())
+    sizes = {root: _pack_bytes(root) for root, _key in todo}
     shares: list[list[tuple[Path, Any]]] = [[] for _ in range(min(n, len(todo)))]
     weight = [0] * len(shares)
     for item in sorted(todo, key=lambda it: -sizes[it[0]]):
@@ -566,7 +570,7 @@ def _validate_fresh(packs: list[tuple[Path, tuple[str, str] | None]],
     return out
 
 
-def _validate_built(root: Path, ahead: Any = None) -> tuple[PackReport, Any]:
+def _validate_built(root: Path, ahead: Ahead | None = None) -> tuple[PackReport, Any]:
     """What validating the pack at `root` finds, and its build (None if it crashed);
     `ahead`: for `build_pack`."""
     from engine.dsl.build import build_pack
