@@ -38,14 +38,21 @@ card:
 """
 
 
+ASKING = ("G.decide(", "G.decide1(", "G.pick1(", "G.pick_decide(")
+
+
 def decides(code: str) -> list[str]:
-    return [line for line in code.splitlines() if "G.decide(" in line or "G.decide1(" in line]
+    """The calls that ask for a decision, each as a call (a playout's `if not G.pick1(...):`
+    without its test)."""
+    return [line.strip().removeprefix("if not ").removesuffix(":")
+            for line in code.splitlines() if any(call in line for call in ASKING)]
 
 
 def unzoned(line: str) -> bool:
-    """Are the options of this decision never looked up? (`zoned=False`, or G.decide1, the
-    commonest choice's, made only for options in no zone hidden from the decider.)"""
-    return "G.decide1(" in line or line.endswith("zoned=False)")
+    """Are the options of this decision never looked up? (`zoned=False`, or G.decide1 and
+    G.pick1, the commonest choice's, made only for options in no zone hidden from the
+    decider.)"""
+    return "G.decide1(" in line or "G.pick1(" in line or line.endswith("zoned=False)")
 
 
 def test_which_decisions_look_nothing_up(write_pack):

@@ -1081,8 +1081,9 @@ def _dead(lines: list[str], i: int) -> bool:
 
 
 def test_testgame_reaches_every_rule(testgame):
-    """Random play of the test game runs every line of its compiled rules (record effects
-    that share one text count together), so every feature it uses is exercised."""
+    """Random play of the test game, answer by answer and by playouts, runs every line of
+    its compiled rules (record effects that share one text count together), so every
+    feature it uses is exercised."""
     import sys
     code = testgame.code
     lines = code.splitlines()
@@ -1113,6 +1114,10 @@ def test_testgame_reaches_every_rule(testgame):
             while not g.over:
                 g.apply(g.random_action(rnd))
                 assert g.check_invariants() == []
+        for seed in range(20):  # a playout answers choices where they are asked (pick1)
+            g = testgame.new_game(seed, undo=False)
+            g.playout(random.Random(seed))
+            assert g.over and g.check_invariants() == []
     finally:
         sys.settrace(old)
 

@@ -171,6 +171,67 @@ def test_a_fault_is_raised_as_apply_raises_it(inline_pack, undo):
     assert faults >= 2
 
 
+# Every kind of decision a playout answers where the rules ask it (Runtime.pick1,
+# pick_decide): a plain choice, an optional one, one whose prompt names values, one from a
+# hidden deck (its cards shown to the decider as they are offered) and a question; and a
+# choice of two items, which the run loop answers.
+ASKED_IN_RULES = """
+type card:
+    power: int
+zone deck of card ordered hidden
+zone hand[s: side] of card private
+var total: int = 0
+on setup:
+    for c in card:
+        move c to deck
+    shuffle deck
+    repeat 3:
+        let k = choose k from [1, 2, 3] by red
+        let o = choose o from [1, 2] by blue optional
+        let p = choose p from [4, 5] by red prompt "{total}: add which?"
+        let c = choose c from deck by blue
+        move c to hand[blue]
+        let y = ask red "Double it?"
+        let two = choose 2 x from [1, 2, 3] by blue
+        total = total + k + p + c.power + sum(two)
+        if o != none:
+            total = total + o
+        if y:
+            total = total * 2
+    end game
+"""
+DECK = """
+card:
+  - {id: c1, power: 1}
+  - {id: c2, power: 2}
+  - {id: c3, power: 3}
+  - {id: c4, power: 4}
+"""
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_the_decisions_answered_in_the_rules_play_the_game_apply_plays(inline_pack, log):
+    """Each kind of decision a playout answers where it is asked: the same actions, state
+    (the cards shown to the decider, the decision ids and step counts included) and log as
+    `apply` of `random_action`; and none of them is made into a decision on the way."""
+    pack = inline_pack(ASKED_IN_RULES, DECK)
+    made = []
+    for seed in range(20):
+        a = pack.new_game(seed, log=log, undo=False)
+        b = pack.new_game(seed, log=log, undo=False)
+        mine, theirs = random.Random(seed), random.Random(seed)
+        rt = b.rt
+
+        def counted(*args, decide=rt.decide, **kwargs):
+            made.append(args[1])
+            return decide(*args, **kwargs)
+        rt.decide = counted  # (an instance attribute hides the method)
+        assert b.playout(mine) is applied(a, theirs) is True
+        assert b.actions == a.actions and b.state == a.state
+        assert mine.random() == theirs.random()
+    assert set(made) == {"many"}  # only the choice of two waited for the run loop
+
+
 STUCK = """
 type card:
     power: int

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core.errors import EngineFault
 from engine.core.rt import RuleError, Runaway
+from engine.core.runtime.signals import STOP
 from engine.core.runtime.state import Data
 from engine.core.runtime.undo import Undo
 
@@ -76,6 +77,49 @@ class Decisions(Undo):
             "max": 1, "optional": optional, "prompt": prompt, "require": None,
             "fn": frame["f"]}
         s["asked"] += 1
+
+    def pick1(self, frame: Data, side: str, options: list[Any], optional: bool,
+              prompt: str | None) -> bool:
+        """`decide1`, answered at once while a playout picks the answers (`picker`): True
+        when the answer is in the frame's "in" and the rule goes on in this call, no
+        decision made (the same answer, counters and log as the run loop's `choose` and
+        `give` of it, without building the decision and returning to the loop); else False,
+        the decision waiting as `decide1` leaves it. A decision the run loop answers
+        itself (one answer, or none) is left to it."""
+        pick = self.picker
+        if pick is not None and (len(options) > 1 or optional and options) \
+                and side in self.side_set and len(options) <= self.limits.list_size:
+            value = pick(side, "one", options, optional)
+            if value is not STOP:
+                self.s["asked"] += 1  # (the id the decision would have had is used up)
+                frame["in"] = value
+                return True
+        self.decide1(frame, side, options, optional, prompt)
+        return False
+
+    def pick_decide(self, frame: Data, kind: str, side: str, options: list[Any], lo: int,
+                    hi: int, optional: bool, prompt: str | None,
+                    args: list[Any] | None = None, zoned: bool = True,
+                    args_zoned: bool = True) -> bool:
+        """`decide` of a choice of one item or a yes/no question with no condition, no
+        idle options and not `always asked`, answered at once while a playout picks the
+        answers, as `pick1`: True when answered (the records it offers or names shown to
+        the decider as `decide` shows them), else False, the decision waiting."""
+        pick = self.picker
+        if pick is not None and (kind == "ask" or len(options) > 1 or optional and options) \
+                and side in self.side_set and len(options) <= self.limits.list_size:
+            value = pick(side, kind, options, optional)
+            if value is not STOP:
+                if zoned:
+                    self._show_to(side, options)
+                if args is not None and args_zoned:
+                    self._show_to(side, args, lists=True)
+                self.s["asked"] += 1
+                frame["in"] = value
+                return True
+        self.decide(frame, kind, side, options, lo, hi, optional, prompt, None, args,
+                    zoned=zoned, args_zoned=args_zoned)
+        return False
 
     def open_window(self, frame: Data, name: str, side: str, options: list[Any],
                     prompt: str | None) -> None:

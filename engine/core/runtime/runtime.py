@@ -55,6 +55,7 @@ class Runtime(RunLoop, Zones, Fields):
         self.left = self.limits.steps  # rule steps left before the next decision
         self.undo_side = None  # whose decisions may be undone
         self.barrier_hit = False
+        self.picker = None
         self.memo = None  # (see RuntimeState: kept only while rules run)
         self.field_index = None
         self._run_caches = ({}, {})  # the two, emptied and reused by each run

@@ -157,10 +157,16 @@ class ResumableFunction:
             self.each(value, target)
             return
         if isinstance(value, (A.Choose, A.Ask, A.Order)):
-            self.decision(value)
+            picked = self.decision(value)
             nxt = self.new()
-            self.line(f"F['pc'] = {nxt}")
-            self.line("return 1")
+            if picked is None:
+                self.line(f"F['pc'] = {nxt}")
+                self.line("return 1")
+            else:  # answered here in a playout (G.pick1, G.pick_decide): on at `nxt`, below
+                self.line(f"if not {picked}:")
+                self.line(f"    F['pc'] = {nxt}")
+                self.line("    return 1")
+                self.line(f"pc = {nxt}")
             self.current = nxt
             self._target(target, "F.pop('in')")
             return
@@ -274,36 +280,41 @@ class ResumableFunction:
         self.current = nxt
         self._target(target, "F.pop('rv', None)")
 
-    def decision(self, d: A.Choose | A.Ask | A.Order) -> None:
+    def decision(self, d: A.Choose | A.Ask | A.Order) -> str | None:
+        """Ask for decision `d`: its line written; or, for a choice of one item with no
+        condition and no idle options and for a question, which a playout answers where
+        it is asked, the call that asks it (`G.pick1`, `G.pick_decide`: True when
+        answered) returned for the caller to write."""
         compiler, ctx = self.compiler, self.ctx
         if isinstance(d, A.Ask):
             prompt, args = compiler.prompt(d.prompt, d.prompt_args, ctx)
-            self.line(f"G.decide(F, 'ask', {compiler.expr(d.side, ctx)}, [True, False], 1, 1, "
-                      f"False, {prompt}, None{last_argument(args)}{self._args_shown(d, args)})")
-            return
+            return (f"G.pick_decide(F, 'ask', {compiler.expr(d.side, ctx)}, [True, False], 1, "
+                    f"1, False, {prompt}{last_argument(args)}{self._args_shown(d, args)})")
         if isinstance(d, A.Order):
             self.line(f"G.decide(F, 'order', {compiler.expr(d.by, ctx)}, "
                       f"list({compiler.expr(d.items, ctx)}), 0, 0, False, None, None)")
-            return
+            return None
         kind, by, src, low, high, require = self._choice(d)
         prompt, args = compiler.prompt(d.prompt, d.prompt_args, ctx)
         # asked even with nothing offered (see engine.dsl.pack.window_body)
         if d.window is not None:
             self.line(f"G.open_window(F, {d.window!r}, {by}, {src}, {prompt})")
-            return
+            return None
         # options of a type no zone holds, or from a zone the decider sees, are never hidden
         # from the decider: not looked up
         model, checked = compiler.model, compiler.checked
         zoned = ", zoned=False" if not may_lie_in_zones(model, checked, d.source) \
             or compiler.optimize and zone_seen_by(model, checked, d.source, d.by) else ""
         marks, by, src = self._marks(d, by, src)
-        if kind == "one" and require == "None" and args == "None" and zoned and not marks:
-            # the commonest choice: one of the options, nothing else to it
-            self.line(f"G.decide1(F, {by}, {src}, {d.optional!r}, {prompt})")
-            return
+        if kind == "one" and require == "None" and not marks:
+            if args == "None" and zoned:  # the commonest choice: nothing else to it
+                return f"G.pick1(F, {by}, {src}, {d.optional!r}, {prompt})"
+            return (f"G.pick_decide(F, 'one', {by}, {src}, {low}, {high}, {d.optional!r}, "
+                    f"{prompt}{last_argument(args)}{zoned}{self._args_shown(d, args)})")
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {low}, {high}, {d.optional!r}, "
                   f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
                   f"{marks})")
+        return None
 
     def _marks(self, d: A.Choose, by: str, src: str) -> tuple[str, str, str]:
         """G.decide's `idle=` (the options `no effect when` holds for, worked out here, only
