@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bytecodes  # noqa: E402
+import execution_model  # noqa: E402
 import greedy  # noqa: E402
 import handwritten  # noqa: E402
 import instructions  # noqa: E402
@@ -186,3 +187,40 @@ def test_openspiel_comparison_plays_whole_games_of_each_game_it_names(os_name):
     paired = {theirs: ours for ours, theirs in openspiel.PAIRS + openspiel.CPP_PAIRS}
     assert (ROOT / "bench" / "packs" / paired[os_name] / "pack.yaml").is_file()
     assert openspiel.openspiel(os_name, 0.02) > 0
+
+
+def test_the_hand_lowered_rule_plays_the_games_of_the_generated_one():
+    """bench/execution_model.py's `lowering` times tic-tac-toe's setup rule written by hand
+    as the approved design would compile it: it plays the very games of the generated one,
+    so its figure compares the same work."""
+    from engine.core.loader import instantiate
+    from engine.dsl.build import build_pack
+    pack = instantiate(build_pack(ROOT / "bench" / "packs" / "tictactoe"))  # (its own)
+    scratch: dict = {}
+    exec(compile(execution_model.STRUCTURED_TICTACTOE, "<structured>", "exec"), pack.ns,
+         scratch)
+    machine = pack.ns["FUNCS"]["t0_on_setup"]
+    played = execution_model.games(pack, range(40))
+    pack.ns["FUNCS"]["t0_on_setup"] = scratch["t0_on_setup"]
+    assert scratch["t0_on_setup"] is not machine
+    assert execution_model.games(pack, range(40)) == played
+
+
+def test_a_pack_runs_its_rules_from_another_module(tmp_path, monkeypatch):
+    """`use_compiled_rules` points a pack at the functions of a module of its generated
+    code (Cython's, in the benchmark; here the same code as a plain module): the pack then
+    runs them, and plays the same games."""
+    import importlib
+
+    from engine.core.loader import instantiate
+    from engine.dsl.build import build_pack
+    root = ROOT / "bench" / "packs" / "kuhn"
+    build = build_pack(root)
+    (tmp_path / "kuhn_rules.py").write_text(build.code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("kuhn_rules")
+    played = execution_model.games(load_pack(root), range(40))
+    pack = instantiate(build)  # (a pack of its own: load_pack's is shared)
+    execution_model.use_compiled_rules(pack, module)
+    assert pack.ns["FUNCS"]["t0_on_setup"] is module.t0_on_setup
+    assert execution_model.games(pack, range(40)) == played

@@ -1,0 +1,283 @@
+"""What the execution model costs, for issue 34: prints figures, asserts nothing.
+
+Two measurements of where a small game's time goes, each against the engine as it is:
+
+`lowering`: tic-tac-toe's setup rule as the compiler writes it (a state machine: `while
+True: if pc == ...` over numbered blocks, its locals in the frame's `L` dict) against the
+same rule written by hand as the approved design would generate it (structured code, one
+entry per resume point, its locals Python locals, saved to the frame only where it waits).
+Only that function differs; the games are the same (checked).
+
+`cython`: the runtime (engine/core/runtime and the modules a playout runs through) and each
+pack's generated rules compiled to C by Cython, as they are (no type declarations added),
+against plain Python: four configurations, each in its own process on a scratch copy of
+engine/, after a check that every configuration plays the same games. Needs
+`pip install cython` and a C compiler; compiling Hannibal's rules takes a few minutes.
+
+Run: python bench/execution_model.py [--part lowering|cython|both] [--packs P,...]
+     [--seconds S]
+(packs by name or path; the default: the bench packs tic-tac-toe, Kuhn and ap_battle)
+
+Measured at 3867f4c (one core, the other idle; games/s by Game.playout, log and undo off;
+every configuration played the same games):
+  lowering, tic-tac-toe: state machine 48,627, structured by hand 49,714 (1.02x)
+  cython (compiled in 361 s)  python  runtime C  rules C   both C   issue 34's target
+    tictactoe                 44,707   47,991    53,844    57,930   94,500 (0.6x pyspiel C++)
+    kuhn                     127,396  131,616   122,722   136,769  167,400 (1.0x pyspiel C++)
+    ap_battle                  8,889   12,363    10,126    13,151   25,500 (0.5x hand-written)
+    hannibal                      92      112       121       153      150
+So the state machine is not where a small game's time goes (2%), and Python's
+interpretation of the rules (0-32%) and of the runtime (3-39%) only part of it: the rest is
+the work itself in the engine's protocol per decision and per change (the state's dicts,
+the frames, the event queue), which the same code in C does not remove. Compiled, Hannibal
+reaches its target; the small games do not (tic-tac-toe's would be faster than the
+hand-written Python reference, 84,000).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_PACKS = ("bench/packs/tictactoe", "bench/packs/kuhn", "bench/packs/ap_battle")
+# the modules a playout runs through, compiled for `--part cython`
+RUNTIME_MODULES = ("engine/core/runtime/*.py", "engine/core/playouts.py",
+                   "engine/core/starts.py", "engine/core/rng.py", "engine/core/game.py",
+                   "engine/core/decisions.py", "engine/core/copies.py",
+                   "engine/core/graph.py")
+
+# tic-tac-toe's setup rule (bench/packs/tictactoe/rules.rules) lowered by hand as the
+# approved design would: what the compiler writes for it, block by block, restructured
+STRUCTURED_TICTACTOE = '''
+def t0_on_setup(G, F):
+    PV = G.pv
+    L = F['L']
+    pc = F['pc']
+    if pc == 0:
+        it1 = list(range(G.count(9)))
+        ix2 = 0
+    elif pc == 3:
+        it1, ix2 = L['_it1'], L['_ix2']
+    else:
+        G.fault(f'no resume point {pc!r} in this rule')
+    while True:
+        if pc == 3:
+            l_c = F.pop('in')
+            G.set('mark', l_c, PV['active'][''])
+            if p_won(G, PV['active']['']):
+                G.win(PV['active'][''])
+            G.set('active', '', G.other[PV['active']['']])
+        if ix2 >= len(it1):
+            L.pop('_it1', None)
+            L.pop('_ix2', None)
+            G.win(None)
+            return 0
+        ix2 += 1
+        _t1 = []
+        _t2 = PV['mark']
+        for l_c in G.all('cell'):
+            if _t2[l_c] is None:
+                _t1.append(l_c)
+        if not G.pick1(F, PV['active'][''], _t1, False, None):
+            F['pc'] = 3
+            L['_it1'], L['_ix2'] = it1, ix2
+            return 1
+        pc = 3
+'''
+
+
+def games(pack: Any, seeds: range) -> list[Any]:
+    """Each game of `seeds` played out at random: its result and its state's counters."""
+    out = []
+    for seed in seeds:
+        game = pack.new_game(seed, log=False, undo=False)
+        game.playout(random.Random(seed))
+        s = game.rt.s
+        out.append((game.result.winner, game.result.reason, s["decisions"], s["steps"],
+                    s["rng"]))
+    return out
+
+
+def rate(pack: Any, seconds: float) -> float:
+    """Random games a second of process time, by Game.playout, log and undo off: the best
+    of three runs of about `seconds` / 3 each."""
+    rnd = random.Random(1)
+    n = 64
+    while True:  # games enough for a third of the time
+        start = time.process_time()
+        for i in range(n):
+            pack.new_game(i, log=False, undo=False).playout(rnd)
+        took = time.process_time() - start
+        if took >= seconds / 12:
+            break
+        n *= 2
+    n = max(1, int(n * (seconds / 3) / took))
+    best = 0.0
+    for _ in range(3):
+        start = time.process_time()
+        for i in range(n):
+            pack.new_game(i, log=False, undo=False).playout(rnd)
+        best = max(best, n / (time.process_time() - start))
+    return best
+
+
+def lowering(seconds: float) -> None:
+    from engine.core.loader import load_pack
+    pack = load_pack(ROOT / "bench" / "packs" / "tictactoe")
+    ns = pack.ns
+    machine = ns["FUNCS"]["t0_on_setup"]
+    scratch: dict[str, Any] = {}
+    exec(compile(STRUCTURED_TICTACTOE, "<structured>", "exec"), ns, scratch)
+    structured = scratch["t0_on_setup"]
+    # the rule is reached through FUNCS by its name (the run loop reads it from there)
+    same = []
+    for fn in (machine, structured):
+        ns["FUNCS"]["t0_on_setup"] = fn
+        same.append(games(pack, range(200)))
+    print(f"lowering, tictactoe: the same 200 games: {same[0] == same[1]}")
+    rates: dict[str, list[float]] = {"state machine": [], "structured": []}
+    for _ in range(3):  # alternating, so a change of the machine's load falls on both
+        for label, fn in (("state machine", machine), ("structured", structured)):
+            ns["FUNCS"]["t0_on_setup"] = fn
+            rates[label].append(rate(pack, seconds / 6))
+    ns["FUNCS"]["t0_on_setup"] = machine
+    a, b = max(rates["state machine"]), max(rates["structured"])
+    print(f"  state machine {a:,.0f} games/s, structured by hand {b:,.0f} ({b / a:.2f}x)")
+
+
+# run in a configuration's process: the pack, the generated rules compiled or not
+CHILD = textwrap.dedent('''
+    import importlib, json, sys, types
+    sys.path.insert(0, sys.argv[1])
+    import bench.execution_model as em
+    from engine.core.loader import load_pack
+    pack = load_pack(sys.argv[2])
+    if sys.argv[3] != "-":
+        em.use_compiled_rules(pack, importlib.import_module(sys.argv[3]))
+    print(json.dumps({"games": repr(em.games(pack, range(100))),
+                      "rate": em.rate(pack, float(sys.argv[4]))}))
+''')
+
+
+def use_compiled_rules(pack: Any, module: Any) -> None:
+    """Point `pack`'s tables at the functions of `module`, its generated code compiled:
+    the tables the loader added to the pack's namespace are given to the module too (its
+    functions read their globals there)."""
+    import types
+    ns, own = pack.ns, module.__dict__
+    for key, value in ns.items():
+        if key not in own or key.startswith(("RF_", "ZK_")):
+            own[key] = value
+    seen: set[int] = set()
+
+    def swap(x: Any) -> Any:
+        if isinstance(x, types.FunctionType):
+            compiled = own.get(x.__name__)
+            return compiled if callable(compiled) else x
+        if id(x) in seen:
+            return x
+        seen.add(id(x))
+        if isinstance(x, dict):
+            for k in list(x):
+                x[k] = swap(x[k])
+        elif isinstance(x, list):
+            x[:] = [swap(v) for v in x]
+        elif isinstance(x, tuple):
+            return tuple(swap(v) for v in x)
+        return x
+
+    for key in list(ns):
+        if key != "__builtins__":
+            ns[key] = swap(ns[key])
+
+
+def cythonize(sources: list[str], where: Path) -> None:
+    """Compile `sources` (paths or patterns under `where`) in place with Cython."""
+    setup = where / "setup_cython.py"
+    setup.write_text(textwrap.dedent(f'''
+        import glob
+        import os
+        from setuptools import setup
+        from Cython.Build import cythonize
+        mods = sorted({{m for p in {sources!r} for m in glob.glob(p)
+                       if not m.endswith("__init__.py")}})
+        setup(ext_modules=cythonize(mods, compiler_directives={{"language_level": 3}},
+                                    quiet=True, nthreads=os.cpu_count() or 1))
+    '''), encoding="utf-8")
+    subprocess.run([sys.executable, str(setup), "build_ext", "--inplace", "-q"], cwd=where,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def cython(packs: list[str], seconds: float) -> None:
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        print("cython: not installed (pip install cython); skipped")
+        return
+    from engine.dsl.build import build_pack
+    from engine.dsl.places import resolve_pack
+    with tempfile.TemporaryDirectory() as tmp:
+        plain, compiled = Path(tmp) / "plain", Path(tmp) / "compiled"
+        for where in (plain, compiled):
+            shutil.copytree(ROOT / "engine", where / "engine",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(ROOT / "bench", where / "bench",
+                            ignore=shutil.ignore_patterns("__pycache__", "packs"))
+        rules = Path(tmp) / "rules"
+        rules.mkdir()
+        refs = {}
+        for i, ref in enumerate(packs):
+            root = resolve_pack(str(ROOT / ref) if (ROOT / ref).is_dir() else ref)
+            code = build_pack(root).code
+            if code is None:
+                raise SystemExit(f"{ref}: the pack does not build (engine validate {ref})")
+            refs[ref] = (str(root), f"rules_{i}")
+            (rules / f"rules_{i}.py").write_text(code, encoding="utf-8")
+        start = time.perf_counter()
+        cythonize(list(RUNTIME_MODULES), compiled)
+        cythonize(["rules_*.py"], rules)
+        print(f"cython: compiled in {time.perf_counter() - start:.0f} s")
+        print(f"{'games/s':18s} {'python':>10s} {'runtime C':>10s} {'rules C':>10s} "
+              f"{'both C':>10s}")
+        env = {**os.environ, "PYTHONPATH": str(rules)}
+        for ref, (path, module) in refs.items():
+            row, played = [], []
+            for engine, gen in ((plain, "-"), (compiled, "-"), (plain, module),
+                                (compiled, module)):
+                got = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(engine), path, gen, str(seconds)],
+                    env=env, check=True, capture_output=True, text=True).stdout
+                data = json.loads(got.strip().splitlines()[-1])
+                row.append(data["rate"])
+                played.append(data["games"])
+            same = "" if len(set(played)) == 1 else "  (not the same games: no figure)"
+            print(f"{Path(ref).name:18s} " + " ".join(f"{r:10,.0f}" for r in row) + same)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("lowering", "cython", "both"), default="both")
+    parser.add_argument("--packs", default=",".join(DEFAULT_PACKS))
+    parser.add_argument("--seconds", type=float, default=6.0,
+                        help="play time per figure")
+    args = parser.parse_args(argv)
+    if args.part in ("lowering", "both"):
+        lowering(args.seconds)
+    if args.part in ("cython", "both"):
+        cython(args.packs.split(","), args.seconds)
+
+
+if __name__ == "__main__":
+    main()
