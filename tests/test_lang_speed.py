@@ -272,6 +272,29 @@ on setup:
         pack.new_game(0)
 
 
+@pytest.mark.parametrize("use", ["best = min(20, distance(roads, a, b))",
+                                 "best = distance(roads, a, b) + 1",
+                                 "if distance(roads, a, b) > 2:\n        best = 1"])
+def test_none_as_a_number_is_a_fault_that_says_so(inline_pack, use):
+    """A value that may be none (no path between two towns) used as a number: the checker
+    has no type for "may be none", so the fault says in the rules' words what happened,
+    with Python's message after it."""
+    pack = inline_pack(f"""
+type town
+type road:
+    a: town
+    b: town
+graph roads of town via road
+var best: int = 0
+on setup:
+    {use}
+""", "town:\n  - {id: a}\n  - {id: b}\nroad:\n  - {id: aa, a: a, b: a}\n")
+    with pytest.raises(EngineFault, match=r"rules.rules:8: none was used where a value is "
+                                          r"needed: as a number, in a comparison or as a "
+                                          r"list .*\(TypeError: .*NoneType"):
+        pack.new_game(0)
+
+
 def test_none_in_a_value_check_or_graph_filter_says_so_too(inline_pack):
     """Rules run outside a game (a value called on the pack, a `check`, a graph's filter)
     report the same words as a rule in play (engine.core.runtime.broke)."""

@@ -14,10 +14,15 @@ _MARK_LINE = re.compile(r"# @L(\d+)$")
 def broke(err: Exception) -> str:
     """What broke in a rule, for the designer: the Python error, and what it means where the
     rules' own words say more (none used as a record or an index: the table of a field, a
-    zone or a var has no entry for it)."""
+    zone or a var has no entry for it; none in arithmetic or a comparison)."""
     if isinstance(err, KeyError) and err.args == (None,):
         return ("none was used as a record or as an index (of a zone or var), where a value "
                 "is needed (KeyError: None)")
+    if isinstance(err, TypeError) and "'NoneType'" in str(err):
+        # the checker has no type for "may be none": such a value reaches arithmetic
+        return ("none was used where a value is needed: as a number, in a comparison or as "
+                "a list (a value that may be none: a distance with no path, a field or var not "
+                f"set, an optional choice not taken?) (TypeError: {err})")
     return f"{type(err).__name__}: {err}"
 
 
