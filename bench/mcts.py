@@ -34,6 +34,10 @@ Tried as Carthage in Hannibal at mcts:100 and not kept (the code of neither was 
   progressive widening trying first the answer the search heuristic puts best one answer
     on (each untried answer given on a copy, scored once a node), at every node of either
     side (at e1d65fa): 6/13 (seeds 0-12; 23.2-70.9%), stopped; 0.19 s a searched decision
+  search.rules given Hannibal's march on Rome (1 a step nearer Roma by land, at most 20;
+    at 3867f4c): 13/30 (27.4-60.8%), lost when Hannibal was displaced 6 (seed 002 §8.9),
+    on political points after the last turn 11; not kept. A first run without a guard for
+    no land path faulted 14 times (none in `min`: the fault message now says so, 2f21baf)
 Measured at commit 9f2dba8 (search.rules counts a PC with no line end in its space or next
 door as lost, seed 002 §15.4: as Carthage the search had placed its ops' PCs where the
 isolation phase removed them every turn, 4-9 a turn in seed 1; nice, load 2-3), mcts:100:
