@@ -1385,7 +1385,10 @@ def test_run_time_fault_names_the_rule(inline_pack):
     g = pack.new_game(3)
     with pytest.raises(EngineFault) as err:
         g.apply(1)
-    assert err.value.message.startswith(f"{pack.root / 'rules.rules'}:6: TypeError")
+    assert err.value.message.startswith(f"{pack.root / 'rules.rules'}:6: none was used where "
+                                        "a value is needed")
+    assert "the smallest or largest of no items" in err.value.message
+    assert "(TypeError: '<=' not supported" in err.value.message
     assert err.value.seed == 3 and err.value.actions == [1]
 
 

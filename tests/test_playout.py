@@ -163,7 +163,7 @@ def test_a_fault_is_raised_as_apply_raises_it(inline_pack, undo):
         with pytest.raises(EngineFault) as got:
             b.playout(mine)
         assert got.value.message == expected.message
-        assert "rules.rules:9: TypeError" in got.value.message
+        assert "rules.rules:9: none was used where a value is needed" in got.value.message
         assert got.value.actions == expected.actions and got.value.seed == seed
         assert b.actions == a.actions == expected.actions[:-1]
         assert b.state == a.state and b.decision is not None

@@ -5,7 +5,7 @@ one item or a question is answered where the rules ask it (`Runtime.picker`, cal
 `pick1` and `pick_decide` in the generated code): no decision is built, the rule does not
 return to the run loop, and the game is the same, draw for draw, counter for counter
 (`bench/run.py --compare` at 3867f4c: 7-24% more games/s on the bench packs, 10-14% on
-Ante Portas and Hannibal)."""
+the shipped ones)."""
 from __future__ import annotations
 
 import random

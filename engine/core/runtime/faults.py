@@ -21,8 +21,9 @@ def broke(err: Exception) -> str:
     if isinstance(err, TypeError) and "'NoneType'" in str(err):
         # the checker has no type for "may be none": such a value reaches arithmetic
         return ("none was used where a value is needed: as a number, in a comparison or as "
-                "a list (a value that may be none: a distance with no path, a field or var not "
-                f"set, an optional choice not taken?) (TypeError: {err})")
+                "a list (a value that may be none: the smallest or largest of no items, a "
+                "distance with no path, a field or var not set, an optional choice not "
+                f"taken?) (TypeError: {err})")
     return f"{type(err).__name__}: {err}"
 
 
