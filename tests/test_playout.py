@@ -173,8 +173,9 @@ def test_a_fault_is_raised_as_apply_raises_it(inline_pack, undo):
 
 # Every kind of decision a playout answers where the rules ask it (Runtime.pick1,
 # pick_decide): a plain choice, an optional one, one whose prompt names values, one from a
-# hidden deck (its cards shown to the decider as they are offered) and a question; and a
-# choice of two items, which the run loop answers.
+# hidden deck (its cards shown to the decider as they are offered), a question, one with
+# an option that does nothing now (not drawn while another is legal) and one always asked
+# (with one option); and a choice of two items, which the run loop answers.
 ASKED_IN_RULES = """
 type card:
     power: int
@@ -192,8 +193,10 @@ on setup:
         let c = choose c from deck by blue
         move c to hand[blue]
         let y = ask red "Double it?"
+        let q = choose q from [1, 2, 3] by red no effect when q == 2 and total > 20
+        let one = choose one from [k] by blue always asked
         let two = choose 2 x from [1, 2, 3] by blue
-        total = total + k + p + c.power + sum(two)
+        total = total + k + p + c.power + sum(two) + q + one
         if o != none:
             total = total + o
         if y:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core.decisions import random_answer, shown
+from engine.core.decisions import doing_something, random_answer, shown
 from engine.core.runtime import STOP
 
 if TYPE_CHECKING:
@@ -69,7 +69,8 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
     own = (single, below) if single is not None else None
     drawing = {side: (r, _below(r)) for side, r in by_side.items()} if own is None else {}
 
-    def pick(side: str, kind: str, options: list[Any], optional: bool) -> Any:
+    def pick(side: str, kind: str, options: list[Any], optional: bool,
+             idle: list[Any] | None) -> Any:
         """A choice of one item or a yes/no question answered where the rules ask it
         (Runtime.pick1, pick_decide): what the run loop, `choose` and `give` do for it, in
         their order, without the decision, the answer drawn as `random_answer` draws it;
@@ -81,10 +82,14 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
             return STOP
         s["steps"] += budget - rt.left  # (the run loop's count of a decision's steps)
         rt.left = budget
+        n = len(options)
         if kind == "ask":
             value: Any = rnd.random() < 0.5
+        elif idle:  # (as random_answer draws among the answers doing something now)
+            live = doing_something({"options": options, "idle": idle, "optional": optional})
+            i = live[draw(len(live))]
+            value = options[i] if i < n else None
         else:
-            n = len(options)
             i = draw(n + 1 if optional else n)
             value = options[i] if i < n else None
         log_length = len(log)

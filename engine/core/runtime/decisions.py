@@ -89,7 +89,7 @@ class Decisions(Undo):
         pick = self.picker
         if pick is not None and (len(options) > 1 or optional and options) \
                 and side in self.side_set and len(options) <= self.limits.list_size:
-            value = pick(side, "one", options, optional)
+            value = pick(side, "one", options, optional, None)
             if value is not STOP:
                 self.s["asked"] += 1  # (the id the decision would have had is used up)
                 frame["in"] = value
@@ -100,15 +100,19 @@ class Decisions(Undo):
     def pick_decide(self, frame: Data, kind: str, side: str, options: list[Any], lo: int,
                     hi: int, optional: bool, prompt: str | None,
                     args: list[Any] | None = None, zoned: bool = True,
-                    args_zoned: bool = True) -> bool:
-        """`decide` of a choice of one item or a yes/no question with no condition, no
-        idle options and not `always asked`, answered at once while a playout picks the
-        answers, as `pick1`: True when answered (the records it offers or names shown to
-        the decider as `decide` shows them), else False, the decision waiting."""
+                    args_zoned: bool = True, idle: list[Any] | None = None,
+                    asked: bool = False) -> bool:
+        """`decide` of a choice of one item with no condition, or of a yes/no question,
+        answered at once while a playout picks the answers, as `pick1`: True when answered
+        (never an idle option while another is legal, as `random_answer` draws; the records
+        it offers or names shown to the decider as `decide` shows them), else False, the
+        decision waiting. One the run loop answers itself is left to it: one answer or none,
+        unless `always asked`, which it answers with its one option."""
         pick = self.picker
-        if pick is not None and (kind == "ask" or len(options) > 1 or optional and options) \
+        if pick is not None and (kind == "ask" or len(options) > 1
+                                 or options and (optional or asked)) \
                 and side in self.side_set and len(options) <= self.limits.list_size:
-            value = pick(side, kind, options, optional)
+            value = pick(side, kind, options, optional, idle)
             if value is not STOP:
                 if zoned:
                     self._show_to(side, options)
@@ -118,7 +122,7 @@ class Decisions(Undo):
                 frame["in"] = value
                 return True
         self.decide(frame, kind, side, options, lo, hi, optional, prompt, None, args,
-                    zoned=zoned, args_zoned=args_zoned)
+                    zoned=zoned, args_zoned=args_zoned, idle=idle, asked=asked)
         return False
 
     def open_window(self, frame: Data, name: str, side: str, options: list[Any],

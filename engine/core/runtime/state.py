@@ -65,9 +65,10 @@ class RuntimeState:
     undo_side: str | None  # whose decisions may be undone (engine.core.runtime.undo)
     barrier_hit: bool  # something random or hidden happened since `watch`
     # While a playout runs (None otherwise): answers a choice of one item or a question
-    # where the rules ask it, `picker(side, kind, options, optional)`, or STOP to leave it
-    # to the run loop (engine.core.playouts; runtime.decisions `pick1`, `pick_decide`)
-    picker: Callable[[str, str, list[Any], bool], Any] | None
+    # where the rules ask it, `picker(side, kind, options, optional, idle)`, or STOP to
+    # leave it to the run loop (engine.core.playouts; runtime.decisions `pick1`,
+    # `pick_decide`)
+    picker: Callable[[str, str, list[Any], bool, list[Any] | None], Any] | None
     # Results of values that only read the state (engine.dsl.compile.memo.run_memo_values), by
     # (value, arguments...) -> (result, steps it took): kept only while rules run (None
     # otherwise, so that a host or test that changes the state between runs never reads

@@ -282,9 +282,9 @@ class ResumableFunction:
 
     def decision(self, d: A.Choose | A.Ask | A.Order) -> str | None:
         """Ask for decision `d`: its line written; or, for a choice of one item with no
-        condition and no idle options and for a question, which a playout answers where
-        it is asked, the call that asks it (`G.pick1`, `G.pick_decide`: True when
-        answered) returned for the caller to write."""
+        condition and for a question, which a playout answers where it is asked, the call
+        that asks it (`G.pick1`, `G.pick_decide`: True when answered) returned for the
+        caller to write."""
         compiler, ctx = self.compiler, self.ctx
         if isinstance(d, A.Ask):
             prompt, args = compiler.prompt(d.prompt, d.prompt_args, ctx)
@@ -306,11 +306,12 @@ class ResumableFunction:
         zoned = ", zoned=False" if not may_lie_in_zones(model, checked, d.source) \
             or compiler.optimize and zone_seen_by(model, checked, d.source, d.by) else ""
         marks, by, src = self._marks(d, by, src)
-        if kind == "one" and require == "None" and not marks:
-            if args == "None" and zoned:  # the commonest choice: nothing else to it
+        if kind == "one" and require == "None":
+            if args == "None" and zoned and not marks:  # the commonest: nothing else to it
                 return f"G.pick1(F, {by}, {src}, {d.optional!r}, {prompt})"
             return (f"G.pick_decide(F, 'one', {by}, {src}, {low}, {high}, {d.optional!r}, "
-                    f"{prompt}{last_argument(args)}{zoned}{self._args_shown(d, args)})")
+                    f"{prompt}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
+                    f"{marks})")
         self.line(f"G.decide(F, {kind!r}, {by}, {src}, {low}, {high}, {d.optional!r}, "
                   f"{prompt}, {require}{last_argument(args)}{zoned}{self._args_shown(d, args)}"
                   f"{marks})")
