@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.core.decisions import doing_something, random_answer, shown
+from engine.core.decisions import random_answer, shown
 from engine.core.runtime import STOP
 
 if TYPE_CHECKING:
@@ -82,16 +82,15 @@ def play_on(rt: Runtime, actions: list[Any], limit: int, single: random.Random |
             return STOP
         s["steps"] += budget - rt.left  # (the run loop's count of a decision's steps)
         rt.left = budget
-        n = len(options)
-        if kind == "ask":
-            value: Any = rnd.random() < 0.5
-        elif idle:  # (as random_answer draws among the answers doing something now)
-            live = doing_something({"options": options, "idle": idle, "optional": optional})
-            i = live[draw(len(live))]
-            value = options[i] if i < n else None
-        else:
+        if kind == "one" and not idle:  # (most: random_answer's own draw, inline)
+            n = len(options)
             i = draw(n + 1 if optional else n)
-            value = options[i] if i < n else None
+            value: Any = options[i] if i < n else None
+        else:  # a question, or a choice with options doing nothing now: as it draws them
+            asked: dict[str, Any] = {"kind": kind, "options": options, "optional": optional}
+            if idle:
+                asked["idle"] = idle
+            value = random_answer(asked, rnd, check_require)
         log_length = len(log)
         actions.append(value)
         s["decisions"] += 1
