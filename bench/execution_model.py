@@ -19,7 +19,8 @@ Run: python bench/execution_model.py [--part lowering|cython|both] [--packs P,..
 (packs by name or path; the default: the bench packs tic-tac-toe, Kuhn and ap_battle)
 
 Measured at 3867f4c (one core, the other idle; games/s by Game.playout, log and undo off;
-every configuration played the same games):
+every configuration played the same games; timed then in batches, now by bench/run.py's
+games_per_second, which reads the clock every game: Kuhn's come out a few % lower):
   lowering, tic-tac-toe: state machine 48,627, structured by hand 49,714 (1.02x)
   cython (compiled in 361 s)  python  runtime C  rules C   both C   issue 34's target
     tictactoe                 44,707   47,991    53,844    57,930   94,500 (0.6x pyspiel C++)
@@ -111,26 +112,14 @@ def games(pack: Any, seeds: range) -> list[Any]:
 
 
 def rate(pack: Any, seconds: float) -> float:
-    """Random games a second of process time, by Game.playout, log and undo off: the best
-    of three runs of about `seconds` / 3 each."""
-    rnd = random.Random(1)
-    n = 64
-    while True:  # games enough for a third of the time
-        start = time.process_time()
-        for i in range(n):
-            pack.new_game(i, log=False, undo=False).playout(rnd)
-        took = time.process_time() - start
-        if took >= seconds / 12:
-            break
-        n *= 2
-    n = max(1, int(n * (seconds / 3) / took))
-    best = 0.0
-    for _ in range(3):
-        start = time.process_time()
-        for i in range(n):
-            pack.new_game(i, log=False, undo=False).playout(rnd)
-        best = max(best, n / (time.process_time() - start))
-    return best
+    """Random games a second of process time, the best of three runs of `seconds` / 3 by
+    bench/run.py's `games_per_second` (game i with seed i, by Game.playout, log and undo
+    off), which loads the pack again by its folder: the very pack given (load_pack keeps
+    one a folder), its functions as this module set them."""
+    from bench.run import games_per_second
+    from engine.core.loader import load_pack
+    assert load_pack(pack.root) is pack, "a pack of its own (instantiate) is not timed"
+    return max(games_per_second(pack.root, seconds / 3)[0] for _ in range(3))
 
 
 def lowering(seconds: float) -> None:
