@@ -8,11 +8,13 @@ same rule written by hand as the approved design would generate it (structured c
 entry per resume point, its locals Python locals, saved to the frame only where it waits).
 Only that function differs; the games are the same (checked).
 
-`cython`: the runtime (engine/core/runtime and the modules a playout runs through) and each
-pack's generated rules compiled to C by Cython, as they are (no type declarations added),
-against plain Python: four configurations, each in its own process on a scratch copy of
-engine/, after a check that every configuration plays the same games. Needs
-`pip install cython` and a C compiler; compiling Hannibal's rules takes a few minutes.
+`cython`: the runtime and each pack's generated rules compiled to C by Cython, as they
+are (no type declarations added), against plain Python, built as a user builds them: the
+runtime by `ENGINE_COMPILE=1 pip wheel` (hatch_build.py: the modules pyproject.toml lists),
+the rules by `engine compile` (engine.dsl.native), into a scratch folder and cache. Four
+configurations, each in its own process, after a check that every one plays the same games.
+Needs `pip install -e '.[compile]'` and a C compiler; compiling Hannibal's rules takes a few
+minutes.
 
 Run: python bench/execution_model.py [--part lowering|cython|both] [--packs P,...]
      [--seconds S]
@@ -27,6 +29,9 @@ games_per_second, which reads the clock every game: Kuhn's come out a few % lowe
     kuhn                     127,396  131,616   122,722   136,769  167,400 (1.0x pyspiel C++)
     ap_battle                  8,889   12,363    10,126    13,151   25,500 (0.5x hand-written)
     hannibal                      92      112       121       153      150
+Since then the compiled build is a feature (`engine compile`, ENGINE_COMPILE=1; README,
+"Faster: compiled to C", for today's figures: Hannibal 145-149 with both compiled, rules at
+-O3, on a machine where the Python gives 94-99).
 So the state machine is not where a small game's time goes (2%), and Python's
 interpretation of the rules (0-32%) and of the runtime (3-39%) only part of it: the rest is
 the work itself in the engine's protocol per decision and per change (the state's dicts,
@@ -40,7 +45,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,12 +57,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_PACKS = ("bench/packs/tictactoe", "bench/packs/kuhn", "bench/packs/ap_battle")
-# the modules a playout runs through, compiled for `--part cython`
-RUNTIME_MODULES = ("engine/core/runtime/*.py", "engine/core/playouts.py",
-                   "engine/core/starts.py", "engine/core/rng.py", "engine/core/game.py",
-                   "engine/core/decisions.py", "engine/core/copies.py",
-                   "engine/core/graph.py")
-
 # tic-tac-toe's setup rule (bench/packs/tictactoe/rules.rules) lowered by hand as the
 # approved design would: what the compiler writes for it, block by block, restructured
 STRUCTURED_TICTACTOE = '''
@@ -146,109 +144,62 @@ def lowering(seconds: float) -> None:
     print(f"  state machine {a:,.0f} games/s, structured by hand {b:,.0f} ({b / a:.2f}x)")
 
 
-# run in a configuration's process: the pack, the generated rules compiled or not
+# run in a configuration's process: the engine on its PYTHONPATH (the installed wheel's
+# compiled runtime, or this checkout's Python), compiled rules by its ENGINE_NATIVE
 CHILD = textwrap.dedent('''
-    import importlib, json, sys, types
-    sys.path.insert(0, sys.argv[1])
-    import bench.execution_model as em
-    from engine.core.loader import load_pack
+    import json, sys
+    from engine.core.loader import load_pack, runtime_compiled
     pack = load_pack(sys.argv[2])
-    if sys.argv[3] != "-":
-        em.use_compiled_rules(pack, importlib.import_module(sys.argv[3]))
+    sys.path.append(sys.argv[1])  # (after the engine is imported: bench's own path insert)
+    import bench.execution_model as em
     print(json.dumps({"games": repr(em.games(pack, range(100))),
-                      "rate": em.rate(pack, float(sys.argv[4]))}))
+                      "rate": em.rate(pack, float(sys.argv[3])),
+                      "runtime": runtime_compiled(),
+                      "rules": not pack.code_file.startswith("<pack ")}))
 ''')
 
 
-def use_compiled_rules(pack: Any, module: Any) -> None:
-    """Point `pack`'s tables at the functions of `module`, its generated code compiled:
-    the tables the loader added to the pack's namespace are given to the module too (its
-    functions read their globals there)."""
-    import types
-    ns, own = pack.ns, module.__dict__
-    for key, value in ns.items():
-        if key not in own or key.startswith(("RF_", "ZK_")):
-            own[key] = value
-    seen: set[int] = set()
-
-    def swap(x: Any) -> Any:
-        if isinstance(x, types.FunctionType):
-            compiled = own.get(x.__name__)
-            return compiled if callable(compiled) else x
-        if id(x) in seen:
-            return x
-        seen.add(id(x))
-        if isinstance(x, dict):
-            for k in list(x):
-                x[k] = swap(x[k])
-        elif isinstance(x, list):
-            x[:] = [swap(v) for v in x]
-        elif isinstance(x, tuple):
-            return tuple(swap(v) for v in x)
-        return x
-
-    for key in list(ns):
-        if key != "__builtins__":
-            ns[key] = swap(ns[key])
-
-
-def cythonize(sources: list[str], where: Path) -> None:
-    """Compile `sources` (paths or patterns under `where`) in place with Cython."""
-    setup = where / "setup_cython.py"
-    setup.write_text(textwrap.dedent(f'''
-        import glob
-        import os
-        from setuptools import setup
-        from Cython.Build import cythonize
-        mods = sorted({{m for p in {sources!r} for m in glob.glob(p)
-                       if not m.endswith("__init__.py")}})
-        setup(ext_modules=cythonize(mods, compiler_directives={{"language_level": 3}},
-                                    quiet=True, nthreads=os.cpu_count() or 1))
-    '''), encoding="utf-8")
-    subprocess.run([sys.executable, str(setup), "build_ext", "--inplace", "-q"], cwd=where,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 def cython(packs: list[str], seconds: float) -> None:
-    try:
-        import Cython  # noqa: F401
-    except ImportError:
-        print("cython: not installed (pip install cython); skipped")
+    """The four configurations, built as a user builds them: the runtime by
+    `ENGINE_COMPILE=1 pip wheel` (hatch_build.py), each pack's rules by `engine compile`
+    (engine.dsl.native), into a scratch folder and a scratch cache."""
+    import importlib.util
+    if importlib.util.find_spec("Cython") is None:
+        print("cython: not installed (pip install -e '.[compile]'); skipped")
         return
-    from engine.dsl.build import build_pack
     from engine.dsl.places import resolve_pack
     with tempfile.TemporaryDirectory() as tmp:
-        plain, compiled = Path(tmp) / "plain", Path(tmp) / "compiled"
-        for where in (plain, compiled):
-            shutil.copytree(ROOT / "engine", where / "engine",
-                            ignore=shutil.ignore_patterns("__pycache__"))
-            shutil.copytree(ROOT / "bench", where / "bench",
-                            ignore=shutil.ignore_patterns("__pycache__", "packs"))
-        rules = Path(tmp) / "rules"
-        rules.mkdir()
-        refs = {}
-        for i, ref in enumerate(packs):
-            root = resolve_pack(str(ROOT / ref) if (ROOT / ref).is_dir() else ref)
-            code = build_pack(root).code
-            if code is None:
-                raise SystemExit(f"{ref}: the pack does not build (engine validate {ref})")
-            refs[ref] = (str(root), f"rules_{i}")
-            (rules / f"rules_{i}.py").write_text(code, encoding="utf-8")
+        scratch = Path(tmp)
+        env = {**os.environ, "ENGINE_DSL_CACHE": str(scratch / "cache")}
         start = time.perf_counter()
-        cythonize(list(RUNTIME_MODULES), compiled)
-        cythonize(["rules_*.py"], rules)
-        print(f"cython: compiled in {time.perf_counter() - start:.0f} s")
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
+                        str(scratch / "wheel"), str(ROOT)],
+                       env={**env, "ENGINE_COMPILE": "1"}, check=True)
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
+                        str(scratch / "site"), *map(str, (scratch / "wheel").glob("*.whl"))],
+                       check=True)
+        print(f"cython: the runtime compiled in {time.perf_counter() - start:.0f} s")
+        roots = {}
+        for ref in packs:
+            roots[ref] = root = resolve_pack(str(ROOT / ref) if (ROOT / ref).is_dir() else ref)
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "engine", "compile", str(root)], env=env,
+                           check=True, stdout=subprocess.DEVNULL)
+            print(f"cython: {Path(ref).name}'s rules compiled in "
+                  f"{time.perf_counter() - start:.0f} s")
         print(f"{'games/s':18s} {'python':>10s} {'runtime C':>10s} {'rules C':>10s} "
               f"{'both C':>10s}")
-        env = {**os.environ, "PYTHONPATH": str(rules)}
-        for ref, (path, module) in refs.items():
+        configurations = ((str(ROOT), "off"), (str(scratch / "site"), "off"),
+                          (str(ROOT), "on"), (str(scratch / "site"), "on"))
+        for ref, root in roots.items():
             row, played = [], []
-            for engine, gen in ((plain, "-"), (compiled, "-"), (plain, module),
-                                (compiled, module)):
+            for engine, native in configurations:
                 got = subprocess.run(
-                    [sys.executable, "-c", CHILD, str(engine), path, gen, str(seconds)],
-                    env=env, check=True, capture_output=True, text=True).stdout
+                    [sys.executable, "-c", CHILD, str(ROOT), str(root), str(seconds)],
+                    env={**env, "PYTHONPATH": engine, "ENGINE_NATIVE": native}, cwd=scratch,
+                    check=True, capture_output=True, text=True).stdout
                 data = json.loads(got.strip().splitlines()[-1])
+                assert (data["runtime"], data["rules"]) == (engine != str(ROOT), native == "on")
                 row.append(data["rate"])
                 played.append(data["games"])
             same = "" if len(set(played)) == 1 else "  (not the same games: no figure)"

@@ -12,6 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# Packs run as the Python text the compiler writes, whatever `engine compile` has put in the
+# user's cache (engine.dsl.native): tests trace and patch that code. tests/test_native.py
+# turns it on in the processes it starts.
+os.environ["ENGINE_NATIVE"] = "off"
 
 
 def write_pack_files(root: Path, rules: str, records: str | dict[str, str] | None = None,
@@ -72,6 +76,7 @@ SLOW = (
     "test_lang_fmt.py::test_comments_in_wrapped_code_survive_and_stay_put",
     "test_formatter.py::test_comments_survive_and_formatting_is_idempotent",
     "test_web_map.py::test_a_whole_hannibal_game_by_clicks_on_the_map",
+    "test_native.py::test_the_compiled_runtime_wheel",
 )
 
 

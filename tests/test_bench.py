@@ -204,23 +204,3 @@ def test_the_hand_lowered_rule_plays_the_games_of_the_generated_one():
     pack.ns["FUNCS"]["t0_on_setup"] = scratch["t0_on_setup"]
     assert scratch["t0_on_setup"] is not machine
     assert execution_model.games(pack, range(40)) == played
-
-
-def test_a_pack_runs_its_rules_from_another_module(tmp_path, monkeypatch):
-    """`use_compiled_rules` points a pack at the functions of a module of its generated
-    code (Cython's, in the benchmark; here the same code as a plain module): the pack then
-    runs them, and plays the same games."""
-    import importlib
-
-    from engine.core.loader import instantiate
-    from engine.dsl.build import build_pack
-    root = ROOT / "bench" / "packs" / "kuhn"
-    build = build_pack(root)
-    (tmp_path / "kuhn_rules.py").write_text(build.code, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    module = importlib.import_module("kuhn_rules")
-    played = execution_model.games(load_pack(root), range(40))
-    pack = instantiate(build)  # (a pack of its own: load_pack's is shared)
-    execution_model.use_compiled_rules(pack, module)
-    assert pack.ns["FUNCS"]["t0_on_setup"] is module.t0_on_setup
-    assert execution_model.games(pack, range(40)) == played

@@ -49,14 +49,23 @@ def instantiate(build: Build) -> CompiledPack:
     from engine.core.limits import Limits
     from engine.core.tables import Table
     from engine.dsl.cache import toolchain_hash
+    from engine.dsl.native import load_native, source_name
     from engine.dsl.types import from_ast  # the syntax tree: only when a pack is built
     src, model, code = build.source, build.source.model, build.code
     if code is None:
         raise PackError(build.diagnostics)
     filename = module_filename(src)
+    # the rules compiled to C, when `engine compile` has (engine.dsl.native): the module's
+    # own dict is the namespace its functions read, so the tables go there as below
+    native = load_native(code)
+    ns: dict[str, Any]
+    if native is not None:
+        filename = source_name(code)
+        ns = native.__dict__
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    ns: dict[str, Any] = {"__name__": f"engine_pack_{model.id}"}
-    exec(build.code_object or compile(code, filename, "exec"), ns)
+    if native is None:
+        ns = {"__name__": f"engine_pack_{model.id}"}
+        exec(build.code_object or compile(code, filename, "exec"), ns)
     records = {rid: r.data for rid, r in model.records.items()}
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:
@@ -111,7 +120,8 @@ def instantiate(build: Build) -> CompiledPack:
         sides=sides, meta=meta, hash=src.hash, root=src.root, model=model, code=code,
         code_hash=hashlib.sha256(toolchain_hash().encode() + b"\0" + code.encode(
             "utf-8", "surrogatepass")).hexdigest()[:16],
-        ns=ns, records=records, by_type=by_type, zone_keys=zone_keys, var_keys=var_keys,
+        ns=ns, code_file=filename, records=records, by_type=by_type, zone_keys=zone_keys,
+        var_keys=var_keys,
         graphs=graphs, tables=tables, other=other, side_set=frozenset(sides), plans=plans,
         visible_zones={s: visible_keys(model, s, zone_keys, created) for s in [*sides, None]},
         limits=Limits.from_meta(meta.get("limits")),
@@ -193,3 +203,24 @@ def load_pack(name_or_path: str | Path) -> CompiledPack:
     if pack is None:
         pack = _LOADED[key] = instantiate(build)
     return pack
+
+
+def compile_rules(pack: CompiledPack) -> Path:
+    """`engine compile`: `pack`'s rules compiled to C (engine.dsl.native), for the games of
+    the processes that load it from now on; the module's path. engine.dsl.native.NativeError
+    when it cannot be done (no Cython, no C compiler, the cache off)."""
+    from engine.dsl.native import compile_native
+    return compile_native(pack.code)
+
+
+def compiled_path(pack: CompiledPack) -> Path | None:
+    """Where `pack`'s rules compiled to C are, None when they are not (or the cache is off)."""
+    from engine.dsl.native import native_path
+    kept = native_path(pack.code)
+    return kept if kept is not None and kept.is_file() else None
+
+
+def runtime_compiled() -> bool:
+    """Whether the runtime runs compiled to C (`ENGINE_COMPILE=1 pip install .`)."""
+    from engine.core.runtime import loop
+    return not str(loop.__file__).endswith(".py")

@@ -62,6 +62,9 @@ class PackData:
     # save keeps it, since its waiting rules (the state's stack) are places in that code,
     # run as that engine runs them
     code_hash: str = ""
+    # the file name `code` runs under, which tracebacks name (engine.dsl.build.module_filename,
+    # or engine.dsl.native.source_name for the rules compiled to C)
+    code_file: str = ""
 
     # ---- what front-ends and bots read of the pack ---------------------------------------------
     @property

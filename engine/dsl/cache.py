@@ -70,12 +70,12 @@ def cache_dir() -> Path | None:
          else Path(os.path.expanduser(setting)))
     try:
         d.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return d if _private(os.stat(d)) else None
+        return d if private(os.stat(d)) else None
     except OSError:
         return None
 
 
-def _private(st: os.stat_result) -> bool:
+def private(st: os.stat_result) -> bool:
     """Owned by this user and writable by nobody else (where the system has owners)."""
     if not hasattr(os, "geteuid"):  # Windows: the per-user folder is protected by its ACL
         return True
@@ -267,7 +267,7 @@ def _read_private(path: Path) -> bytes | None:
         return None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not _private(st):
+        if not stat.S_ISREG(st.st_mode) or not private(st):
             return None
         with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read()

@@ -34,8 +34,11 @@ def rule_location(err: BaseException, pack: Any) -> str:
     tb, found = err.__traceback__, None
     while tb is not None:
         code = tb.tb_frame.f_code
-        if code.co_filename.startswith("<pack ") and code.co_name in pack.ns["SITES"]:
-            found = (code.co_filename, code.co_name, tb.tb_lineno)
+        # (a function compiled to C is named `module.function` in its frames)
+        name = code.co_name.rpartition(".")[2]
+        if (code.co_filename.startswith("<pack ") or code.co_filename == pack.code_file) \
+                and name in pack.ns["SITES"]:
+            found = (code.co_filename, name, tb.tb_lineno)
         tb = tb.tb_next
     if found is None:
         return ""

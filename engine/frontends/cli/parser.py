@@ -11,7 +11,7 @@ from engine.frontends.cli.games import cmd_balance, cmd_play, cmd_simulate
 from engine.frontends.cli.help_layout import CommandParser, Formatter, VersionAction
 from engine.frontends.cli.info import cmd_cards, cmd_eval, cmd_schema, cmd_terms
 from engine.frontends.cli.server import cmd_serve
-from engine.frontends.cli.sources import cmd_fmt, cmd_validate
+from engine.frontends.cli.sources import cmd_compile, cmd_fmt, cmd_validate
 
 TYPE_CHECKING = False  # typing itself is not imported: `engine --help` stays light
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      parser_class=CommandParser)
     _add_validate(commands)
     _add_fmt(commands)
+    _add_compile(commands)
     _add_lsp(commands)
     _add_play(commands)
     _add_simulate(commands)
@@ -102,6 +103,19 @@ def _add_fmt(commands: Subparsers) -> None:
     command.add_argument("--check", action="store_true",
                          help="change nothing; list files that would change and exit 1 if any")
     command.set_defaults(func=cmd_fmt)
+
+
+def _add_compile(commands: Subparsers) -> None:
+    command = commands.add_parser(
+        "compile", help="compile packs' rules to C, for faster games and bots",
+        description="Compile each pack's rules (the Python the engine generates from them) "
+        "to C with Cython, into the build cache: games, bots and simulations that load the "
+        "pack run them from then on, until its rules change. Needs Cython and a C compiler: "
+        "pip install 'engine-dsl[compile]'. ENGINE_NATIVE=off runs the Python instead.",
+        lists_packs=True)
+    command.add_argument("packs", nargs="+", metavar="PACK")
+    command.add_argument("--force", action="store_true", help="compile again if compiled")
+    command.set_defaults(func=cmd_compile)
 
 
 def _add_lsp(commands: Subparsers) -> None:
