@@ -82,6 +82,19 @@ def test_rules_compiled_to_c_play_the_same_games(tmp_path: Path) -> None:
     assert compiled["digest"] == plain["digest"]
     assert compiled["playouts"] == plain["playouts"]
     assert len({tuple(p) for p in plain["playouts"]}) > 5  # (games that differ)
+    # simulate says what ran compiled, in its summary and its JSON
+    for native, said in (("on", ["rules"]), ("off", [])):
+        done = subprocess.run([sys.executable, "-m", "engine", "simulate", str(TESTGAME),
+                               "--games", "4", "--bots", "random,random", "--json"],
+                              env={**os.environ, **env, "ENGINE_NATIVE": native},
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["compiled"] == said
+    done = subprocess.run([sys.executable, "-m", "engine", "simulate", str(TESTGAME), "--games",
+                           "4", "--bots", "random,random", "--no-progress"],
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=300)
+    assert "worker (rules compiled to C)" in done.stdout, done.stdout
 
 
 # Saves a game of the pack of argv[1] after 12 random answers (argv[2] == "save"), or loads

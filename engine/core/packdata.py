@@ -68,6 +68,11 @@ class PackData:
 
     # ---- what front-ends and bots read of the pack ---------------------------------------------
     @property
+    def rules_compiled(self) -> bool:
+        """Whether the rules run compiled to C (`engine compile`, engine.dsl.native)."""
+        return bool(self.code_file) and not self.code_file.startswith("<pack ")
+
+    @property
     def playable(self) -> bool:
         """False for a data pack (`playable: false`): records, tables and checks, no game."""
         return self.model.playable

@@ -197,7 +197,9 @@ def simulate_summary(out: dict[str, Any], labels: dict[str, str]) -> str:
                      f"{first['message']} (--json lists each with the actions that replay it)")
     lines.append(f"{out['mean_decisions']:g} decisions per game; {out['seconds']:g} s, "
                  f"{out['games_per_second']:g} games/s on {out['workers']} "
-                 f"worker{'s' * (out['workers'] != 1)}")
+                 f"worker{'s' * (out['workers'] != 1)}"
+                 + (f" ({' and '.join(out['compiled'])} compiled to C)" if out["compiled"]
+                    else ""))
     return "\n".join(lines)
 
 

@@ -100,4 +100,13 @@ def simulate(pack_ref: Any, games: int, seed: int = 0, bots: str | list[str] = "
         "mean_decisions": round(total_decisions / games, 3) if games else 0.0,
         "seconds": round(seconds, 4),
         "games_per_second": round(games / seconds, 2) if seconds > 0 else 0.0,
+        "compiled": compiled_parts(pack),
     }
+
+
+def compiled_parts(pack: Any) -> list[str]:
+    """What of the engine ran compiled to C (README, "Faster: compiled to C"): "rules"
+    (`engine compile PACK`), "runtime" (`ENGINE_COMPILE=1 pip install`); none by default."""
+    from engine.core.loader import runtime_compiled
+    return [part for part, on in (("rules", pack.rules_compiled),
+                                  ("runtime", runtime_compiled())) if on]
