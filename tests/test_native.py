@@ -188,6 +188,26 @@ def test_compiled_rules_are_found_by_their_code_not_the_packs_name() -> None:
     assert source_name("x = 1\n") == name + ".py"
 
 
+def test_the_cache_keeps_the_compiled_modules_used_last(tmp_path: Path) -> None:
+    """Each edit of a pack's rules compiles another module (megabytes for a big pack):
+    `prune` keeps those used last, and removes what a compile that died left behind."""
+    import time
+
+    from engine.dsl.native import PREFIX, prune
+    for i in range(5):
+        module = tmp_path / f"{PREFIX}{i:024x}.so"
+        module.write_bytes(b"")
+        os.utime(module, (1_000_000 + i, 1_000_000 + i))
+    left = tmp_path / ".native-abc"
+    left.write_bytes(b"")
+    os.utime(left, (time.time() - 7200,) * 2)
+    fresh = tmp_path / ".native-def"  # (a compile writing now)
+    fresh.write_bytes(b"")
+    prune(tmp_path, keep=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".native-def", f"{PREFIX}{3:024x}.so", f"{PREFIX}{4:024x}.so"]
+
+
 def test_compiling_says_why_it_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ENGINE_DSL_CACHE", "off")
     with pytest.raises(NativeError, match="the build cache is off"):

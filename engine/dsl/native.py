@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -41,6 +42,7 @@ from engine.dsl.cache import cache_dir, private
 # the extension's file name ends so: the Python version and platform it was built for
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 PREFIX = "engine_rules_"
+KEEP = 16  # compiled modules kept in the cache (`prune`)
 
 
 class NativeError(Exception):
@@ -94,9 +96,13 @@ def load_native(code: str) -> ModuleType | None:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except ImportError:  # another Cython's or Python's build: compile it again
+    except Exception:  # noqa: BLE001 - another Python's build, a damaged file: the Python runs
         return None
     sys.modules[name] = module
+    try:
+        os.utime(path)  # recently used: pruned last
+    except OSError:
+        pass
     return module
 
 
@@ -146,4 +152,25 @@ def compile_native(code: str, optimize: str = "-O3") -> Path:
         shutil.copyfile(built, scratch)  # (the scratch folder may be on another disk)
         os.chmod(scratch, 0o700)
         os.replace(scratch, target)
+    prune(target.parent)
     return target
+
+
+def prune(folder: Path, keep: int = KEEP) -> None:
+    """Keep the `keep` compiled modules used last (a big pack's is megabytes, and each edit
+    of its rules makes another); drop scratch files a compile that died left (an hour old)."""
+    try:
+        with os.scandir(folder) as it:
+            found = [(e.stat(follow_symlinks=False).st_mtime, e.path) for e in it
+                     if e.is_file(follow_symlinks=False)]
+    except OSError:
+        return
+    modules = sorted((t, p) for t, p in found if Path(p).name.startswith(PREFIX))
+    old = [p for _t, p in modules[:-keep]] if keep else [p for _t, p in modules]
+    old += [p for t, p in found if Path(p).name.startswith(".native-")
+            and t < time.time() - 3600]
+    for p in old:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
