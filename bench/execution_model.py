@@ -30,8 +30,8 @@ games_per_second, which reads the clock every game: Kuhn's come out a few % lowe
     ap_battle                  8,889   12,363    10,126    13,151   25,500 (0.5x hand-written)
     hannibal                      92      112       121       153      150
 Since then the compiled build is a feature (`engine compile`, ENGINE_COMPILE=1; README,
-"Faster: compiled to C", for today's figures: Hannibal 145-149 with both compiled, rules at
--O3, on a machine where the Python gives 94-99).
+"Faster: compiled to C", for today's figures: Hannibal 140-157 with both compiled, rules at
+-O3, on a machine where the Python gives 94-103).
 So the state machine is not where a small game's time goes (2%), and Python's
 interpretation of the rules (0-32%) and of the runtime (3-39%) only part of it: the rest is
 the work itself in the engine's protocol per decision and per change (the state's dicts,
