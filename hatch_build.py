@@ -23,6 +23,11 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
+# Python's semantics, unchanged: annotations are not types to Cython (else `index: int`
+# turns a float into an int where the Python refuses it), as in engine/dsl/native.py
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
+
+
 def wanted() -> bool:
     return os.environ.get("ENGINE_COMPILE", "").strip().lower() in ("1", "yes", "true", "on")
 
@@ -49,13 +54,14 @@ class CompiledRuntime(BuildHookInterface):
             shutil.copyfile(root / m, scratch / m)
         script = textwrap.dedent(f"""
             import os
+            DIRECTIVES = {DIRECTIVES!r}
             from setuptools import setup
             from Cython.Build import cythonize
             setup(name="engine-runtime",
                   script_args=["build_ext", "--inplace", "-q", "-j", str(os.cpu_count() or 1)],
                   ext_modules=cythonize({modules!r}, quiet=True,
                                         nthreads=os.cpu_count() or 1,
-                                        compiler_directives={{"language_level": 3}}))
+                                        compiler_directives=DIRECTIVES))
         """)
         subprocess.run([sys.executable, "-c", script], cwd=scratch, check=True)
         for m in modules:

@@ -235,6 +235,25 @@ def test_the_compiled_runtime_wheel(tmp_path: Path) -> None:
         list((target / "engine" / "core" / "runtime").glob("loop.*.pyd"))
     env = {"ENGINE_DSL_CACHE": str(tmp_path / "cache"), "ENGINE_NATIVE": "on"}
     pack = REPO / "bench" / "packs" / "tictactoe"
+    # Python's semantics, not Cython's reading of annotations: `apply_index(index: int)`
+    # refuses 1.0 and True as the Python does (Cython would take 1.0 for 1)
+    refused = textwrap.dedent("""
+        import sys
+        from engine.core.errors import IllegalAction
+        from engine.core.loader import load_pack, runtime_compiled
+        game = load_pack(sys.argv[1]).new_game(1)
+        for bad in (1.0, True, "0", -1):
+            try:
+                game.apply_index(bad)
+            except IllegalAction:
+                continue
+            raise SystemExit(f"apply_index({bad!r}) was not refused")
+        print(runtime_compiled())
+    """)
+    done = subprocess.run([sys.executable, "-c", refused, str(pack)], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env={**os.environ, **env, "PYTHONPATH": str(target)})
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stdout + done.stderr
     compiled = run_child(pack, {**env, "ENGINE_NATIVE": "off"}, pythonpath=str(target))
     plain = run_child(pack, {**env, "ENGINE_NATIVE": "off"})
     assert compiled["runtime_compiled"] and not plain["runtime_compiled"]

@@ -3,17 +3,18 @@
 The compiler writes a pack's rules as Python (engine.dsl.compile); the loader runs that text.
 Cython compiles the very same text, unchanged, to an extension module: the same functions,
 faster (issue 34: the biggest shipped pack's random games go 1.2x as fast with its rules
-compiled, 1.5x with the runtime compiled too, `ENGINE_COMPILE=1 pip install .`; the
-figures are in the README, "Faster: compiled to C"). Compiling
-needs Cython and a C compiler (`pip install 'engine-dsl[compile]'`) and takes minutes for a
-big pack; loading the result needs neither.
+compiled, 1.5x with the runtime compiled too, `ENGINE_COMPILE=1 pip install .`; the figures
+are in the README, "Faster: compiled to C"). Compiling needs Cython and a C compiler
+(`pip install 'engine-dsl[compile]'`) and takes minutes for a big pack; loading the result
+needs neither.
 
-A compiled module is found by the text it was compiled from (`native_key`: its SHA-256 and
-the Python ABI's suffix, never a name from the pack), in the cache folder's `native/`
-(engine.dsl.cache.cache_dir: this user's, writable by nobody else, as for the cache's
-entries; the module is written elsewhere and renamed into place). So an edit of the pack
-that changes its generated code, or an engine whose compiler writes other code, finds no
-module and runs the Python text; an engine change that leaves the code as it was keeps it.
+A compiled module is found by the text it was compiled from (`native_key`: its SHA-256
+with Cython's settings, and the Python ABI's suffix, never a name from the pack), in the
+cache folder's `native/` (engine.dsl.cache.cache_dir: this user's, writable by nobody else,
+as for the cache's entries; the module is written elsewhere and renamed into place). So an
+edit of the pack that changes its generated code, or an engine whose compiler writes other
+code, finds no module and runs the Python text; an engine change that leaves the code as it
+was keeps it.
 
 An extension module can be loaded once in a process, and its functions read their globals
 from its own dict, which the loader fills with the pack's tables: only the first pack a
@@ -43,6 +44,9 @@ from engine.dsl.cache import cache_dir, private
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 PREFIX = "engine_rules_"
 KEEP = 16  # compiled modules kept in the cache (`prune`)
+# Python's semantics, unchanged: annotations are not types to Cython (else an `int`
+# parameter turns a float into an int where the Python refuses it)
+DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 
 
 class NativeError(Exception):
@@ -51,8 +55,10 @@ class NativeError(Exception):
 
 
 def native_key(code: str) -> str:
-    """The module name of generated `code` compiled: a hash of the text, no pack name."""
-    digest = hashlib.sha256(code.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    """The module name of generated `code` compiled: a hash of the text and of how it is
+    compiled (DIRECTIVES), no pack name."""
+    digest = hashlib.sha256(repr(DIRECTIVES).encode() + b"\0" + code.encode(
+        "utf-8", "surrogatepass")).hexdigest()[:24]
     return PREFIX + digest
 
 
@@ -134,11 +140,12 @@ def compile_native(code: str, optimize: str = "-O3") -> Path:
         script = textwrap.dedent(f"""
             from setuptools import Extension, setup
             from Cython.Build import cythonize
+            DIRECTIVES = {DIRECTIVES!r}
             ext = Extension({name!r}, [{source_name(code)!r}],
                             extra_compile_args={flags!r})
             setup(name={name!r}, script_args=["build_ext", "--inplace", "-q"],
                   ext_modules=cythonize([ext], quiet=True,
-                                        compiler_directives={{"language_level": 3}}))
+                                        compiler_directives=DIRECTIVES))
         """)
         done = subprocess.run([sys.executable, "-c", script], cwd=where, capture_output=True,
                               text=True)
