@@ -23,11 +23,6 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 
-# Python's semantics, unchanged: annotations are not types to Cython (else `index: int`
-# turns a float into an int where the Python refuses it), as in engine/dsl/native.py
-DIRECTIVES = {"language_level": 3, "annotation_typing": False}
-
-
 def wanted() -> bool:
     return os.environ.get("ENGINE_COMPILE", "").strip().lower() in ("1", "yes", "true", "on")
 
@@ -40,6 +35,10 @@ class CompiledRuntime(BuildHookInterface):
         if self.target_name != "wheel" or version == "editable" or not wanted():
             return
         root = Path(self.root)
+        # Cython's settings, those the rules are compiled with (engine.dsl.native imports
+        # the standard library only, so the build environment can import it)
+        sys.path.insert(0, str(root))
+        from engine.dsl.native import DIRECTIVES
         modules = sorted({m for pattern in self.config.get("modules", [])
                           for m in glob.glob(pattern, root_dir=root)
                           if not m.endswith("__init__.py")})

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,20 +46,24 @@ CHILD = textwrap.dedent("""
 
 
 def run_child(pack: Path, env: dict[str, str], pythonpath: str | None = None) -> dict:
-    full = {**os.environ, **env}
     if pythonpath is not None:
-        full["PYTHONPATH"] = pythonpath
+        env = {**env, "PYTHONPATH": pythonpath}
     # run elsewhere, so that the engine is the one installed or on `pythonpath`
-    done = subprocess.run([sys.executable, "-c", CHILD, str(pack), str(REPO)], env=full,
-                          capture_output=True, text=True, timeout=600, cwd=pack.parent)
+    done = python(["-c", CHILD, str(pack), str(REPO)], env, cwd=pack.parent)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def engine_compile(pack: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", "compile", str(pack)],
-                          env={**os.environ, **env}, capture_output=True, text=True,
-                          timeout=600)
+def engine_compile(pack: Path, env: dict[str, str], **kw: Any
+                   ) -> subprocess.CompletedProcess[str]:
+    return python(["-m", "engine", "compile", str(pack)], env, **kw)
+
+
+def python(args: list[str], env: dict[str, str], **kw: Any) -> subprocess.CompletedProcess[str]:
+    """This Python run with `args` in a process of its own, with `env` added to the
+    environment, its output captured as text."""
+    return subprocess.run([sys.executable, *args], env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=900, **kw)
 
 
 def test_rules_compiled_to_c_play_the_same_games(tmp_path: Path) -> None:
@@ -84,16 +89,12 @@ def test_rules_compiled_to_c_play_the_same_games(tmp_path: Path) -> None:
     assert len({tuple(p) for p in plain["playouts"]}) > 5  # (games that differ)
     # simulate says what ran compiled, in its summary and its JSON
     for native, said in (("on", ["rules"]), ("off", [])):
-        done = subprocess.run([sys.executable, "-m", "engine", "simulate", str(TESTGAME),
-                               "--games", "4", "--bots", "random,random", "--json"],
-                              env={**os.environ, **env, "ENGINE_NATIVE": native},
-                              capture_output=True, text=True, timeout=300)
+        done = python(["-m", "engine", "simulate", str(TESTGAME), "--games", "4", "--bots",
+                       "random,random", "--json"], {**env, "ENGINE_NATIVE": native})
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["compiled"] == said
-    done = subprocess.run([sys.executable, "-m", "engine", "simulate", str(TESTGAME), "--games",
-                           "4", "--bots", "random,random", "--no-progress"],
-                          env={**os.environ, **env}, capture_output=True, text=True,
-                          timeout=300)
+    done = python(["-m", "engine", "simulate", str(TESTGAME), "--games", "4", "--bots",
+                   "random,random", "--no-progress"], env)
     assert "worker (rules compiled to C)" in done.stdout, done.stdout
 
 
@@ -127,9 +128,8 @@ def test_a_save_from_compiled_rules_loads_and_goes_on_in_the_python(tmp_path: Pa
     assert engine_compile(TESTGAME, env).returncode == 0
 
     def run(native: str, part: str, given: str = "") -> str:
-        done = subprocess.run([sys.executable, "-c", SAVE_LOAD, str(TESTGAME), part],
-                              input=given, capture_output=True, text=True, timeout=300,
-                              env={**os.environ, **env, "ENGINE_NATIVE": native})
+        done = python(["-c", SAVE_LOAD, str(TESTGAME), part], {**env, "ENGINE_NATIVE": native},
+                      input=given)
         assert done.returncode == 0, done.stderr
         return done.stdout
 
@@ -168,9 +168,7 @@ def test_a_fault_in_compiled_rules_names_its_line(tmp_path: Path, write_pack) ->
     """)
     out = {}
     for native in ("on", "off"):
-        done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True,
-                              text=True, env={**os.environ, **env, "ENGINE_NATIVE": native},
-                              timeout=120)
+        done = python(["-c", script, str(root)], {**env, "ENGINE_NATIVE": native})
         assert done.returncode == 0, done.stderr
         out[native] = done.stdout
     assert out["on"].startswith("engine_rules_") and out["off"].startswith("<pack ")
@@ -185,7 +183,7 @@ def test_compiled_rules_are_found_by_their_code_not_the_packs_name() -> None:
     name = native_key("x = 1\n")
     assert name.startswith("engine_rules_") and name[len("engine_rules_"):].isalnum()
     assert native_key("x = 1\n") == name != native_key("x = 2\n")
-    assert source_name("x = 1\n") == name + ".py"
+    assert source_name(name) == name + ".py"
 
 
 def test_the_cache_keeps_the_compiled_modules_used_last(tmp_path: Path) -> None:
@@ -219,17 +217,14 @@ def test_the_compiled_runtime_wheel(tmp_path: Path) -> None:
     (hatch_build.py): installed, its runtime modules are extension modules, and it plays
     the same games as the Python, with the rules compiled too (both, the fastest build)."""
     wheels = tmp_path / "wheels"
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
-        env={**os.environ, "ENGINE_COMPILE": "1"}, capture_output=True, text=True,
-        timeout=900)
+    done = python(["-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(REPO)],
+                  {"ENGINE_COMPILE": "1"})
     assert done.returncode == 0, done.stderr
     (wheel,) = wheels.glob("engine_dsl-*.whl")
     assert "py3-none-any" not in wheel.name  # for this Python and platform
     target = tmp_path / "site"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
-                           "--target", str(target), str(wheel)], capture_output=True,
-                          text=True, timeout=300)
+    done = python(["-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                   str(wheel)], {})
     assert done.returncode == 0, done.stderr
     assert list((target / "engine" / "core" / "runtime").glob("loop.*.so")) or \
         list((target / "engine" / "core" / "runtime").glob("loop.*.pyd"))
@@ -250,18 +245,15 @@ def test_the_compiled_runtime_wheel(tmp_path: Path) -> None:
             raise SystemExit(f"apply_index({bad!r}) was not refused")
         print(runtime_compiled())
     """)
-    done = subprocess.run([sys.executable, "-c", refused, str(pack)], capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path,
-                          env={**os.environ, **env, "PYTHONPATH": str(target)})
+    done = python(["-c", refused, str(pack)], {**env, "PYTHONPATH": str(target)},
+                  cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "True", done.stdout + done.stderr
     compiled = run_child(pack, {**env, "ENGINE_NATIVE": "off"}, pythonpath=str(target))
     plain = run_child(pack, {**env, "ENGINE_NATIVE": "off"})
     assert compiled["runtime_compiled"] and not plain["runtime_compiled"]
     assert compiled["digest"] == plain["digest"]
     assert compiled["playouts"] == plain["playouts"]
-    done = subprocess.run([sys.executable, "-m", "engine", "compile", str(pack)],
-                          env={**os.environ, **env, "PYTHONPATH": str(target)},
-                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    done = engine_compile(pack, {**env, "PYTHONPATH": str(target)}, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "the runtime is compiled to C too" in done.stdout
     both = run_child(pack, env, pythonpath=str(target))

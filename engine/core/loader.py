@@ -54,18 +54,17 @@ def instantiate(build: Build) -> CompiledPack:
     src, model, code = build.source, build.source.model, build.code
     if code is None:
         raise PackError(build.diagnostics)
-    filename = module_filename(src)
     # the rules compiled to C, when `engine compile` has (engine.dsl.native): the module's
     # own dict is the namespace its functions read, so the tables go there as below
     native = load_native(code)
-    ns: dict[str, Any]
-    if native is not None:
-        filename = source_name(code)
-        ns = native.__dict__
+    filename = module_filename(src) if native is None else source_name(native.__name__)
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    ns: dict[str, Any]
     if native is None:
         ns = {"__name__": f"engine_pack_{model.id}"}
         exec(build.code_object or compile(code, filename, "exec"), ns)
+    else:
+        ns = native.__dict__
     records = {rid: r.data for rid, r in model.records.items()}
     by_type = {t: list(ids) for t, ids in model.by_type.items()}
     for t in model.types:

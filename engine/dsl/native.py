@@ -45,7 +45,8 @@ SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 PREFIX = "engine_rules_"
 KEEP = 16  # compiled modules kept in the cache (`prune`)
 # Python's semantics, unchanged: annotations are not types to Cython (else an `int`
-# parameter turns a float into an int where the Python refuses it)
+# parameter turns a float into an int where the Python refuses it). hatch_build.py compiles
+# the runtime with them too, importing this module: it must import the standard library only
 DIRECTIVES = {"language_level": 3, "annotation_typing": False}
 
 
@@ -77,14 +78,20 @@ def native_dir() -> Path | None:
 
 def native_path(code: str) -> Path | None:
     """Where `code` compiled is kept, whether or not it has been compiled yet."""
+    return _kept_at(native_key(code))
+
+
+def _kept_at(name: str) -> Path | None:
+    """Where the compiled module `name` (a `native_key`) is kept (None: the cache off)."""
     folder = native_dir()
-    return None if folder is None else folder / (native_key(code) + SUFFIX)
+    return None if folder is None else folder / (name + SUFFIX)
 
 
-def source_name(code: str) -> str:
-    """The file name a compiled module's functions report in tracebacks (the name the text
-    was compiled under): engine.core.runtime.faults maps their lines to the pack's rules."""
-    return native_key(code) + ".py"
+def source_name(name: str) -> str:
+    """The file name the functions of compiled module `name` report in tracebacks (the
+    name its text was compiled under): engine.core.runtime.faults maps their lines to the
+    pack's rules."""
+    return name + ".py"
 
 
 def load_native(code: str) -> ModuleType | None:
@@ -92,8 +99,8 @@ def load_native(code: str) -> ModuleType | None:
     already in this process (see the module's docstring)."""
     if os.environ.get("ENGINE_NATIVE", "").strip().lower() in ("off", "0", "no", "false"):
         return None
-    path = native_path(code)
     name = native_key(code)
+    path = _kept_at(name)
     if path is None or name in sys.modules or not _private_file(path):
         return None
     spec = importlib.util.spec_from_file_location(name, path)
@@ -126,22 +133,22 @@ def compile_native(code: str, optimize: str = "-O3") -> Path:
     """Compile generated `code` to an extension module in the cache; its path. Runs Cython
     and the C compiler in a child process, in a scratch folder; NativeError when either is
     missing or fails (the compiler's last lines in the message)."""
-    target = native_path(code)
+    name = native_key(code)
+    target = _kept_at(name)
     if target is None:
         raise NativeError("the build cache is off or not safe to use (ENGINE_DSL_CACHE): "
                           "compiled rules are kept there")
     if importlib.util.find_spec("Cython") is None:
         raise NativeError("Cython is not installed: pip install 'engine-dsl[compile]'")
-    name = native_key(code)
     with tempfile.TemporaryDirectory(prefix="engine-native-") as tmp:
         where = Path(tmp)
-        (where / source_name(code)).write_text(code, encoding="utf-8")
+        (where / source_name(name)).write_text(code, encoding="utf-8")
         flags = [optimize, "-g0"] if os.name != "nt" else []  # (gcc's and clang's words)
         script = textwrap.dedent(f"""
             from setuptools import Extension, setup
             from Cython.Build import cythonize
             DIRECTIVES = {DIRECTIVES!r}
-            ext = Extension({name!r}, [{source_name(code)!r}],
+            ext = Extension({name!r}, [{source_name(name)!r}],
                             extra_compile_args={flags!r})
             setup(name={name!r}, script_args=["build_ext", "--inplace", "-q"],
                   ext_modules=cythonize([ext], quiet=True,
@@ -173,7 +180,7 @@ def prune(folder: Path, keep: int = KEEP) -> None:
     except OSError:
         return
     modules = sorted((t, p) for t, p in found if Path(p).name.startswith(PREFIX))
-    old = [p for _t, p in modules[:-keep]] if keep else [p for _t, p in modules]
+    old = [p for _t, p in modules[:max(0, len(modules) - keep)]]
     old += [p for t, p in found if Path(p).name.startswith(".native-")
             and t < time.time() - 3600]
     for p in old:
