@@ -32,6 +32,18 @@ Measured at commit a6fe947 (the same search and search.rules; nice, quiet machin
     after the last turn 5 (Rome 9-10, Carthage 6-8). Four times the playouts fix the
     discards (the probe below) but not the political economy: 75% is not reached
 Tried as Carthage in Hannibal at mcts:100 and not kept (the code of neither was kept):
+  on seeds 30-59 (11/30 as the search stands), rules compiled, at 3de0bdb:
+    UCT explore 0.35 (half the default): 9/30 (16.7-47.9%), 0.127 s a searched decision
+      (load 3-4), lost on political points after the last turn 20, Hannibal displaced 1
+    search.rules' one_short and one_over weighted 4 (half a political point) for 2: 6/30
+      (9.5-37.3%), 0.081 s a searched decision; all 24 losses on political points after
+      the last turn. A province in reach is not worth more than the quarter point it has
+    a replay of seeds 30-37 at the baseline, turn by turn (political points and provinces
+      held at each turn's start; 5 of the 8 won): in the games won Carthage adds Idubeda,
+      then Syracuse, Sicilia or Gallia Cisalpina, and Rome falls from 9 to 7-8 in the last
+      turns; in those lost Rome reaches 10-11 by turn 3-6 while Carthage holds its own 7 at
+      best, losing Idubeda, Carthaginia or a Numidia back. So the games turn on the
+      contested provinces, which the search sees only as one_short and one_over
   what it does wrong: it discards cards it could play for ops (13 of 44 plays in seed 1).
     A probe of one such decision (seed 1, turn 1, a 1-op card): at 100 playouts discard
     got 78-85 of 100 visits (ops 0.39-0.49 against 0.61-0.64), at 400 ops won 1 time of 3,

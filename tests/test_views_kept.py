@@ -173,3 +173,25 @@ def test_a_view_shares_unchanged_parts_with_the_last(testgame) -> None:
     same = [key for key, shown in later["zones"].items()  # (a list: a zone red sees)
             if key not in named and isinstance(shown, list)]
     assert same and all(later["zones"][key] is again["zones"][key] for key in same)
+
+
+def test_no_line_of_ante_portas_is_read_again() -> None:
+    """A card's move line shows the card only by a reveal in force when it was written (a
+    reveal made later names it in the lines after that move, not in the move's own), so
+    ShownLog never notes a move line to read again; Ante Portas's hands and decks then
+    leave no line to read again at all (re-reading each move line of a card at every
+    later move of it was most of a long game's views: bench/views.py)."""
+    p = pack(REPO / "content" / "ante_portas")
+    for seed in range(5):
+        game = Game.new(p, seed)
+        rnd = random.Random(seed)
+        while not game.over:
+            game.view(game.decider)
+            game.apply(game.random_action(rnd))
+        kept = game._kept_views
+        assert kept and len(game.log) > 100
+        for mine in kept.values():
+            watched = {i for lines in mine.log.watch.values() for i in lines}
+            assert not any(game.log[i]["t"] == "move" for i in watched)
+            assert not watched
+        assert_views_fresh(game)

@@ -19,6 +19,8 @@ import attrs
 from engine.core.saves import key_order, made_in_turn
 
 _SKIP = object()  # a part the side is not shown at all (not even counted)
+# the lines but `set` that change a zone or a record (Parts._update)
+_CHANGING = frozenset(("move", "setf", "shuffle", "create", "destroy"))
 
 
 @attrs.frozen
@@ -30,6 +32,7 @@ class Sight:
     static: frozenset[str]  # every zone key of the pack's: the others are judged when asked
     vars: dict[str, str]  # var -> its visibility (public, private or hidden)
     own_keys: dict[str, list[str]]  # private var -> the keys of the side's own, in order
+    public: frozenset[str]  # the public vars
 
 
 # (pack id, side) -> (pack, its Sight for the side)
@@ -45,7 +48,7 @@ def sight(pack: Any, side: str | None) -> Sight:
                       if side is not None and key.split("|")[0] == side]
                for name, kind in kinds.items() if kind == "private"}
         seen = Sight(frozenset(k for k in static if pack.can_see_zone(side, k)), static,
-                     kinds, own)
+                     kinds, own, frozenset(n for n, kind in kinds.items() if kind == "public"))
         got = _SIGHTS[(id(pack), side)] = (pack, seen)
     return got[1]
 
@@ -209,6 +212,7 @@ class Parts:
         self.zones: dict[str, Any] = {}
         self.vars: dict[str, Any] = {}
         self.fields: dict[str, Any] | None = None
+        self.seen: _Seen | None = None  # how the last view showed the parts (its game's)
 
     def get(self, game: Any, known: set[str]) -> tuple[dict[str, Any], dict[str, Any],
                                                        dict[str, Any] | None]:
@@ -217,7 +221,11 @@ class Parts:
         rt, pack = game.rt, game.pack
         s, log = rt.s, rt.s["log"]
         n = self.lines_read
-        seen = _Seen(game, self.side, known)
+        seen = self.seen
+        if seen is None or seen.game is not game:
+            seen = self.seen = _Seen(game, self.side, known)
+        else:
+            seen.known = known
         read = self.read
         stale = s is not self.state or log is not self.log or n > len(log) \
             or (n and log[n - 1] is not self.last)
@@ -251,13 +259,15 @@ class Parts:
         records = set(revealed)
         for e in new:
             t = e["t"]
-            if t == "move":
+            if t == "set":  # (the commonest)
+                names.add(e["n"])
+            elif t not in _CHANGING:  # (one test for the many other lines)
+                continue
+            elif t == "move":
                 records.add(e["e"])
                 zones.add(e["to"])
                 if e["from"] is not None:
                     zones.add(e["from"])
-            elif t == "set":
-                names.add(e["n"])
             elif t == "setf":
                 records.add(e["e"])
             elif t == "shuffle":
@@ -282,9 +292,13 @@ class Parts:
             self._fields_again(seen, s["f"], records)
 
     def _vars_again(self, seen: _Seen, state_vars: dict[str, Any], names: set[str]) -> None:
-        kept = self.vars
+        kept, public = self.vars, seen.sight.public
         for name in names:
-            shown = seen.var(name, state_vars[name])
+            table = state_vars[name]
+            if "" in table and name in public:  # (most: a public var of no index, always shown)
+                kept[name] = table[""]
+                continue
+            shown = seen.var(name, table)
             if shown is _SKIP:
                 kept.pop(name, None)
             elif name in kept:

@@ -87,6 +87,7 @@ class _Then:
         self.game, self.side = game, side
         seen = sight(game.pack, side)
         self.seen, self.static, self.var_kinds = seen.zones, seen.static, seen.vars
+        self.public = seen.public
         self.at = -1  # the index of the line being read
         self.revealed: set[str] = set()  # cards revealed to the side (replayed so far)
         # each card's last move (or destroy) line in the whole log, read ahead of `at`
@@ -134,8 +135,12 @@ class _Then:
         return all(sees(game, self.side, part, loc.get(part)) for part in parts)
 
 
+# the lines every side is shown as they are written (`_entry`: no zone or record in them)
+_AS_WRITTEN = frozenset(("done", "roll", "end"))
 # the lines that name a record whose place, existence or reveals they change
 _NAMING = frozenset(("move", "destroy", "create", "reveal"))
+# the lines that name a record whose place or existence they change
+_PLACING = frozenset(("move", "destroy", "create"))
 
 
 class ShownLog:
@@ -192,17 +197,27 @@ class ShownLog:
         last_move = then.last_move
         for i, e in enumerate(new, n):
             t = e["t"]
-            if t == "move" or t == "destroy":
-                last_move[e["e"]] = i
-                changed.add(e["e"])
-            elif t == "create":
+            if t in _PLACING:  # (one test for the many other lines)
+                if t != "create":
+                    last_move[e["e"]] = i
                 changed.add(e["e"])
         if changed and self.watch:
             self._read_again(game, changed)
         steps, shown, out = _Then.STEPS, self.shown, self.out
-        now, hits = then.now, then.hits
+        now, hits, public = then.now, then.hits, then.public
         entry = _log_entry if game.pack.keyed else _entry
         for i, e in enumerate(new, n):
+            t = e["t"]
+            # the commonest lines, shown as `_entry` shows them but without its call: a
+            # public var set (by a key that names no record made in play), a rule's end, a
+            # roll, the game's end; a rule trace
+            if t == "set" and e["n"] in public and "at" not in e or t in _AS_WRITTEN:
+                shown.append(e)
+                out.append(e)
+                continue
+            if t == "trigger":
+                shown.append(None)
+                continue
             then.at = i
             line = entry(game, side, e, then)
             if now:  # it read the game now: noted, to read again when that changes
@@ -214,9 +229,13 @@ class ShownLog:
                 now.clear()
             if hits:
                 hits.clear()
-            if e["t"] in steps:
+            if t in steps:
                 then.step(e)
-                self.steps_of.setdefault(e["e"], []).append(i)
+                lines = self.steps_of.get(e["e"])
+                if lines is None:
+                    self.steps_of[e["e"]] = [i]
+                else:
+                    lines.append(i)
             shown.append(line)
             if line is not None:
                 out.append(line)
@@ -342,11 +361,16 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
         if at.count(None) != len(at):  # an argument that is a card somewhere: seen?
             out["a"] = [_shown(then, a, z) for a, z in zip(e["a"], at)]
         return out
-    if t == "move":  # a card face up before it moved was seen going
-        to, was, seen = e["to"], e["from"], then.seen
-        visible = (to in seen or then.zone_seen(to) or
-                   (was is not None and (was in seen or then.zone_seen(was))) or
-                   then.saw(e["e"]))
+    if t == "move":
+        # A card face up before it moved was seen going: only a reveal in force when the
+        # line was written shows it. One made now names a card in the lines since its last
+        # move, never in that move's own line, whatever happens later; so ShownLog never
+        # reads a move line again (re-reading each move line of a card at every later move
+        # of it was most of a long game's views). A zone of the pack's is judged by `seen`.
+        to, was, seen, static = e["to"], e["from"], then.seen, then.static
+        visible = (to in seen or was in seen or e["e"] in then.revealed
+                   or to not in static and then.zone_seen(to)
+                   or was is not None and was not in static and then.zone_seen(was))
         return e if visible else {**e, "e": None}
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
