@@ -13,6 +13,15 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at the commit after 0be756c (search.rules' weights fitted by bench/fit_weights.py,
+RULINGS.md H-bot-2; the rules compiled; quiet machine), mcts:100:
+  hannibal --games 30 --workers 2 --sides carthage, seeds 0-29: 21/30 (52.1-83.3%), was
+    20/30; seeds 30-59: 15/30 (33.2-66.8%), was 11/30; both: 36/60, 60.0% (47.4-71.4%), was
+    31/60 (51.7%). 0.061-0.062 s a searched decision (873-948 decisions a game), was 0.076;
+    rollouts 11,700-12,300/s; 510 and 579 s wall; all 24 losses on political points after
+    the last turn (Rome 8-11, Carthage 6-8). Still short of 75%
+  hannibal --games 30 --workers 2 --sides rome: 30/30 (88.6-100%), as before; 0.052 s a
+    searched decision (320 decisions a game), rollouts 17,558/s; 132 s wall
 Measured at commit edab45a (the same search and search.rules; the rules compiled to C by
 `engine compile`, which plays the same games; nice, quiet machine), mcts:100, seeds 30-59:
   hannibal --games 30 --seed 30 --workers 2 --sides carthage: 11/30 (21.9-54.5%), against

@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import bytecodes  # noqa: E402
 import execution_model  # noqa: E402
+import fit_weights  # noqa: E402
 import greedy  # noqa: E402
 import handwritten  # noqa: E402
 import instructions  # noqa: E402
@@ -204,3 +205,30 @@ def test_the_hand_lowered_rule_plays_the_games_of_the_generated_one():
     pack.ns["FUNCS"]["t0_on_setup"] = scratch["t0_on_setup"]
     assert scratch["t0_on_setup"] is not machine
     assert execution_model.games(pack, range(40)) == played
+
+
+def test_the_weight_fit_finds_the_weights_outcomes_were_drawn_with():
+    """bench/fit_weights.py's regression: outcomes drawn with known weights give them back
+    (the second term, which decides nothing, near 0), and it beats a constant held out."""
+    import numpy as np
+    rnd = np.random.default_rng(3)
+    x = rnd.normal(size=(4000, 2)) * [2.0, 3.0]
+    y = (rnd.random(4000) < 1 / (1 + np.exp(-(0.8 * x[:, 0] - 0.5)))).astype(float)
+    w = fit_weights.fit(x[:3000], y[:3000], 1.0)
+    assert abs(w[0] - 0.8) < 0.1 and abs(w[1]) < 0.05 and abs(w[2] + 0.5) < 0.15
+    base = np.array([np.log(y[:3000].mean() / (1 - y[:3000].mean()))])
+    assert fit_weights.log_loss(w, x[3000:], y[3000:]) \
+        < fit_weights.log_loss(base, np.zeros((1000, 0)), y[3000:])
+
+
+def test_the_weight_fit_reads_each_term_at_each_turns_start():
+    """bench/fit_weights.py reads a pack's values of one side at the first decision of each
+    turn (the pack's balance turn var), as the first side's minus the second's, lists
+    counted: Hannibal's first side, Carthage, starts 7 political points to Rome's 9 (seed 002
+    §18.2's example)."""
+    winner, rows = fit_weights.positions(
+        str(ROOT / "content" / "hannibal"), 3, ["random", "random"],
+        ["political_points", "leaders_on_map", "exposed_pcs"])
+    assert winner in ("rome", "carthage", None)
+    assert len(rows) >= 2 and rows[0][0] == -2.0
+    assert all(len(row) == 3 and all(isinstance(v, float) for v in row) for row in rows)
