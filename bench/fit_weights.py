@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-_PACKS: dict[str, Any] = {}
+_PACKS: dict[str, tuple[Any, str | None]] = {}  # pack ref -> (pack, its turn var)
 
 
 def _number(x: Any) -> float:
@@ -55,13 +55,14 @@ def positions(pack_ref: str, seed: int, specs: list[str], terms: list[str]
     """The winner of one game and, at each turn's first decision, each term's difference
     (first side minus second)."""
     from engine.core.loader import load_pack
+    from engine.dsl.balancespec import balance_spec
     from engine.dsl.places import resolve_pack
     from engine.frontends.simulate.playing import make_seats
-    pack = _PACKS.get(pack_ref)
-    if pack is None:
-        pack = _PACKS[pack_ref] = load_pack(resolve_pack(pack_ref))
-    from engine.dsl.balancespec import balance_spec
-    turn_var = balance_spec(pack.model, pack.meta).turn
+    got = _PACKS.get(pack_ref)
+    if got is None:  # (once per worker: it plays many games)
+        pack = load_pack(resolve_pack(pack_ref))
+        got = _PACKS[pack_ref] = (pack, balance_spec(pack.model, pack.meta).turn)
+    pack, turn_var = got
     if turn_var is None:
         raise SystemExit(f"{pack_ref} names no turn var (pack.yaml balance: turn:)")
     first, second = pack.sides[:2]

@@ -231,11 +231,7 @@ class ShownLog:
                 hits.clear()
             if t in steps:
                 then.step(e)
-                lines = self.steps_of.get(e["e"])
-                if lines is None:
-                    self.steps_of[e["e"]] = [i]
-                else:
-                    lines.append(i)
+                self.steps_of.setdefault(e["e"], []).append(i)
             shown.append(line)
             if line is not None:
                 out.append(line)
@@ -366,11 +362,10 @@ def _entry(game: Any, side: str | None, e: dict[str, Any], then: _Then
         # line was written shows it. One made now names a card in the lines since its last
         # move, never in that move's own line, whatever happens later; so ShownLog never
         # reads a move line again (re-reading each move line of a card at every later move
-        # of it was most of a long game's views). A zone of the pack's is judged by `seen`.
-        to, was, seen, static = e["to"], e["from"], then.seen, then.static
+        # of it was most of a long game's views)
+        to, was, seen = e["to"], e["from"], then.seen
         visible = (to in seen or was in seen or e["e"] in then.revealed
-                   or to not in static and then.zone_seen(to)
-                   or was is not None and was not in static and then.zone_seen(was))
+                   or then.zone_seen(to) or was is not None and then.zone_seen(was))
         return e if visible else {**e, "e": None}
     if t == "choice":
         return e if e["side"] == side else {"t": "choice", "side": e["side"]}
