@@ -46,6 +46,10 @@ def lone_lines(text: str) -> list[tuple[int, str]]:
                     found.append((no, s))
             elif s in ("(", "[") and no + 1 < len(lines):
                 close = lines[no + 1].strip()
+                # after an opening bracket, the other layout is `(x)` on the bracket's own
+                # line (joined to that bracket, the content would hang with its close below)
+                if opened:
+                    room = len(line) - len(line.lstrip())
                 if close[:1] in ")]" and room + len(s) + len(after) + len(close) <= WIDTH:
                     found.append((no, s))
         prev = line

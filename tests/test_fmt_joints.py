@@ -65,6 +65,13 @@ def test_lone_lines_finds_what_the_issue_shows():
     assert lone_lines(f"on x:\n    win (\n        rome\n    ), {reason}\n") == []
     assert lone_lines(f"on x:\n    win (\n        rome\n    ), {reason[:60]}\"\n") == [
         (3, "rome")]
+    # a bracket after an opening one takes that one's close along: one column more than
+    # the width here (a Hypothesis find, test_random_long_code_round_trips_within_99_columns)
+    inner = "(-1 == -10000) + [false for innings in new_carthage() where new_carthage()]"
+    nested = (f"value a(): a = (\n    (\n        (\n            {inner}\n"
+              '        ) * (0 + -10) + ""\n    )\n    * carthage()\n)\n')
+    assert lone_lines(nested) == []
+    assert format_source(nested) == nested
 
 
 # ---- golden layouts ---------------------------------------------------------------------
