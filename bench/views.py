@@ -10,6 +10,22 @@ Run: python bench/views.py [--games N] [--packs hannibal,ante_portas] [--engine 
 `--engine DIR` times the engine of another checkout (DIR/engine), for a before/after
 comparison: run it alternately with and without, game by game (`--games 1` in a loop).
 
+Measured at the commit after a320d67 (rules of Ante Portas compiled by `engine compile`,
+runtime as Python; quiet 2-core machine, another than the figures below), `--games 40`, three
+runs each, view / apply of the median game, before -> after:
+  ante_portas 1.185-1.215x -> 1.015-1.050x; over the whole run 1.33-1.42x -> 0.82-0.83x.
+  By callgrind (40 games, PYTHONHASHSEED=0) a view went from 332M to 270M instructions in
+  Ante Portas, from 300M to 245M in Hannibal (3 games).
+  What was cut: what a game keeps of its views held the game (a cycle: each game shown
+  waited for the garbage collector, most of the whole run's outliers: engine.core.sight
+  .Host); each card's last move was read ahead at every view in a pass of its own, now only
+  when a line needs it (`_Then.read_ahead`; never in Ante Portas); a side's view remade
+  every private var at each set of another side's key, and its own by all its keys (a card
+  each: Ante Portas's `use`), now it skips the first and sets the one key of the second; a
+  choice and a sentence or event naming no card are shown without a call; the import in
+  `Game.view`. Still above 1x at the median: the rest is flat (two passes over the new
+  lines, one for the log and one for the parts, and the copies a view must own). One pass
+  shared by both was tried: 1.5% fewer instructions and no faster, not kept.
 Measured at the commit after 3de0bdb (a move line no longer read again, the commonest lines
 shown without a call; rules and runtime as Python; quiet machine), `--games 40` or 60,
 view / apply of the median game, before -> after:

@@ -123,7 +123,7 @@ def legal_answers(d: dict[str, Any], check_require: Require) -> list[Any]:
     if kind == "ask":
         return [True, False]
     if kind == "one":
-        return list(opts) + ([None] if d["optional"] else [])
+        return [*opts, None] if d["optional"] else list(opts)
     if kind == "many":
         return enumerate_many(d, lambda v: check_require(d, v))
     perms = itertools.islice(itertools.permutations(opts), 5040)

@@ -430,17 +430,18 @@ class Game:
         """What `side` may see (None: a spectator), as plain JSON-ready data: the format is
         engine.core.api.View (docs/api.md). With `lang`, a `names` map gives every id in it its
         name in that language (`pack.name_of`)."""
-        from engine.core.views import player_view
-        if self._kept_views is None:
-            self._kept_views = {}
-        return player_view(self, side, lang, self._kept_views)
+        kept = self._kept_views
+        if kept is None:
+            kept = self._kept_views = {}
+        view: dict[str, Any] = (_views or _import_views()).player_view(self, side, lang, kept)
+        return view
 
     def position(self, side: str) -> bytes:
         """What `side` sees now, without the log, the counters and the decision's id, as
         bytes: equal for two positions that look the same to `side` (bots remember
         positions with it; much cheaper than `view`)."""
-        from engine.core.views import position_key
-        return position_key(self, side)
+        key: bytes = (_views or _import_views()).position_key(self, side)
+        return key
 
     @property
     def decider(self) -> str | None:
@@ -553,6 +554,18 @@ class Game:
         from engine.core.views import failed_invariants
         return failed_invariants(self)
 
+
+
+# engine.core.views, imported at the first view (it brings cattrs, which a game that shows
+# no view need not load); kept here since an import in `view` costs a view 3-4%
+_views: Any = None
+
+
+def _import_views() -> Any:
+    global _views
+    import engine.core.views as views
+    _views = views
+    return views
 
 
 def _supply(outcomes: Any) -> list[int]:

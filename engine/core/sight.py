@@ -93,12 +93,24 @@ def tables(game: Any) -> tuple[Any, Any, Any]:
             [(rid, f[rid]) for rid in order.fields])
 
 
+@attrs.frozen
+class Host:
+    """What a view reads of a game, its pack and runtime (`sees` and `key_visible` take
+    it as a game): held by the parts of its views a game keeps (engine.core.views.Kept) in
+    place of the game, which holds them. A reference back to the game would make a cycle,
+    and every game a view was made of would then wait for the garbage collector (a tenth of
+    the views' time in short games)."""
+
+    pack: Any
+    rt: Any
+
+
 class _Seen:
     """How one view shows each zone, var and record to a side (the rules of
     engine.core.views' module docstring), the records revealed to it worked out."""
 
     def __init__(self, game: Any, side: str | None, known: set[str]):
-        self.game, self.side, self.known = game, side, known
+        self.game, self.side, self.known = Host(game.pack, game.rt), side, known
         self.sight = sight(game.pack, side)
         self.created = game.pack.created
 
@@ -222,7 +234,7 @@ class Parts:
         s, log = rt.s, rt.s["log"]
         n = self.lines_read
         seen = self.seen
-        if seen is None or seen.game is not game:
+        if seen is None or seen.game.rt is not rt:
             seen = self.seen = _Seen(game, self.side, known)
         else:
             seen.known = known
@@ -255,12 +267,20 @@ class Parts:
         reveal to the side changed."""
         zones: set[str] = set()
         names: set[str] = set()
+        own: dict[str, list[str]] = {}  # a private var -> the keys of the side's own set
         revealed = seen.known ^ self.known  # shown to the side since, or hidden again
         records = set(revealed)
+        side, public, kinds = self.side, seen.sight.public, seen.sight.vars
         for e in new:
             t = e["t"]
             if t == "set":  # (the commonest)
-                names.add(e["n"])
+                # a hidden var, or another side's own value of a private one: never shown
+                # to this side, so its view of the var is as it was
+                name = e["n"]
+                if name in public:
+                    names.add(name)
+                elif kinds[name] == "private" and e["k"].partition("|")[0] == side:
+                    own.setdefault(name, []).append(e["k"])
             elif t not in _CHANGING:  # (one test for the many other lines)
                 continue
             elif t == "move":
@@ -286,10 +306,32 @@ class Parts:
         kept = self.zones
         for key in zones:
             kept[key] = seen.zone(key, z[key])
+        if own:
+            names.update(self._own_again(seen, s["v"], own))
         if names:
             self._vars_again(seen, s["v"], names)
         if records and self.fields is not None:
             self._fields_again(seen, s["f"], records)
+
+    def _own_again(self, seen: _Seen, state_vars: dict[str, Any],
+                   own: dict[str, list[str]]) -> list[str]:
+        """Bring the side's private vars up to date where only values of keys it was shown
+        changed (a copy of the var as shown, those keys set: a private var may have a key
+        for each card); the names of those to make again (`_vars_again`)."""
+        kept, again, created = self.vars, [], seen.created
+        for name, keys in own.items():
+            shown, table = kept.get(name), state_vars[name]
+            if type(shown) is dict and not created:
+                shown = shown.copy()  # (a view made before holds the one it was shown)
+                for k in keys:
+                    if k not in shown or k not in table:  # a key new to the side: in order
+                        break
+                    shown[k] = table[k]
+                else:
+                    kept[name] = shown
+                    continue
+            again.append(name)
+        return again
 
     def _vars_again(self, seen: _Seen, state_vars: dict[str, Any], names: set[str]) -> None:
         kept, public = self.vars, seen.sight.public

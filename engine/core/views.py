@@ -25,7 +25,16 @@ import attrs
 import cattrs
 
 from engine.core.saves import FORMAT_VERSION
-from engine.core.sight import Parts, kept_lines, key_visible, revealed_to, sees, sight, tables
+from engine.core.sight import (
+    Host,
+    Parts,
+    kept_lines,
+    key_visible,
+    revealed_to,
+    sees,
+    sight,
+    tables,
+)
 
 if TYPE_CHECKING:
     from engine.core.decisions import Decision, Result
@@ -84,7 +93,7 @@ class _Then:
     STEPS = frozenset(("reveal", "move", "destroy"))  # the lines `step` reads
 
     def __init__(self, game: Any, side: str | None):
-        self.game, self.side = game, side
+        self.game, self.side = Host(game.pack, game.rt), side  # (no cycle: see Host)
         seen = sight(game.pack, side)
         self.seen, self.static, self.var_kinds = seen.zones, seen.static, seen.vars
         self.public = seen.public
@@ -94,6 +103,9 @@ class _Then:
         self.last_move: dict[str, int] = {}
         self.now: list[Any] = []
         self.hits: list[Any] = []
+        # the lines being read (and the index of the first) whose moves `last_move` does not
+        # hold yet: read ahead only when a line needs it (`saw`), else as they are read
+        self.ahead: tuple[list[Any], int] | None = None
 
     def step(self, e: dict[str, Any]) -> None:
         """Read the current line (after its own visibility was worked out)."""
@@ -113,7 +125,20 @@ class _Then:
         self.now.append(ent)
         if self.side not in self.game.rt.revealed.get(ent, ()):
             return False
+        if self.ahead is not None:
+            self.read_ahead()
         return self.last_move.get(ent, -1) < self.at
+
+    def read_ahead(self) -> None:
+        """Note each card's last move in the lines being read (`ahead`)."""
+        assert self.ahead is not None
+        new, n = self.ahead
+        self.ahead = None
+        last_move = self.last_move
+        for i, e in enumerate(new, n):
+            t = e["t"]
+            if t == "move" or t == "destroy":
+                last_move[e["e"]] = i
 
     def sees(self, ent: Any, zone: str | None) -> bool:
         if zone is None or not isinstance(ent, str):
@@ -195,14 +220,17 @@ class ShownLog:
         self.known = known
         new = log[n:]
         last_move = then.last_move
-        for i, e in enumerate(new, n):
-            t = e["t"]
-            if t in _PLACING:  # (one test for the many other lines)
-                if t != "create":
-                    last_move[e["e"]] = i
-                changed.add(e["e"])
-        if changed and self.watch:
-            self._read_again(game, changed)
+        if self.watch:  # lines read again when a record they read changes: which changed
+            for i, e in enumerate(new, n):
+                t = e["t"]
+                if t in _PLACING:  # (one test for the many other lines)
+                    if t != "create":
+                        last_move[e["e"]] = i
+                    changed.add(e["e"])
+            if changed:
+                self._read_again(game, changed)
+        elif new:  # (most views) the moves noted as read, or ahead when a line needs them
+            then.ahead = (new, n)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits, public = then.now, then.hits, then.public
         entry = _log_entry if game.pack.keyed else _entry
@@ -218,6 +246,19 @@ class ShownLog:
             if t == "trigger":
                 shown.append(None)
                 continue
+            # the next commonest, as `_entry` shows them: a choice, a sentence or event of no
+            # card (none of them names a zone, so a keyed pack's `_keys_shown` keeps them)
+            if t == "choice":
+                line = e if e["side"] == side else {"t": "choice", "side": e["side"]}
+                shown.append(line)
+                out.append(line)
+                continue
+            if (t == "say" or t == "event") and e["at"].count(None) == len(e["at"]):
+                line = e.copy()
+                del line["at"]
+                shown.append(line)
+                out.append(line)
+                continue
             then.at = i
             line = entry(game, side, e, then)
             if now:  # it read the game now: noted, to read again when that changes
@@ -232,9 +273,12 @@ class ShownLog:
             if t in steps:
                 then.step(e)
                 self.steps_of.setdefault(e["e"], []).append(i)
+                if t != "reveal" and then.ahead is not None:
+                    last_move[e["e"]] = i
             shown.append(line)
             if line is not None:
                 out.append(line)
+        then.ahead = None
         if new:
             self.lines_read, self.last = len(log), log[-1]
             self.read.extend(new)
