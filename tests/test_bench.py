@@ -3,6 +3,7 @@ games, and the figures of `bench/run.py --compare` come from the games they say 
 The figures themselves are printed, never asserted (speed is measured, not tested)."""
 from __future__ import annotations
 
+import json
 import os
 import random
 import sys
@@ -232,3 +233,24 @@ def test_the_weight_fit_reads_each_term_at_each_turns_start():
     assert winner in ("rome", "carthage", None)
     assert len(rows) >= 2 and rows[0][0] == -2.0
     assert all(len(row) == 3 and all(isinstance(v, float) for v in row) for row in rows)
+
+
+def test_the_weight_fit_fits_saved_positions_again_without_playing(tmp_path, capsys):
+    """bench/fit_weights.py --save writes each game's positions as it ends; --load fits on
+    them (a subset of the terms saved, with --by-turn the terms times the turn) and prints
+    the same fit as the run that played them."""
+    saved = tmp_path / "positions.jsonl"
+    pack, terms = str(ROOT / "content" / "hannibal"), "political_points,exposed_pcs"
+    fit_weights.main([pack, "--terms", terms, "--games", "4", "--seed", "5",
+                      "--bots", "greedy,random", "--save", str(saved)])
+    played = capsys.readouterr().out
+    lines = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert [g["seed"] for g in lines] == [5, 6, 7, 8]
+    assert "log loss" in played and len({g["winner"] for g in lines}) == 2
+    assert all(g["terms"] == terms.split(",") and g["rows"] for g in lines)
+    fit_weights.main([pack, "--terms", terms, "--load", str(saved)])
+    assert capsys.readouterr().out.split("\n")[1:] == played.split("\n")[1:]
+    fit_weights.main([pack, "--terms", "exposed_pcs", "--load", str(saved), "--by-turn"])
+    assert "exposed_pcs*turn" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="no pcs saved"):
+        fit_weights.main([pack, "--terms", "pcs", "--load", str(saved)])
