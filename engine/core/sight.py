@@ -256,8 +256,9 @@ class Parts:
             self.state, self.log = (s, log) if keep else (None, None)
             self.read = list(log) if keep else []
         elif n < len(log) or known != self.known:
-            self._update(game, seen, log[n:])
-            read.extend(log[n:])
+            new = log[n:]
+            self._update(game, seen, new)
+            read.extend(new)
         self.lines_read, self.last, self.known = len(log), log[-1] if log else None, known
         fields = self.fields
         return dict(self.zones), dict(self.vars), None if fields is None else dict(fields)

@@ -54,10 +54,13 @@ def decision_data(decision: Decision) -> dict[str, Any]:
 def _decision_json(d: dict[str, Any]) -> dict[str, Any]:
     """The JSON `Decision` of the state's decision `d` (or of a `Decision`'s fields),
     made from it directly: no Decision made for a view."""
+    args, each = d.get("args"), d.get("each")  # (most decisions have neither)
     return {"side": d["side"], "kind": d["kind"], "options": _data(d["options"]),
             "min": d["min"], "max": d["max"], "optional": d["optional"], "prompt": d["prompt"],
-            "id": d["id"], "window": d.get("window"), "args": _data(d.get("args")),
-            "each": _data(d.get("each")), "idle": _data(d["idle"]) if "idle" in d else []}
+            "id": d["id"], "window": d.get("window"),
+            "args": None if args is None else _data(args),
+            "each": None if each is None else _data(each),
+            "idle": _data(d["idle"]) if "idle" in d else []}
 
 
 def _data(x: Any) -> Any:
