@@ -13,6 +13,17 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Tried at 182102c as Carthage in Hannibal, mcts:100, seeds 0-29 (21/30 with search.rules as
+it is), rules compiled, quiet machine; neither kept:
+  the weights bench/fit_weights.py fitted on 60 games of the search bot itself (as Carthage
+    against greedy, seeds 2000-2059; a province in reach 30, a PC 3, a leader on the map 15,
+    an exposed PC -3, the rest as they are): 12/30 (24.6-57.7%), 0.081 s a searched
+    decision; lost on political points after the last turn 17 (Rome 9-10, Carthage 5-8),
+    Hannibal displaced 1. A fit on 60 games is too noisy to move the weights by
+  a province in reach weighted by the turn, 44 - 3 * turn_no (41 in turn 1 down to 17 in
+    turn 9: early a province in reach is worth more, late a point held, as a --by-turn fit
+    shows): 20/30 (48.8-80.8%), 0.066 s a searched decision; lost on political points
+    after the last turn 8 (Rome 9, Carthage 7-8), Hannibal displaced 2
 Measured at the commit after 0be756c (search.rules' weights fitted by bench/fit_weights.py,
 RULINGS.md H-bot-2; the rules compiled; quiet machine), mcts:100:
   hannibal --games 30 --workers 2 --sides carthage, seeds 0-29: 21/30 (52.1-83.3%), was
