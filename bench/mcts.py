@@ -13,6 +13,11 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at ff8b681 (search.rules as at 9c23caa; rules compiled; quiet machine), mcts:100:
+  hannibal --games 30 --seed 60 --workers 2 --sides carthage: 17/30 (39.2-72.6%); 0.063 s a
+    searched decision (914 decisions a game), rollouts 11,671/s; 572 s wall; all 13 losses
+    on political points after the last turn (Rome 8-10, Carthage 6-8). Over seeds 0-89:
+    53/90, 58.9% (48.6-68.5%): short of 75%
 Tried at 182102c as Carthage in Hannibal, mcts:100, seeds 0-29 (21/30 with search.rules as
 it is), rules compiled, quiet machine; neither kept:
   the weights bench/fit_weights.py fitted on 60 games of the search bot itself (as Carthage
