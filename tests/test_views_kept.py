@@ -113,23 +113,30 @@ def test_a_card_shown_now_names_it_in_older_lines_until_it_moves(inline_pack) ->
         assert_views_fresh(game)
 
 
-def test_a_card_shown_now_is_not_named_in_lines_before_a_later_move(inline_pack) -> None:
+@pytest.mark.parametrize("pause", [False, True], ids=["one view", "a view before the move"])
+def test_a_card_shown_now_is_not_named_in_lines_before_a_later_move(inline_pack,
+                                                                     pause: bool) -> None:
     """A card shown to red now (offered from blue's hidden hand) moved there after a line
-    named it: that line, read in the same view as the move, does not name it (the
-    card's last move is read ahead of the lines before it), in a view kept or fresh."""
-    p = inline_pack("""
+    named it: that line does not name it (the card's last move is read ahead of the lines
+    before it), whether it is read in the same view as the move or read again then, having
+    been read in a view before it, in a view kept or fresh."""
+    p = inline_pack(f"""
         type card
         zone deck of card hidden
         zone hand[s: side] of card private
         on setup:
             move card to deck
-            log "somewhere lies {c1}"
+            log "somewhere lies {{c1}}"
+            {'let y = ask red "Go on?"' if pause else 'pass'}
             move card to hand[blue]
             let c = choose c from hand[blue] by red
             log "red chose"
             end game
     """, "card:\n  - {id: c1}\n  - {id: c2}\n")
     game = Game.new(p, 0)
+    if pause:
+        assert [e["a"] for e in game.view("red")["log"] if e["t"] == "say"] == [[None]]
+        game.apply(True)
     said = [e["a"] for e in game.view("red")["log"] if e["t"] == "say"]
     assert said == [[None]]
     assert_views_fresh(game)

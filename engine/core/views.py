@@ -128,13 +128,13 @@ class _Then:
         self.now.append(ent)
         if self.side not in self.game.rt.revealed.get(ent, ()):
             return False
-        if self.ahead is not None:
-            self.read_ahead()
+        self.read_ahead()
         return self.last_move.get(ent, -1) < self.at
 
     def read_ahead(self) -> None:
-        """Note each card's last move in the lines being read (`ahead`)."""
-        assert self.ahead is not None
+        """Note each card's last move in the lines being read (`ahead`), if not yet."""
+        if self.ahead is None:
+            return
         new, n = self.ahead
         self.ahead = None
         last_move = self.last_move
@@ -223,17 +223,13 @@ class ShownLog:
         self.known = known
         new = log[n:]
         last_move = then.last_move
+        if new:  # (most views) the moves noted as read, or ahead when a line needs them
+            then.ahead = (new, n)
         if self.watch:  # lines read again when a record they read changes: which changed
-            for i, e in enumerate(new, n):
-                t = e["t"]
-                if t in _PLACING:  # (one test for the many other lines)
-                    if t != "create":
-                        last_move[e["e"]] = i
-                    changed.add(e["e"])
+            then.read_ahead()  # (they read each card's last move in the whole log)
+            changed.update(e["e"] for e in new if e["t"] in _PLACING)
             if changed:
                 self._read_again(game, changed)
-        elif new:  # (most views) the moves noted as read, or ahead when a line needs them
-            then.ahead = (new, n)
         steps, shown, out = _Then.STEPS, self.shown, self.out
         now, hits, public = then.now, then.hits, then.public
         entry = _log_entry if game.pack.keyed else _entry
