@@ -22,8 +22,10 @@ def _code(line: str) -> str:
 def lone_lines(text: str) -> list[tuple[int, str]]:
     """(line number, text) of each line, inside a broken statement, that holds one word
     alone, or one opening bracket around a single line, where the line before had room
-    for it, or where the line before ends a list of several items (not a broken one) whose
-    last would fit beside the word on the word's line: what the formatter must not print
+    for it (for the first item after an opening bracket: where a broken item after it
+    could start beside it), or where the line before ends a list of several items (not a
+    broken one) whose last would fit beside the word on the word's line: what the
+    formatter must not print
     unless nothing else fits. A word alone in brackets, `f(` / `x` / `)`, would take along what
     follows the closing bracket (and lose the brackets if they are parentheses of its
     own, `by (` / `s` / `) prompt`)."""
@@ -42,7 +44,16 @@ def lone_lines(text: str) -> list[tuple[int, str]]:
             if _WORD.fullmatch(s):
                 if opened and after[:1] in ")]":  # the word and what closes it
                     room += len(after) - 2 * prev.endswith(" (")
-                if room + len(s) <= WIDTH or not opened and _moves_down(prev, line, s):
+                    fits = room + len(s) <= WIDTH
+                elif opened:
+                    # the first of several items: the formatter joins no item to the line
+                    # of the opening bracket; only a broken item after it could share its
+                    # line (`0, (` / .. / `)`)
+                    indent = len(line) - len(line.lstrip())
+                    fits = after.endswith(("(", "[")) and indent + len(s) + 1 + len(after) <= WIDTH
+                else:
+                    fits = room + len(s) <= WIDTH or _moves_down(prev, line, s)
+                if fits:
                     found.append((no, s))
             elif s in ("(", "[") and no + 1 < len(lines):
                 close = lines[no + 1].strip()

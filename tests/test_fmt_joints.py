@@ -72,6 +72,12 @@ def test_lone_lines_finds_what_the_issue_shows():
               '        ) * (0 + -10) + ""\n    )\n    * carthage()\n)\n')
     assert lone_lines(nested) == []
     assert format_source(nested) == nested
+    # the first of several items alone after an opening bracket: no other layout when the
+    # item after it is whole on its own line (the formatter joins no item to the bracket's
+    # line), one when it is broken (`0, (` / .. / `)`, flagged above)
+    item = "g(" + "a" * 86 + ")"
+    assert lone_lines(f"on x:\n    let a = [\n        xx,\n        {item},\n        bc\n    ]\n") \
+        == []
 
 
 # ---- golden layouts ---------------------------------------------------------------------
@@ -175,6 +181,23 @@ def test_the_last_name_of_a_list_takes_the_one_before_it_along():
             gallic_campaign, etruscan_samnite_campaign
         ]
     """)  # noqa: E501
+
+
+def test_the_last_name_of_a_list_takes_any_flat_item_before_it_along():
+    # a line of a name and a long item, the last name alone after it: the item goes down
+    # with it, the name before stays alone (a Hypothesis find of
+    # test_random_long_code_round_trips_within_99_columns)
+    item = "g(" + "a" * 74 + ")"
+    check_fmt(f"""\
+        on setup:
+            let a = 0 + [0, {item}, new_carthage]
+    """, f"""\
+        on setup:
+            let a = 0 + [
+                0,
+                {item}, new_carthage
+            ]
+    """)
 
 
 def test_a_one_name_index_or_call_never_breaks():

@@ -216,8 +216,8 @@ class _Layout:
         """One item per line; but names fill lines: a name goes on the line before when
         it fits there after an item laid out whole (names after it keep together on the
         next line instead), and a line of names takes the item after them too, whole or
-        broken; the last name never stands alone after a full line of names: the name
-        before it goes down with it."""
+        broken; the last name never stands alone after a full line of several items: the
+        item before it goes down with it."""
         inner = ind + _STEP
         b = _Buf(col, d.line)
         b.text(d.open)
@@ -233,10 +233,12 @@ class _Layout:
                 b.text(" " + item.flat, item.lo)
                 names, row = names and _name(item), row + 1
             elif names and not _whole(item, inner) and self._hang(b, item, inner, t, last > 0):
-                names = whole = False  # broken after the names: `0, (` .. `)`
-            elif i == last and names and row > 1 and _name(item) and \
+                # broken after the names: `0, (` .. `)`, its last line its own
+                names, whole, row = False, False, 1
+            elif i == last and row > 1 and _name(item) and \
                     inner + len(d.items[i - 1].flat) + 2 + len(item.flat) <= WIDTH:
-                # the last name would be alone on its line: the one before it goes along
+                # the last name would be alone on its line: the item before it (laid out
+                # flat: the line holds others before it) goes along
                 prev = d.items[i - 1].flat
                 b.lines[-1] = b.lines[-1][:-len(prev) - 2]
                 b.newline(inner)
