@@ -18,6 +18,12 @@ Measured at ff8b681 (search.rules as at 9c23caa; rules compiled; quiet machine),
     searched decision (914 decisions a game), rollouts 11,671/s; 572 s wall; all 13 losses
     on political points after the last turn (Rome 8-10, Carthage 6-8). Over seeds 0-89:
     53/90, 58.9% (48.6-68.5%): short of 75%
+Tried at d1f3785 as Carthage in Hannibal, mcts:100, seeds 0-47, rules compiled, load 3
+(a copy of the bot, not kept): 8 times the playouts (800) at each decision that names a
+strategy card (which card to play; its event, ops or discard), the probe below having shown
+ops winning over discard only at 1,600: 26/48 = 54.2% (40.3-67.4%), seeds 0-29 14/30
+(30.2-63.9%, against 21/30), 30-47 12/18; 0.277 s a searched decision; stopped at 48 of
+90 games. More search where the cards are played won no more games
 Tried at 182102c as Carthage in Hannibal, mcts:100, seeds 0-29 (21/30 with search.rules as
 it is), rules compiled, quiet machine; neither kept:
   the weights bench/fit_weights.py fitted on 60 games of the search bot itself (as Carthage
