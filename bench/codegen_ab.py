@@ -99,7 +99,7 @@ def compare(path: Path, old_code: str, games: int, rounds: int, seeds: int) -> N
     src = read_pack(path)
     result = check(src.model, src.sources)
     packs = [instantiate(Build(src, result, code, [],
-                               compile(code, module_filename(src), "exec")))
+                               compile(code, module_filename(src, code), "exec")))
              for code in (old_code, compile_pack(src.model, result))]
     same = same_games(packs[0], packs[1], seeds)
     for pack in packs:

@@ -456,7 +456,7 @@ def drive(root: Path, number: int, progress: Progress) -> str:
         if pack.playable:
             play(pack, number, progress)
     finally:
-        linecache.cache.pop(module_filename(build.source), None)  # bounded memory
+        linecache.cache.pop(module_filename(build.source, build.code), None)  # bounded memory
     return "built-ok"
 
 

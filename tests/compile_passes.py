@@ -27,7 +27,8 @@ def plain_pack(root: Path) -> CompiledPack:
     src = read_pack(root)
     result = check(src.model, src.sources)
     code = compile_pack(src.model, result, optimize=False)
-    return instantiate(Build(src, result, code, [], compile(code, module_filename(src), "exec")))
+    code_object = compile(code, module_filename(src, code), "exec")
+    return instantiate(Build(src, result, code, [], code_object))
 
 
 def both_ways(root: Path) -> tuple[CompiledPack, CompiledPack]:

@@ -326,3 +326,28 @@ def test_after_an_edit_only_the_changed_file_is_parsed(cache, tmp_path, monkeypa
     again = build_pack(root)
     assert parsed == ["more.rules"] and again.ok and again.code != first.code
     assert len(entries(cache, "parses")) == 1  # one per pack, holding what it last read
+
+
+def test_two_codes_of_one_source_keep_their_own_lines_for_faults():
+    """A run-time fault finds its rule line in the text of the code that runs (linecache,
+    by the code's file name). The plainly compiled code of a pack (tests/compile_passes.py,
+    bench/codegen_ab.py) is another text than the optimised one: made in the same process,
+    it must not take the optimised code's file name, or the loaded pack's faults and
+    bench/bytecodes.py's lines point at the wrong rules (a test order under pytest-xdist
+    showed it)."""
+    import linecache
+
+    from compile_passes import plain_pack
+
+    from engine.core.runtime import rule_site
+    root = Path(__file__).parent.parent / "bench" / "packs" / "tictactoe"
+    pack = load_pack(root)
+    plain = plain_pack(root)
+    assert plain.code != pack.code and plain.code_file != pack.code_file
+    assert linecache.getlines(pack.code_file) == pack.code.splitlines(True)
+    assert linecache.getlines(plain.code_file) == plain.code.splitlines(True)
+    # each code's line of the move `mark[c] = active` (rules.rules:15) names that line
+    for p in (pack, plain):
+        line = next(i for i, text in enumerate(p.code.splitlines(), 1)
+                    if "# @L15" in text)
+        assert rule_site(p, p.code_file, "t0_on_setup", line) == ("rules.rules", 15)

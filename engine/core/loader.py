@@ -57,7 +57,7 @@ def instantiate(build: Build) -> CompiledPack:
     # the rules compiled to C, when `engine compile` has (engine.dsl.native): the module's
     # own dict is the namespace its functions read, so the tables go there as below
     native = load_native(code)
-    filename = module_filename(src) if native is None else source_name(native.__name__)
+    filename = module_filename(src, code) if native is None else source_name(native.__name__)
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     ns: dict[str, Any]
     if native is None:

@@ -137,7 +137,7 @@ def compiled(src: PackSource, result: CheckResult, diags: list[Diagnostic]) -> B
     try:
         from engine.dsl.compile import compile_pack
         code = compile_pack(src.model, result)
-        code_object = compile(code, module_filename(src), "exec")
+        code_object = compile(code, module_filename(src, code), "exec")
     except (RecursionError, SyntaxError, MemoryError, ValueError) as err:
         # the parser's nesting limits should make this unreachable: a last line of defence,
         # so that a pack Python cannot compile is a located error, never a traceback
@@ -207,9 +207,14 @@ def _ahead_key(root: Path) -> str:
     return key_of("ahead", str(Path(root).resolve()))
 
 
-def module_filename(src: PackSource) -> str:
-    """The file name generated code runs under (run-time faults look for it)."""
-    return f"<pack {src.model.id} {src.hash}>"
+def module_filename(src: PackSource, code: str) -> str:
+    """The file name generated `code` runs under: run-time faults find their rule line in
+    its text there (linecache). It names the code, not only the source, so two codes of one
+    source in a process (compiled plainly and optimised, or by two engine versions) each
+    keep their own text."""
+    import hashlib
+    digest = hashlib.blake2b(code.encode(), digest_size=6).hexdigest()
+    return f"<pack {src.model.id} {src.hash} {digest}>"
 
 
 def _too_big(src: PackSource, stage: str, err: BaseException | None = None) -> Diagnostic:
