@@ -57,7 +57,12 @@ def instantiate(build: Build) -> CompiledPack:
     # the rules compiled to C, when `engine compile` has (engine.dsl.native): the module's
     # own dict is the namespace its functions read, so the tables go there as below
     native = load_native(code)
-    filename = module_filename(src, code) if native is None else source_name(native.__name__)
+    if native is not None:
+        filename = source_name(native.__name__)
+    elif build.code_object is not None:
+        filename = build.code_object.co_filename  # the name the build compiled it under
+    else:
+        filename = module_filename(src, code)
     linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     ns: dict[str, Any]
     if native is None:

@@ -213,7 +213,7 @@ def module_filename(src: PackSource, code: str) -> str:
     source in a process (compiled plainly and optimised, or by two engine versions) each
     keep their own text."""
     import hashlib
-    digest = hashlib.blake2b(code.encode(), digest_size=6).hexdigest()
+    digest = hashlib.blake2b(code.encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
     return f"<pack {src.model.id} {src.hash} {digest}>"
 
 
