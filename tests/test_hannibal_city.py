@@ -102,6 +102,36 @@ def test_the_choice_is_renewed_when_a_second_army_arrives():
     assert "try to avoid the battle" in prompt(g)
 
 
+def test_an_army_at_the_walls_keeps_the_garrison_in_when_another_arrives():
+    """seed 002 §16.2 (the choice is renewed when a new army comes), §16.4.4 and seed 003
+    "Штурм" (6) (with the enemy at the walls the CUs inside leave only by a sortie): Mago's 4
+    CUs stand outside Capua, no siege point yet (§16.4.3: not besieged), Fabius and 2 CUs
+    inside; when Hannibal comes Rome is not asked to bring them out, so no battle is pending
+    with both sides outside. H-wc-1, H-wc-5. Found by 10,000 random games (seeds 706447 and
+    707352 of `engine simulate hannibal --invariants`: a garrison brought out beside the
+    enemy's CUs already at its walls broke the invariant at the avoidance question)."""
+    g = board()
+    add_garrison(g, "rome", "capua", 2)
+    set_leader(g, "fabius", "capua")
+    g.state["f"]["fabius"]["inside"] = True
+    set_leader(g, "mago", "capua")
+    add_cus(g, "carthage", "capua", 4)
+    set_leader(g, "hannibal", "nola")
+    add_cus(g, "carthage", "nola", 6)
+    assert g.check_invariants() == []
+    carthage_moves(g)
+    answer(g, 6)
+    march(g, "capua")
+    assert not walls_asked(g) and "avoid" not in prompt(g)
+    assert "what next" in prompt(g) and g.decision.side == "carthage"
+    assert len(inside(g, "capua", "rome")) == 2 and cus(g, "capua", "rome") == []
+    assert field(g, "fabius", "inside") is True
+    assert g.check_invariants() == []
+    act(g, "stop")
+    assert len(inside(g, "capua", "rome")) == 2 and len(cus(g, "capua", "carthage")) == 10
+    assert g.check_invariants() == []
+
+
 def test_a_lone_leader_inside_is_not_displaced():
     """seed 002 §8.9 (a leader without CUs is displaced by an enemy army entering his space),
     §16.3 (a leader inside the walls); seed 003 "Крепости" (4) (leaders too shelter in a friendly
