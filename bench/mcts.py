@@ -18,6 +18,24 @@ Measured at ff8b681 (search.rules as at 9c23caa; rules compiled; quiet machine),
     searched decision (914 decisions a game), rollouts 11,671/s; 572 s wall; all 13 losses
     on political points after the last turn (Rome 8-10, Carthage 6-8). Over seeds 0-89:
     53/90, 58.9% (48.6-68.5%): short of 75%
+Tried at 1e8e421 as Carthage in Hannibal, mcts:100, rules compiled, nice, this 2-core
+machine (about half as fast as the one above), not kept: UCT explore 1.4 for 0.7 (about
+UCB1's sqrt(2) for rewards in 0..1; OpenSpiel's ISMCTS in tests/test_openspiel.py takes 2):
+seeds 30-59 22/30 (55.6-85.8%), seeds 60-89 13/30 (27.4-60.8%): 35/60, 58.3% (45.7-69.9%),
+against 32/60 with 0.7 at ff8b681 on the same seeds (15 and 17). 0.153 s a searched decision,
+rollouts 4,840-4,914/s; lost on political points after the last turn 23 of 25 (Rome 8-11,
+Carthage 5-8), Hannibal displaced 2. A first range of 30 seeds said 73%, the next 43%: a
+share of 30 games swings by that much, so a change needs 60 games or more before it is kept.
+A game read move by move (seed 32 with the default search, `engine play hannibal --seed 32
+--bots mcts:100,greedy`; Carthage won it on the 8-8 tie, §18.3) shows what remains: 1-3 of
+Carthage's PCs placed each turn where the isolation phase removes them again (Arpi, Henna,
+Cannae, Faesulae, Bovianum, Narbo, Tarracina; the same spaces turn after turn), although
+search.rules counts each as exposed: such a PC scores 0 (its `pcs` point taken back), a safe
+one 1, a fortieth of a political point, which 100 playouts of three random answers do not
+tell apart. Both sides discard about 20 cards a game (20 and 19), and Hannibal never leaves
+Hispania. Tried on that finding, not kept: an exposed PC weighted minus 4 for minus 1 in
+search.rules (so it scores -3 against a safe one's 1), explore 0.7, seeds 30-39: 3/10
+(stopped; the explore-1.4 run above won 8 of those 10).
 Tried at d1f3785 as Carthage in Hannibal, mcts:100, seeds 0-47, rules compiled, load 3
 (a copy of the bot, not kept): 8 times the playouts (800) at each decision that names a
 strategy card (which card to play; its event, ops or discard), the probe below having shown
