@@ -541,6 +541,29 @@ def test_other_roman_leaders_removed_and_two_consuls_drawn():
             assert field(g, leader, "where") == "aside" and field(g, leader, "office") == "none"
 
 
+def test_a_leader_taken_off_the_board_from_inside_the_walls_is_inside_nothing():
+    """seed 002 §6.4.1 (2. the other Roman leaders leave the board), §16.3 (a leader inside the
+    walls of a walled city of his side on the map): Paullus sits inside Neapolis with its 2 CUs
+    when the consuls change; off the board he is inside no walls (RULINGS.md H-rf-7, H-wc-3).
+    Found by 20,000 random games (seed 805479 of `engine simulate hannibal --invariants`): the
+    leader went aside still marked inside, which broke the invariant "a leader inside stands in
+    a walled city of his own"."""
+    def arrange(g):
+        _two_armies(g)
+        set_leader(g, "paullus", "neapolis")
+        hannibal_play.add_garrison(g, "rome", "neapolis", 2)
+        g.state["f"]["paullus"]["inside"] = True
+        assert g.check_invariants() == []
+    g = reinforcements(2, arrange)
+    lines_asked(g)
+    assert field(g, "paullus", "inside") is True
+    finish_phase(g, lambda g: "nero" if prompt(g) == "Rome: name the proconsul"
+                 else first_choice(g))
+    assert field(g, "paullus", "inside") is False
+    assert field(g, "paullus", "where") in ("aside", "map")
+    assert g.check_invariants() == []
+
+
 def test_removed_consuls_may_be_drawn_again():
     """seed 002 §6.4.1 (3. "het kunnen ook de bevelhebbers zijn, die pas van het bord verwijderd
     zijn"); seed 003 "Подкрепления" (4) takes last turn's consuls out of the pool first: the Dutch
