@@ -36,6 +36,16 @@ tell apart. Both sides discard about 20 cards a game (20 and 19), and Hannibal n
 Hispania. Tried on that finding, not kept: an exposed PC weighted minus 4 for minus 1 in
 search.rules (so it scores -3 against a safe one's 1), explore 0.7, seeds 30-39: 3/10
 (stopped; the explore-1.4 run above won 8 of those 10).
+Tried at ac29239 as Carthage in Hannibal, mcts:100, seeds 30-59, rules compiled, this machine,
+not kept: search.rules' exposed_pc is a one-step reading that flags 12 safe PCs for each
+isolated one (bench/hannibal_exposure.py: 279 safe and all 24 isolated of 970); looking 4
+movement points along the line (6 safe flagged) and counting the political points after the
+flagged PCs are gone (the isolation phase comes before the victory check, §5.5), so that a PC
+that takes a province only until the isolation phase no longer scores its point: 11/30
+(21.9-54.5%), against 15/30 (default) and 22/30 (explore 1.4) on the same seeds; 0.275 s a
+searched decision (the heuristic twice as dear), rollouts 4,160/s; lost on political points
+after the last turn 17 (Rome 8-10, Carthage 5-8), Hannibal displaced 2; the range 60-89
+stopped. Scoring the isolation phase better does not win more games
 Tried at d1f3785 as Carthage in Hannibal, mcts:100, seeds 0-47, rules compiled, load 3
 (a copy of the bot, not kept): 8 times the playouts (800) at each decision that names a
 strategy card (which card to play; its event, ops or discard), the probe below having shown

@@ -23,6 +23,7 @@ import execution_model  # noqa: E402
 import fit_weights  # noqa: E402
 import greedy  # noqa: E402
 import handwritten  # noqa: E402
+import hannibal_exposure  # noqa: E402
 import instructions  # noqa: E402
 import run  # noqa: E402
 import simulate_workers  # noqa: E402
@@ -254,3 +255,17 @@ def test_the_weight_fit_fits_saved_positions_again_without_playing(tmp_path, cap
     assert "exposed_pcs*turn" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="no pcs saved"):
         fit_weights.main([pack, "--terms", "pcs", "--load", str(saved)])
+
+
+def test_the_exposure_probe_counts_what_the_isolation_phase_would_remove():
+    """bench/hannibal_exposure.py: `exposed_pc` asks less than `isolated` (seed 002 §15.4), so
+    it flags every PC the isolation phase would remove; a look along the line as far as the
+    isolation phase searches (isolation.rules `line_reach`) flags exactly those; and a look
+    next door (1) flags what `exposed_pc` flags, which looks there."""
+    whole = 2 * len(load_pack(ROOT / "content" / "hannibal").by_type["space"])
+    tally = hannibal_exposure.count(2, 0, 80, [1, whole])
+    assert tally["isolated"] > 0 and tally["safe"] > 0
+    assert tally["exposed_pc", "isolated"] == tally["isolated"]
+    assert tally[whole, "isolated"] == tally["isolated"] and tally[whole, "safe"] == 0
+    assert tally[1, "isolated"] == tally["isolated"]
+    assert tally[1, "safe"] == tally["exposed_pc", "safe"] > 0
