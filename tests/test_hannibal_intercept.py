@@ -151,6 +151,32 @@ def test_intercepted_army_steps_back_and_ends_its_move():
     assert g.decision is None or "what next" not in prompt(g)
 
 
+def test_no_stepping_back_from_cus_dropped_where_the_army_is_intercepted():
+    """seed 002 §9.3, RULINGS.md H-ic-8: Hannibal drops a CU in Nola, marches on to Paestum and
+    comes back; Fabius intercepts him in Nola. Stepping back would leave the dropped CU there
+    beside Fabius's army with no battle, so Hannibal fights, the CU with him. Found by
+    `engine simulate hannibal --games 10000 --seed 900000 --invariants` (seed 902296)."""
+    g = board()
+    hannibal_in_capua(g)
+    set_leader(g, "fabius", "neapolis")
+    add_cus(g, "rome", "neapolis", 5)
+    carthage_marches(g, "nola")
+    answer(g, None)  # Fabius lets him pass the first time (H-ic-4: he may try again)
+    answer(g, "drop")
+    answer(g, 1)
+    go(g, "hannibal", "paestum")
+    if "intercept" in prompt(g):
+        answer(g, None)
+    go(g, "hannibal", "nola")
+    answer(g, "fabius")
+    g.load_dice([1])
+    answer(g, 4)
+    assert said(g, "{l} fights the intercepting army in {y}") == [["hannibal", "nola"]]
+    assert "step back" not in options(g)
+    assert g.check_invariants() == []
+    assert len(cus(g, "nola", "carthage")) == 6 and len(cus(g, "nola", "rome")) == 4
+
+
 def test_failed_attempt_the_move_goes_on():
     """seed 002 §9.2: a roll above the battle rating fails; the army stays where it was and the
     mover goes on."""
