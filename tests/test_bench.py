@@ -262,7 +262,7 @@ def test_the_exposure_probe_counts_what_the_isolation_phase_would_remove():
     it flags every PC the isolation phase would remove; a look along the line as far as the
     isolation phase searches (isolation.rules `line_reach`) flags exactly those; and a look
     next door (1) flags what `exposed_pc` flags, which looks there."""
-    whole = 2 * len(load_pack(ROOT / "content" / "hannibal").by_type["space"])
+    whole = load_pack(ROOT / "content" / "hannibal").new_game(0).value("line_reach")
     tally = hannibal_exposure.count(2, 0, 80, [1, whole])
     assert tally["isolated"] > 0 and tally["safe"] > 0
     assert tally["exposed_pc", "isolated"] == tally["isolated"]
