@@ -25,6 +25,7 @@ import greedy  # noqa: E402
 import handwritten  # noqa: E402
 import hannibal_exposure  # noqa: E402
 import instructions  # noqa: E402
+import leak_soak  # noqa: E402
 import run  # noqa: E402
 import simulate_workers  # noqa: E402
 
@@ -269,3 +270,21 @@ def test_the_exposure_probe_counts_what_the_isolation_phase_would_remove():
     assert tally[whole, "isolated"] == tally["isolated"] and tally[whole, "safe"] == 0
     assert tally[1, "isolated"] == tally["isolated"]
     assert tally[1, "safe"] == tally["exposed_pc", "safe"] > 0
+
+
+def test_the_leak_soak_checks_whole_games_and_reports_what_a_view_shows():
+    """bench/leak_soak.py: whole games of the leak test pack pass, and a view that shows the
+    whole state (every hidden hand) is reported at the first decision, with the viewer and
+    the ids, and the run's exit code says so."""
+    leakgame = str(ROOT / "tests" / "packs" / "leakgame")
+    assert leak_soak.main([leakgame, "--games", "6"]) == 0
+    from engine.core.game import Game
+    view = Game.view
+
+    def telling(self, viewer=None):
+        return {**view(self, viewer), "told": self.state["z"]}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Game, "view", telling)
+        seed, asked, viewer, data, _text = leak_soak.check_game(leakgame, 3, 5)
+        assert (seed, asked, viewer) == (3, 0, "red") and data
+        assert leak_soak.main([leakgame, "--games", "2"]) == 1
