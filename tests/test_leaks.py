@@ -55,11 +55,12 @@ def pack(path: Path) -> Any:
     return load_pack(path)
 
 
-def random_game(p: Any, seed: int) -> Iterator[Game]:
-    """The game at every decision of a random game with `seed`, and at its end."""
+def random_game(p: Any, seed: int, limit: int | None = MAX_DECISIONS) -> Iterator[Game]:
+    """The game at every decision of a random game with `seed`, and at its end (or at its
+    `limit`-th decision; None: none, the whole game, as bench/leak_soak.py plays it)."""
     game = p.new_game(seed, undo=False)
     rnd = random.Random(seed ^ 0x1EA4)
-    while not game.over and len(game.actions) < MAX_DECISIONS:
+    while not game.over and (limit is None or len(game.actions) < limit):
         yield game
         game.apply(game.random_action(rnd))
     yield game
