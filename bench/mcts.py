@@ -13,6 +13,19 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at the commit after e3b8e6d (search.rules' alpine_march: Hannibal's march to the
+Insubres, 8 a movement point while he leads 5 CUs, RULINGS.md H-bot-3; rules compiled; this
+2-core machine, about half as fast as the quiet one below), mcts:100:
+  hannibal --games 60 --seed 0 --workers 2 --sides carthage, then --games 30 --seed 60:
+    60/90, 66.7% (56.4-75.5%), against 53/90 (58.9%) without it: seeds 0-29 22/30 (was
+    21), 30-59 17/30 (was 15), 60-89 21/30 (was 17); 0.148 s a searched decision (781-817
+    decisions a game), rollouts 5,444-5,489/s; 2,138 + 1,030 s wall; all 30 losses on
+    political points after the last turn (Rome 8-10, Carthage 6-8), none by Hannibal
+    displaced. Seed 100 read turn by turn: Hannibal reaches Cremona in Gallia Cisalpina in
+    turn 6 (he never left Hispania before). Better by 7 games, within the noise, and still
+    short of 75%
+  hannibal --games 30 --workers 2 --sides rome: 30/30 (88.6-100%), as before; 0.147 s a
+    searched decision (320 decisions a game), rollouts 6,334/s; 375 s wall
 Measured at ff8b681 (search.rules as at 9c23caa; rules compiled; quiet machine), mcts:100:
   hannibal --games 30 --seed 60 --workers 2 --sides carthage: 17/30 (39.2-72.6%); 0.063 s a
     searched decision (914 decisions a game), rollouts 11,671/s; 572 s wall; all 13 losses

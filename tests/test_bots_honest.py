@@ -231,6 +231,45 @@ def test_hannibal_heuristic_prefers_points_and_safe_capitals():
     assert h("rome") == before + 2
 
 
+
+def test_hannibal_search_value_counts_the_march_over_the_alps():
+    """content/hannibal/search.rules `alpine_march` (RULINGS.md H-bot-3): for the search bot,
+    each movement point Hannibal stands nearer the Insubres, a tribe friendly to Carthage in
+    Gallia Cisalpina (seed 002 §16.6), counts while he leads 5 CUs or more, those in his space
+    and those marching in his column (§8.2, §8.4); with fewer, or with no way there by land
+    (Carthago: the sea lies between, §8.8), it counts nothing and does not fail. The greedy bot's
+    `heuristic` has no such term."""
+    import hannibal_play as hp
+    from zone_edit import put
+    g = hp.board()
+    march = g.pack.ns["VALUES"]["alpine_march"]
+    search = g.pack.ns["VALUES"]["search_value"]
+    greedy = g.pack.ns["VALUES"]["heuristic"]
+
+    def at(space, n, *, marching=False):
+        hp.remove_cus(g, list(g.state["made"].get("cu", [])))
+        hp.set_leader(g, "hannibal", space)
+        made = hp.add_cus(g, "carthage", space, n)
+        if marching:
+            for uid in made:
+                put(g, uid, "column|hannibal")
+        g.rt.changed()
+        return march(g.rt, "carthage")
+
+    assert at("saguntum", 10) == 2  # ten movement points away (two passes of 2, §8.3.1)
+    assert at("narbo", 10) == 8  # four: over the Alps (2) from the Allobroges
+    assert at("narbo", 10, marching=True) == 8  # the CUs he leads on the march count
+    assert at("narbo", 4) == 0  # too few CUs to take the province
+    four = search(g.rt, "carthage"), greedy(g.rt, "carthage")
+    assert at("narbo", 5) == 8
+    # 8 a movement point in search.rules, and the fifth CU's own 1; the greedy bot's 2 a CU
+    assert search(g.rt, "carthage") == four[0] + 8 * 8 + 1
+    assert greedy(g.rt, "carthage") == four[1] + 2
+    assert at("insubres", 5) == 12
+    assert at("carthago", 10) == 0  # no way by land: nothing, and no fault
+    assert march(g.rt, "rome") == 0
+
+
 def test_greedy_does_not_go_round_in_circles(tmp_path):
     """A side may pick a pebble up and put it down for ever, and every way out loses: the
     greedy bot still leaves the loop instead of avoiding the loss for ever."""
