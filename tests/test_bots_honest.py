@@ -231,7 +231,6 @@ def test_hannibal_heuristic_prefers_points_and_safe_capitals():
     assert h("rome") == before + 2
 
 
-
 def test_hannibal_search_value_counts_the_march_over_the_alps():
     """content/hannibal/search.rules `alpine_march` (RULINGS.md H-bot-3): for the search bot,
     each movement point Hannibal stands nearer the Insubres, a tribe friendly to Carthage in
@@ -247,7 +246,7 @@ def test_hannibal_search_value_counts_the_march_over_the_alps():
     greedy = g.pack.ns["VALUES"]["heuristic"]
 
     def at(space, n, *, marching=False):
-        hp.remove_cus(g, list(g.state["made"].get("cu", [])))
+        hp.clear_board(g)
         hp.set_leader(g, "hannibal", space)
         made = hp.add_cus(g, "carthage", space, n)
         if marching:
