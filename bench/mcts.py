@@ -13,6 +13,39 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at the commit after d2d86b0 (search.rules' provinces_two_short: a province two PCs
+short 8, RULINGS.md H-bot-2; rules compiled; nice, this 2-core machine, runs side by side),
+mcts:100:
+  hannibal --sides carthage, seeds 0-89 in four runs of one worker (--seed 0 --games 30,
+    --seed 30 --games 30, --seed 60 --games 15, --seed 75 --games 15): 66/90, 73.3%
+    (63.4-81.4%), against 60/90 without it: seeds 0-29 20/30 (was 22), 30-59 24/30 (was
+    17), 60-89 22/30 (was 21); 0.195 s a searched decision under that load (a score 0.31 ms
+    as compiled rules, was 0.25); lost on political points after the last turn 23 (Rome
+    8-10, Carthage 5-8), Hannibal displaced 1. Better by 6 games, within the noise, and
+    still short of 75%
+Tried at d2d86b0 as Carthage in Hannibal, mcts:100, rules compiled, nice, this 2-core
+machine (runs side by side, so the seconds are high), against 39/60 on seeds 0-59 as
+search.rules stood (below); none kept, the code of none kept:
+  alpine_march counting the CUs he leads, movement points times CUs (up to 10), 1 a unit:
+    two games read turn by turn (seeds 37, 100): he leaves Saguntum with 8-10 CUs in turn
+    1-5, not the 5 of the floor, and then stays at the Volcae to the end, since the passes'
+    attrition (seed 002 §8.3.2) takes more of the term than the Alps' movement points
+    give; not run further
+  alpine_march as 8 a movement point plus 4 a CU he leads (up to 10), from 3 CUs: 38/60,
+    63.3% (50.7-74.4%); 0.198 s a searched decision
+  the root's answers tried in the order the search heuristic puts them one answer on, and
+    the answer chosen among those tried at least half as often as the most tried, the best
+    by that order (so that near ties go as the greedy bot would take them): seeds 0-13
+    5/14 (16.3-61.2%), against 10/14; 0.235 s a searched decision; stopped
+  What they were after, from a game read move by move (seed 41, `engine play hannibal
+  --seed 41 --bots mcts:100,greedy`, lost 6-9): 26 of Carthage's PCs removed by the
+  isolation phase in 9 turns (Rome's: 24), 5 of them in turn 1 (Arpi, Grumentum, Illiberis,
+  Henna, Cornus). At each of Carthage's PC placements in turn 1 (18-24 spaces) the search
+  heuristic one answer on is the same for every space but the two that bring Idubeda
+  within one PC (20 more) and the exposed ones (1 less): so 100 playouts, 4-5 a space,
+  choose among them by the rollouts' noise, where the greedy bot takes the safe space by
+  that 1. Rome's political points stay at 9 all game; Carthage's fall from 8 to 6 as
+  Rome takes Carthaginia and Western Numidia while Hannibal marches (Taurini, turn 7)
 Measured at the commit after e3b8e6d (search.rules' alpine_march: Hannibal's march to the
 Insubres, 8 a movement point while he leads 5 CUs, RULINGS.md H-bot-3; rules compiled; this
 2-core machine, about half as fast as the quiet one below), mcts:100:

@@ -269,6 +269,34 @@ def test_hannibal_search_value_counts_the_march_over_the_alps():
     assert march(g.rt, "rome") == 0
 
 
+def test_hannibal_search_value_counts_the_provinces_two_pcs_short():
+    """content/hannibal/search.rules `provinces_two_short` (RULINGS.md H-bot-2): for the search
+    bot, a scoring province two PCs short of a majority (seed 002 §15.1, §18.1) counts 8, one PC
+    short 20 (`provinces_in_reach`), held a political point (40), so each PC placed towards a
+    province scores, not only the last. Gallia Cisalpina: Carthage starts with 2 of its 8 (the
+    Insubres and the Boii, friendly tribes, §16.6) and takes it with 5. The greedy bot's
+    `heuristic` counts only the PC and the point."""
+    import hannibal_play as hp
+    g = hp.board()
+    values = g.pack.ns["VALUES"]
+    two = values["provinces_two_short"]
+    standing = values["search_standing"]
+    greedy = values["heuristic"]
+
+    def after(space):
+        if space is not None:
+            hp.set_pc(g, space, "carthage")
+        g.rt.changed()
+        return two(g.rt, "carthage"), standing(g.rt, "carthage"), greedy(g.rt, "carthage")
+
+    start, third, fourth, fifth = (after(x) for x in (None, "mutina", "patavium", "taurini"))
+    assert third[0] == start[0] + 1 and fourth[0] == start[0] and fifth[0] == start[0]
+    assert third[1] - start[1] == 8 + 1  # two short, and the PC's own point (`pcs`)
+    assert fourth[1] - third[1] == -8 + 20 + 1  # one short (provinces_in_reach)
+    assert fifth[1] - fourth[1] == -20 + 40 + 1  # held: a political point
+    assert (third[2] - start[2], fourth[2] - third[2], fifth[2] - fourth[2]) == (1, 1, 9)
+
+
 def test_greedy_does_not_go_round_in_circles(tmp_path):
     """A side may pick a pebble up and put it down for ever, and every way out loses: the
     greedy bot still leaves the loop instead of avoiding the loss for ever."""
