@@ -13,6 +13,28 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at 8066214 (search.rules as at 4e1a79b, the same values; rules compiled; nice, this
+2-core machine, two runs side by side), mcts:100:
+  hannibal --sides carthage --workers 1, --seed 90 --games 30 and --seed 120 --games 30:
+    16/30 and 22/30, 38/60, 63.3% (50.7-74.4%); 0.170 s a searched decision (828-862
+    decisions a game), rollouts 5,131-5,213/s; 2,705 and 2,521 s wall; all 22 losses on
+    political points after the last turn (Rome 8-10, Carthage 6-8). With seeds 0-89 (66/90):
+    104/150, 69.3% (61.5-76.2%). Short of 75%
+Tried at 8066214 as Carthage in Hannibal, mcts:100, rules compiled, nice, this machine (two
+runs side by side), not kept (its code in no commit):
+  the isolation phase's own result, exact, in the search heuristic: each side's lines traced
+    back from all their ends in one search (a `reachable` from many starts), so that the PCs
+    isolation.rules would remove now (none missed, none too many on 4,552 PCs of random
+    games) count for nothing, in `pcs` and in the provinces held, one and two short (seed 002
+    §5.5: the phase comes before the victory check). Of the 24 seeds of 0-89 lost as the
+    search stands it won 13; of 37 of the 66 won it lost 12: 38/61, which weighted back to
+    24 and 66 seeds is 64.0%, against 73.3%; 0.166 s a searched decision
+  What the same seeds are worth: another search gives another game from the same seed, near
+    enough a game of its own (of the seeds lost it won 54%, of those won it kept 68%, both
+    about its share overall). A comparison on the same seeds is no tighter than one on
+    others, and two shares of 90 games differ by 13 points (twice the standard error of the
+    difference) by chance alone: the changes tried here, each within 10 points, cannot be
+    told apart on one 2-core machine
 Measured at the commit after d2d86b0 (search.rules' provinces_two_short: a province two PCs
 short 8, RULINGS.md H-bot-2; rules compiled; nice, this 2-core machine, runs side by side),
 mcts:100:
