@@ -28,13 +28,14 @@ runs side by side), not kept (its code in no commit):
     games) count for nothing, in `pcs` and in the provinces held, one and two short (seed 002
     §5.5: the phase comes before the victory check). Of the 24 seeds of 0-89 lost as the
     search stands it won 13; of 37 of the 66 won it lost 12: 38/61, which weighted back to
-    24 and 66 seeds is 64.0%, against 73.3%; 0.166 s a searched decision
+    24 and 66 seeds is 64.0%, against 73.3%; 0.166 s a searched decision (0.170 as the
+    search stands, above)
   What the same seeds are worth: another search gives another game from the same seed, near
     enough a game of its own (of the seeds lost it won 54%, of those won it kept 68%, both
     about its share overall). A comparison on the same seeds is no tighter than one on
     others, and two shares of 90 games differ by 13 points (twice the standard error of the
-    difference) by chance alone: the changes tried here, each within 10 points, cannot be
-    told apart on one 2-core machine
+    difference) by chance alone: the search.rules changes of 60-90 games recorded below
+    moved the share by 6-8 points, and cannot be told from chance on one 2-core machine
 Measured at the commit after d2d86b0 (search.rules' provinces_two_short: a province two PCs
 short 8, RULINGS.md H-bot-2; rules compiled; nice, this 2-core machine, runs side by side),
 mcts:100:
