@@ -13,6 +13,27 @@ took (over the decisions it searched, and over all it answered: one with a singl
 answer is not searched); and its rollouts' speed: rollouts and their decisions a second of
 rollout time.
 
+Measured at the commit after e7c33df (implicit minimax backups in the search, weighted by
+pack.yaml `search_minimax:`, Hannibal's 40%, RULINGS.md H-bot-4; rules compiled; nice, this
+2-core machine, two runs side by side), mcts:100, on seeds not played before:
+  hannibal --sides carthage, --seed 150 --games 60 --workers 2, then --seed 210 --games 30,
+    --seed 240 --games 30 and --seed 270 --games 15 with one worker each: 45/60, 24/30,
+    18/30 and 13/15, 100/135, 74.1% (66.1-80.7%), against 104/150, 69.3% (61.5-76.2%)
+    without them on seeds 0-149: better by 5 points, within chance (the 13 points below),
+    and a game short of 75%. 0.132-0.156 s a searched decision (920-950 decisions a game),
+    rollouts 6,500-8,000/s; all 35 losses on political points after the last turn (Rome
+    8-11, Carthage 5-8). A search costs 1.5 times as much (a second reading of the
+    heuristic an iteration: 0.088 against 0.132 s of CPU, on 28 positions of random games)
+  hannibal --sides rome --games 30 --workers 1: 30/30 (88.6-100%), as before; 0.140 s a
+    searched decision (323 decisions a game), rollouts 8,033/s; 758 s wall
+  ante_portas --games 100 --workers 1 at 40% (tried; Ante Portas keeps 0): as Carthage
+    86/100 (77.9-91.5%), as Rome 31/100 (22.8-40.6%), of Rome's 69 games not won 68
+    "Hannibal takes Rome" and 1 a fault; at 0, as the pack ships, the same run: 100/100
+    (96.3-100%) and 79/100 (70.0-85.8%), as at 604575c; 0.034 s a searched decision, 233 s
+    wall. Its heuristic is blind to the siege (below), and a search that trusts its best
+    line more is misled more. One game a seating faulted at 40% (OverflowError in
+    math.exp: a large loss read while the scale was still small); the squash is guarded
+    since, which changes no reward where it did not overflow
 Measured at 8066214 (search.rules as at 4e1a79b, the same values; rules compiled; nice, this
 2-core machine, two runs side by side), mcts:100:
   hannibal --sides carthage --workers 1, --seed 90 --games 30 and --seed 120 --games 30:

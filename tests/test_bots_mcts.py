@@ -12,6 +12,7 @@ import pytest
 from conftest import write_pack_files
 from test_bots_honest import GUESS, GUESS_CARDS, peeking, red_wins
 
+from engine.core.errors import PackError
 from engine.core.loader import load_pack
 from engine.frontends.bots import GreedyBot, RandomBot, is_bot_spec, make_bot, split_spec
 from engine.frontends.cli import main
@@ -196,6 +197,80 @@ def test_the_search_reads_its_own_heuristic_and_greedy_the_other(tmp_path):
         picked = MctsBot(seed, playouts=30).choose(game, "red")
         assert picked == MctsBot(seed, playouts=30).choose(game, "red") == 3
         assert GreedyBot(seed).choose(game, "red") == 1
+
+
+# Red picks 1 or 2, then one of twelve numbers: 1 then 12 is worth 10, 2 then anything 1,
+# 1 then anything else nothing. The mean of the lines after 1 is below 1, the best is 10.
+ONE_GOOD_LINE = """
+var first: int = 0
+var second: int = 0
+value for_search(s: side): int = (10 if first == 1 and second == 12 else 1 if first == 2
+                                  else 0) if s == red else 0
+on setup:
+    let a = choose a from [1, 2] by red
+    first = a
+    let b = choose b from [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] by red
+    second = b
+    repeat 6:
+        let _c = choose c from [1, 2] by blue
+    end game
+"""
+
+
+def test_minimax_backups_find_the_one_good_line(tmp_path):
+    """Scored by the mean of random lines, 1 looks worse than 2 and the search never picks
+    it; with implicit minimax backups the node of 1 keeps the score of the best line found
+    below it, so the search picks 1 once it has found 12. In the tree, each node's minimax
+    score is its decider's best child's."""
+    root = write_pack_files(tmp_path, ONE_GOOD_LINE, pack_id="line")
+    meta = root / "pack.yaml"
+    meta.write_text(meta.read_text(encoding="utf-8") + "heuristic: for_search\n",
+                    encoding="utf-8")
+    pack = load_pack(root)
+
+    def picks(minimax):
+        return [MctsBot(seed, playouts=100, minimax=minimax)
+                .choose(pack.new_game(seed, undo=False), "red") for seed in range(20)]
+
+    assert pack.search_minimax == 0.0
+    assert picks(None) == picks(0.0) and picks(0.0).count(1) == 0
+    assert picks(0.4).count(1) >= 8
+    meta.write_text(meta.read_text(encoding="utf-8") + "search_minimax: 40\n",
+                    encoding="utf-8")
+    weighed = load_pack(root)
+    assert weighed.search_minimax == 0.4
+    assert [MctsBot(seed, playouts=100).choose(weighed.new_game(seed, undo=False), "red")
+            for seed in range(20)] == picks(0.4)  # the pack's weight, unless the bot's
+    bot = MctsBot(0, playouts=100, minimax=0.4)
+    bot.choose(pack.new_game(0, undo=False), "red")
+    checked = 0
+    stack = [bot._kept[2]]
+    while stack:
+        node = stack.pop()
+        scored = [c.minimax for c in node.children.values() if c.minimax is not None]
+        if scored and node.decider is not None:
+            assert node.minimax == max(scored, key=lambda v: v[node.decider])
+            checked += 1
+        stack.extend(node.children.values())
+    assert checked > 0
+
+
+@pytest.mark.parametrize("value, shown", [("0.4", "0.4"), ("150", "150"), ("true", "True"),
+                                          ("much", "much"), ("-1", "-1")])
+def test_a_bad_search_minimax_is_located(tmp_path, value, shown):
+    """pack.yaml `search_minimax:` is a whole number of percent from 0 to 100 (a fraction in
+    the pack's data would slow every save): else E349 at its value, listed with the pack's
+    other errors."""
+    root = write_pack_files(tmp_path, ONE_GOOD_LINE, pack_id="line")
+    with (root / "pack.yaml").open("a", encoding="utf-8") as f:
+        f.write(f"search_minimax: {value}\nboard: [shwn]\n")
+    with pytest.raises(PackError) as err:
+        load_pack(root)
+    path = str(root / "pack.yaml")
+    found = [(d.code, d.path, d.line) for d in err.value.diagnostics]
+    assert ("E349", path, 5) in found and any(d[0] == "E340" for d in found), found
+    assert f"error[E349]: 'search_minimax' is a whole number from 0 to 100 (the percent of " \
+        f"the best line's score in the search), not {shown}" in str(err.value)
 
 
 def test_the_real_game_is_untouched():

@@ -95,6 +95,13 @@ class PackData:
         `Game.search_heuristic(side)` evaluates it."""
         return self.meta.get("search_heuristic") or self.heuristic
 
+    @property
+    def search_minimax(self) -> float:
+        """The weight, 0 to 1, the search bot gives the heuristic's score of the best line
+        found below an answer against its rollouts' mean reward (pack.yaml
+        `search_minimax:` in percent, default 0: the mean alone; engine.frontends.search)."""
+        return int(self.meta.get("search_minimax", 0)) / 100
+
     # ---- names for people ---------------------------------------------------------------------
     @functools.cached_property
     def enum_ids(self) -> frozenset[str]:

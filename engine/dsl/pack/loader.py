@@ -124,6 +124,8 @@ class _Loader(ImportsReader, MetaReader, RulesReader, ProvenanceReader, RecordsR
             self._play_keys(model, self._meta_map)
         if self._meta_map is not None and "determinize" in self._meta_map:
             self._determinize(model, self._meta_map)
+        if self._meta_map is not None and "search_minimax" in self._meta_map:
+            self._search_minimax(self._meta_map)
         if self._meta_map is not None and "deal_by" in self._meta_map:
             self._deal_by(self._meta_map)
         if self._meta_map is not None and "unread" in self._meta_map:

@@ -1,6 +1,7 @@
 """pack.yaml: its keys (E302/E303), the pack's id and sides, and the settings that name
 things of the pack's rules: `limits`, `names_from`, `board`, `balance`, `turn_event`,
-`heuristic`, `search_heuristic`, `determinize`, `deal_by`, `glossary`, `unread`.
+`heuristic`, `search_heuristic`, `search_minimax`, `determinize`, `deal_by`, `glossary`,
+`unread`.
 """
 from __future__ import annotations
 
@@ -186,6 +187,20 @@ class MetaReader(PackReader):
                     self.error("E341", f"{key}: value '{name}' must be declared "
                                f"'value {name}(s: side): int' (how well side s stands)",
                                site_at(loc, name))
+
+    def _search_minimax(self, meta: YMap) -> None:
+        """pack.yaml `search_minimax: P`: the percent, a whole number from 0 to 100, of the
+        best line's heuristic score that the search bot weighs against its rollouts' mean
+        reward (engine.frontends.search); anything else is E349 at the value. Whole, since
+        a fraction in the pack's data would make every save take the slow path
+        (engine.core.saves.canonical_json.fractions_possible)."""
+        value = meta["search_minimax"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            loc = meta.val_loc.get("search_minimax") or meta.key_loc["search_minimax"]
+            shown = value if isinstance(value, str) else repr(value)
+            self.error("E349", f"'search_minimax' is a whole number from 0 to 100 (the percent "
+                       f"of the best line's score in the search), not {shown}",
+                       site_at(loc, shown if isinstance(value, str) else None))
 
     def _determinize(self, model: PackModel, meta: YMap) -> None:
         """pack.yaml `determinize: PROCEDURE`: the procedure that re-makes hidden choices in

@@ -13,7 +13,7 @@ PACK_KEYS = {"id": True, "name": True, "version": True, "sides": True, "language
              "board": False, "playable": False, "names_from": False, "limits": False,
              "imports": False, "glossary": False, "determinize": False, "deal_by": False,
              "turn_event": False, "heuristic": False, "search_heuristic": False,
-             "balance": False,
+             "search_minimax": False, "balance": False,
              "unread": False}
 # pack.yaml `deal_by`: how a bot's imagined copy deals the hidden records anew
 # (engine.core.determinize)
