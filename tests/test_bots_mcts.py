@@ -255,6 +255,14 @@ def test_minimax_backups_find_the_one_good_line(tmp_path):
     assert checked > 0
 
 
+def test_a_huge_loss_squashes_to_nothing_not_a_fault():
+    """A reward's squash of a gain hundreds of scales below the root's is 0, not an
+    OverflowError (one Ante Portas game a seating faulted so with minimax backups on)."""
+    from engine.frontends.search import _squash
+    assert _squash(-1000.0) == 0.0 and _squash(0.0) == 0.5 and _squash(1000.0) == 1.0
+    assert 0.0 < _squash(-699.0) < 1e-300
+
+
 @pytest.mark.parametrize("value, shown", [("0.4", "0.4"), ("150", "150"), ("true", "True"),
                                           ("much", "much"), ("-1", "-1")])
 def test_a_bad_search_minimax_is_located(tmp_path, value, shown):
