@@ -215,7 +215,7 @@ class MctsBot(Bot):
                 break
             if new:
                 if self._minimax and base:
-                    child.minimax = self._rewards(world, sides, base)
+                    child.minimax = self._score(world, sides, base, counted=False)
                 break
         if rewards is None:
             rewards = self._rollout(world, sides, base)
@@ -228,19 +228,6 @@ class MctsBot(Bot):
             for n in reversed(path):
                 _back_up(n)
 
-    def _rewards(self, world: Any, sides: list[str], base: dict[str, float]
-                 ) -> dict[str, float]:
-        """Each side's reward read off `world` as it stands, squashed as a rollout's (the
-        scale so far; the first reading's own, before any rollout was scored)."""
-        result = world.result
-        if result is not None:
-            w = result.winner
-            return {s: 0.5 if w is None else 1.0 if s == w else 0.0 for s in sides}
-        gains = {s: float(world.search_heuristic(s)) - base[s] for s in sides}
-        scale = max(1.0, self._spread / self._scored) if self._scored else \
-            max(1.0, sum(abs(g) for g in gains.values()) / len(gains))
-        return {s: _squash(g / scale) for s, g in gains.items()}
-
     def _select(self, node: Node, world: Any, options: list[tuple[int, Any]] | None
                 ) -> tuple[Node | None, int | None, bool]:
         """The child of `node` to follow in `world`, its answer's number there (None for a
@@ -249,7 +236,7 @@ class MctsBot(Bot):
         here. Children are keyed by the answer, not its number: a copy dealt anew may
         number another side's answers otherwise."""
         children = node.children
-        node.decider = world.decider
+        side = node.decider = world.decider
         limit = math.ceil(self.widen * (node.visits + 1) ** self.alpha)
         index: dict[int, int | None] = {}  # id(child) -> its answer's number in this copy
         if options is None:  # too many answers to list (a multi-choice): drawn
@@ -282,7 +269,6 @@ class MctsBot(Bot):
             return None, None, False
         for child in here:
             child.avail += 1
-        side = world.decider
         c = self.explore
         m = self._minimax
         best, best_value = here[0], -1.0
@@ -312,6 +298,15 @@ class MctsBot(Bot):
         stats.rollouts += 1
         stats.rollout_decisions += len(world.actions) - before
         stats.rollout_seconds += time.perf_counter() - start
+        return self._score(world, sides, base, counted=True)
+
+    def _score(self, world: Any, sides: list[str], base: dict[str, float], *,
+               counted: bool) -> dict[str, float]:
+        """Each side's reward where `world` stands: its result, else its heuristic's gain
+        on the root's, squashed. The scale is the mean distance from the root's value seen
+        in this search, so a pack's heuristic in any unit becomes a reward that tells
+        positions apart: a rollout's end is `counted` in it; a node's own reading (minimax
+        backups) is not, and takes its own distance while no rollout has been scored."""
         result = world.result
         if result is not None:
             w = result.winner
@@ -319,11 +314,11 @@ class MctsBot(Bot):
         if not base:
             return dict.fromkeys(sides, 0.5)
         gains = {s: float(world.search_heuristic(s)) - base[s] for s in sides}
-        # the scale: the mean distance from the root's value seen in this search, so a
-        # pack's heuristic in any unit becomes a reward that tells positions apart
-        self._scored += 1
-        self._spread += sum(abs(g) for g in gains.values()) / len(gains)
-        scale = max(1.0, self._spread / self._scored)
+        distance = sum(abs(g) for g in gains.values()) / len(gains)
+        if counted:
+            self._scored += 1
+            self._spread += distance
+        scale = max(1.0, self._spread / self._scored if self._scored else distance)
         return {s: _squash(g / scale) for s, g in gains.items()}
 
 
